@@ -1,0 +1,92 @@
+/**
+ * @file platform.h
+ * @brief The platform interface: everything libweft needs from the hardware.
+ *
+ * The runtime reaches the fabric only through this table: 32-bit MMIO of the static
+ * region's register window, a wait for one slot's interrupt, the DMA region shared with
+ * hardware threads, slot reset and slot reconfiguration. The simulation backend
+ * (platform/sim) and the board backend (platform/board) each implement it, so the
+ * runtime code that runs in simulation is the code that runs on a board.
+ *
+ * All functions return 0 on success or a negative errno value. All may be called from
+ * any thread concurrently unless stated otherwise.
+ */
+#ifndef WEFT_PLATFORM_H
+#define WEFT_PLATFORM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The DMA region: memory both the CPU and hardware threads address. */
+typedef struct weft_dma_region {
+    void *cpu;     /**< CPU pointer to the first byte */
+    uint64_t bus;  /**< bus address hardware threads use for the first byte */
+    size_t size;   /**< size in bytes */
+} weft_dma_region_t;
+
+typedef struct weft_platform weft_platform_t;
+
+/** Operations of a platform backend. */
+typedef struct weft_platform_ops {
+    /**
+     * @brief Read a 32-bit register of the static region.
+     * @param offset byte offset in the register window, 4-byte aligned
+     * @retval 0 success, *value set
+     * @retval -EINVAL offset unaligned or outside the window
+     * @retval -EIO the bus answered with an error
+     */
+    int (*mmio_read)(weft_platform_t *p, uint32_t offset, uint32_t *value);
+    /**
+     * @brief Write a 32-bit register of the static region.
+     * @retval 0 success
+     * @retval -EINVAL offset unaligned or outside the window
+     * @retval -EIO the bus answered with an error
+     */
+    int (*mmio_write)(weft_platform_t *p, uint32_t offset, uint32_t value);
+    /**
+     * @brief Block until slot's interrupt line is high, the wait is cancelled, or the
+     *        timeout passes. Level-triggered: returns at once while the line is high.
+     * @param timeout_ms milliseconds to wait; negative waits forever
+     * @retval 0 the line is (or was just) high
+     * @retval -ETIMEDOUT the timeout passed
+     * @retval -ECANCELED irq_cancel() was called for this slot since the last wait
+     * @retval -EINVAL no such slot
+     */
+    int (*irq_wait)(weft_platform_t *p, unsigned slot, int timeout_ms);
+    /**
+     * @brief Make the current or next irq_wait() on slot return -ECANCELED
+     *        (used to stop a delegate). May be called from any thread.
+     */
+    int (*irq_cancel)(weft_platform_t *p, unsigned slot);
+    /** @brief Describe the DMA region. */
+    int (*dma_region)(weft_platform_t *p, weft_dma_region_t *region);
+    /**
+     * @brief Load a hardware thread into a slot (partial reconfiguration).
+     * The slot must be stopped (CONTROL.RUN = 0); it stays stopped and in reset.
+     * @param image path of the thread's image: a Verilator model shared object in
+     *        simulation, a partial bitstream on a board
+     * @retval -ENOENT, -ENOEXEC the image is missing or not a usable thread image
+     * @retval -EBUSY the slot is running
+     */
+    int (*slot_reconfigure)(weft_platform_t *p, unsigned slot, const char *image);
+    /** @brief Number of slots. */
+    unsigned (*num_slots)(weft_platform_t *p);
+    /** @brief Release the platform; no other call may be in progress or follow. */
+    void (*close)(weft_platform_t *p);
+} weft_platform_ops_t;
+
+/** A platform instance: the ops table plus backend state after it. */
+struct weft_platform {
+    const weft_platform_ops_t *ops;
+    const char *name; /**< "sim", "board", "fake", for messages */
+};
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WEFT_PLATFORM_H */

@@ -1,0 +1,49 @@
+/**
+ * @file sim.h
+ * @brief The simulation platform: the static region and every slot as Verilator models,
+ *        clocked in this process.
+ */
+#ifndef WEFT_SIM_H
+#define WEFT_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "weft/platform.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Simulation settings; zero-initialise and set what you need. */
+typedef struct weft_sim_config {
+    size_t dma_size;      /**< DMA region bytes; 0 means 16 MiB */
+    uint32_t dma_bus_base; /**< bus address of its first byte; 0 means 0x10000000 */
+} weft_sim_config_t;
+
+/** Fabric counters of a simulation platform. */
+typedef struct weft_sim_stats {
+    uint64_t cycles;       /**< fabric cycles simulated */
+    uint64_t mmio_ops;     /**< AXI4-Lite transactions carried out */
+    uint64_t sleeps;       /**< times the clock thread slept on a quiet fabric */
+} weft_sim_stats_t;
+
+/**
+ * @brief Build the fabric (static region model, empty slots, DMA region) and start its
+ *        clock thread.
+ * @param cfg settings, or NULL for the defaults
+ * @retval 0 success, *out set
+ * @retval -EINVAL bad setting (DMA size not a multiple of 4096, base unaligned or region
+ *         past 4 GiB)
+ * @retval -ENOMEM out of memory
+ */
+int weft_sim_open(weft_platform_t **out, const weft_sim_config_t *cfg);
+
+/** @brief Counters of a platform from weft_sim_open(). @retval -EINVAL not a sim platform */
+int weft_sim_stats(weft_platform_t *p, weft_sim_stats_t *stats);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WEFT_SIM_H */

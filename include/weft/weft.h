@@ -1,0 +1,156 @@
+/**
+ * @file weft.h
+ * @brief libweft: one programming model for software and hardware threads.
+ *
+ * Software threads are pthreads using native POSIX objects (sem_t, pthread_mutex_t,
+ * pthread_cond_t) and Weft mailboxes. A hardware thread runs in a slot of the fabric; its
+ * resource array binds the small integer handles its RTL uses to those same objects, and
+ * one delegate thread per hardware thread carries out its OS calls on them.
+ *
+ * Errors are negative errno values; nothing here aborts on a caller's mistake.
+ */
+#ifndef WEFT_WEFT_H
+#define WEFT_WEFT_H
+
+#include <pthread.h>
+#include <semaphore.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "weft/mbox.h"
+#include "weft/osif_protocol.h"
+#include "weft/platform.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct weft weft_t;
+typedef struct weft_hwthread weft_hwthread_t;
+
+/** One entry of a hardware thread's resource array: handle i binds to res[i]. */
+typedef struct weft_resource {
+    weft_res_type_t type; /**< WEFT_RES_SEM, _MUTEX, _COND or _MBOX */
+    void *object;         /**< sem_t *, pthread_mutex_t *, pthread_cond_t * or weft_mbox_t * */
+} weft_resource_t;
+
+/** Largest resource array a hardware thread can have (handles are 8 bits). */
+#define WEFT_MAX_RESOURCES 256u
+
+/** How a hardware thread is created. */
+typedef struct weft_hwthread_attr {
+    const char *name;               /**< name used in messages (copied) */
+    const char *image;              /**< the thread's image (Verilator model .so in simulation) */
+    unsigned slot;                  /**< slot to load it into */
+    const weft_resource_t *resources; /**< resource array (copied) */
+    unsigned num_resources;         /**< entries in resources, at most WEFT_MAX_RESOURCES */
+    uint32_t init_data;             /**< returned by the thread's GET_INIT_DATA call */
+    uint64_t mem_base;              /**< bus address of the memory window the thread may use */
+    uint64_t mem_size;              /**< size of that window in bytes (0: no memory access) */
+} weft_hwthread_attr_t;
+
+/** How a hardware thread ended, as join reports it. */
+typedef enum weft_exit_kind {
+    WEFT_EXIT_NORMAL = 0,  /**< the thread called THREAD_EXIT */
+    WEFT_EXIT_FAULTED = 1, /**< stopped by the runtime: protocol or memory fault */
+    WEFT_EXIT_STOPPED = 2, /**< stopped by weft_hwthread_destroy() or shutdown */
+} weft_exit_kind_t;
+
+/** Exit status of a joined hardware thread. */
+typedef struct weft_exit_status {
+    weft_exit_kind_t kind;
+    uint32_t value;        /**< THREAD_EXIT value when kind is NORMAL */
+    char message[256];     /**< for a fault: what happened, naming thread, slot, command, handle */
+} weft_exit_status_t;
+
+/** Per-hardware-thread counters, readable while the thread runs or after join. */
+typedef struct weft_hwthread_stats {
+    uint64_t calls;        /**< OS calls served by the delegate */
+    uint64_t busy_cycles;  /**< fabric cycles the slot ran and was not blocked in an OS call */
+} weft_hwthread_stats_t;
+
+/**
+ * @brief Start the runtime on a platform. Checks the register window's ID and
+ *        protocol version, stops every slot, and sets up the DMA allocator.
+ * @param out receives the runtime
+ * @param platform an open platform; the runtime uses it but does not own it
+ * @retval 0 success
+ * @retval -EINVAL a NULL argument
+ * @retval -ENODEV the register window's ID is not Weft's
+ * @retval -EPROTO the fabric speaks another protocol version
+ * @retval -ENOMEM out of memory
+ */
+int weft_init(weft_t **out, weft_platform_t *platform);
+
+/**
+ * @brief Stop every hardware thread still running (they join as STOPPED), stop their
+ *        delegates and free the runtime. Hardware threads must still be released with
+ *        weft_hwthread_destroy(); shared memory allocations are freed with the runtime.
+ */
+void weft_shutdown(weft_t *w);
+
+/**
+ * @brief Allocate shared memory from the DMA region.
+ * @param size bytes (rounded up to 64)
+ * @param cpu receives the CPU pointer
+ * @param bus receives the bus address hardware threads use
+ * @retval 0 success
+ * @retval -EINVAL size is 0 or a pointer is NULL
+ * @retval -ENOMEM the region has no free block that large
+ */
+int weft_mem_alloc(weft_t *w, size_t size, void **cpu, uint64_t *bus);
+
+/** @brief Free memory from weft_mem_alloc(). @retval -EINVAL not an allocation */
+int weft_mem_free(weft_t *w, void *cpu);
+
+/** @brief Bus address of a CPU pointer into the DMA region, or 0 when outside it. */
+uint64_t weft_mem_bus_addr(weft_t *w, const void *cpu);
+
+/**
+ * @brief Load a hardware thread into its slot, bind its resources, start its delegate
+ *        and let it run.
+ * @retval 0 success, *out set
+ * @retval -EINVAL bad attribute: NULL image, slot out of range, too many resources,
+ *         an entry with an unknown type or NULL object, memory window outside the DMA region
+ * @retval -EBUSY the slot holds a thread that has not been destroyed
+ * @retval -ENOENT, -ENOEXEC the image cannot be loaded
+ */
+int weft_hwthread_create(weft_t *w, weft_hwthread_t **out, const weft_hwthread_attr_t *attr);
+
+/**
+ * @brief Wait until the hardware thread has ended.
+ * @param status receives how it ended (may be NULL)
+ * @retval 0 success
+ * @retval -EINVAL t is NULL
+ */
+int weft_hwthread_join(weft_hwthread_t *t, weft_exit_status_t *status);
+
+/**
+ * @brief Wait until the hardware thread has ended or timeout_ms passes.
+ * @retval -ETIMEDOUT still running
+ */
+int weft_hwthread_timedjoin(weft_hwthread_t *t, weft_exit_status_t *status, int timeout_ms);
+
+/** @brief Read the thread's counters. */
+int weft_hwthread_stats(weft_hwthread_t *t, weft_hwthread_stats_t *stats);
+
+/**
+ * @brief Stop the thread if it still runs (it ends as STOPPED), stop its delegate,
+ *        free its slot. The handle is invalid afterwards.
+ */
+int weft_hwthread_destroy(weft_hwthread_t *t);
+
+/** @brief Fabric cycles since the fabric was reset (the static region's counter). */
+int weft_fabric_cycles(weft_t *w, uint64_t *cycles);
+
+/**
+ * @brief Where runtime messages (faults, protocol errors) go. Default: stderr.
+ * @param fn called with each message (one line, no newline); NULL restores the default
+ */
+void weft_set_log(weft_t *w, void (*fn)(void *arg, const char *msg), void *arg);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WEFT_WEFT_H */
