@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Install every system package Weft needs to build, test and run its demo, pinned.
+#
+# Safe to run again: when every package is already at its pinned version it does nothing
+# (no network). Installing needs root (apt-get); as another user it says what is missing.
+set -euo pipefail
+
+# name=version, one Debian 12 (bookworm) package a line, with why it is here.
+PACKAGES=(
+  "verilator=5.006-3"          # compiles the RTL into the co-simulated fabric models
+  "yosys=0.23-6"               # synth_xilinx area reports of the static region and threads
+  "iverilog=11.0-1.1+b1"       # second simulator for RTL cross-checks
+  "cmake=3.25.1-1"             # the build
+  "ninja-build=1.11.1-2~deb12u1" # the build's back end
+  "g++=4:12.2.0-3"             # C11 runtime, C++17 simulation host
+  "make=4.3-4.1"               # the front door (Makefile)
+  "python3=3.11.2-1+b1"        # protocol generator, area report
+  "python3-yaml=6.0-3+b2"      # the generator parses protocol/osif.yaml with PyYAML
+  "libgtest-dev=1.12.1-0.2"    # unit and co-simulation tests (GoogleTest)
+  "clang-format-14=1:14.0.6-12" # the format check run by the tests
+)
+
+missing=()
+for entry in "${PACKAGES[@]}"; do
+  name=${entry%%=*}
+  want=${entry#*=}
+  have=$(dpkg-query -W -f='${Status} ${Version}' "$name" 2>/dev/null || true)
+  if [[ "$have" != "install ok installed $want" ]]; then
+    missing+=("$entry")
+  fi
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  exit 0
+fi
+
+echo "setup: installing ${missing[*]}"
+if [[ $(id -u) -ne 0 ]]; then
+  echo "setup: these packages are missing and installing them needs root:" >&2
+  printf '  %s\n' "${missing[@]}" >&2
+  echo "setup: run 'sudo scripts/setup.sh' once, then try again." >&2
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq --no-install-recommends --allow-downgrades "${missing[@]}"
