@@ -1,0 +1,258 @@
+// weft_osif_call: the OS-call client of a hardware thread.
+//
+// A thread's OS synchronisation state machine instantiates one of these and makes every
+// OS call through it. Protocol towards the state machine:
+//
+//   - The state machine holds `req_i` high, with `cmd_i`, `handle_i`, `nargs_i` and
+//     `args_i` stable, for as long as it stays in the state that makes the call.
+//   - The module sends the OSIF request (header word cmd|handle|nargs, then `nargs_i`
+//     argument words) on the osif_out stream, then waits for the response (header word
+//     cmd|status|nwords, then `nwords` result words) on the osif_in stream.
+//   - When the whole response has been taken, `done_o` is high for exactly one cycle
+//     with `status_o`, `resp_err_o`, `resp_hdr_o`, `nresults_o` and `results_o` valid
+//     (they stay valid until the next call starts). The state machine moves to its next
+//     state on that edge; `req_i` is ignored in the `done_o` cycle, so a next state that
+//     holds `req_i` high again makes a new call.
+//   - A command without a response (THREAD_EXIT) never completes: after sending it the
+//     module waits forever, with `osif_in_ready_o` high, and discards anything it
+//     receives. The slot is stopped by software.
+//
+// Boundary rule 2 (docs/architecture.md): `osif_in_ready_o` is high only while a call
+// waits for (or takes) its response, so the static region can tell the thread is blocked.
+//
+// A response is checked: its cmd echo must equal the request's command and it may carry
+// at most `nresults_i` result words. A response that breaks either rule is still taken
+// whole (all `nwords` words, the extras discarded), so no stale word is left for the
+// next call; `resp_err_o` is then 1 and `status_o` reads StatusInternal.
+module weft_osif_call #(
+  /// Most argument words one call sends (at least 1).
+  parameter int unsigned MaxArgs = 2,
+  /// Most result words one call returns (at least 1).
+  parameter int unsigned MaxResults = 1,
+  /// Width of the argument count (derived; do not override).
+  localparam int unsigned NargsWidth = $clog2(MaxArgs + 1),
+  /// Width of the result count (derived; do not override).
+  localparam int unsigned NresWidth = $clog2(MaxResults + 1)
+) (
+  /// Fabric clock.
+  input  logic                       clk_i,
+  /// Active-low synchronous reset.
+  input  logic                       rst_ni,
+
+  /// Call request: held high by the calling state until `done_o`.
+  input  logic                       req_i,
+  /// Command code (a weft_osif_pkg Cmd* constant).
+  input  logic [7:0]                 cmd_i,
+  /// Resource handle (0 for commands that take none).
+  input  logic [7:0]                 handle_i,
+  /// Number of argument words to send, at most MaxArgs.
+  input  logic [NargsWidth-1:0]      nargs_i,
+  /// Argument words, word k in bits [32*k +: 32]; word 0 is sent first.
+  input  logic [MaxArgs*32-1:0]      args_i,
+  /// Most result words this call accepts (at most MaxResults); more is an error.
+  input  logic [NresWidth-1:0]       nresults_i,
+
+  /// One-cycle pulse: the call completed; the outputs below are valid.
+  output logic                       done_o,
+  /// Status of the response (StatusOk on success); StatusInternal when malformed.
+  output logic [7:0]                 status_o,
+  /// The response was malformed (cmd echo mismatch or too many result words).
+  output logic                       resp_err_o,
+  /// The response header word as received.
+  output logic [31:0]                resp_hdr_o,
+  /// Number of result words stored in results_o.
+  output logic [NresWidth-1:0]       nresults_o,
+  /// Result words, word k in bits [32*k +: 32]; word 0 is the first received.
+  output logic [MaxResults*32-1:0]   results_o,
+  /// A call is in progress (request being sent or response awaited).
+  output logic                       busy_o,
+
+  /// OSIF responses, software to hardware.
+  input  logic [31:0]                osif_in_data_i,
+  /// osif_in word valid.
+  input  logic                       osif_in_valid_i,
+  /// High only while waiting for a response (boundary rule 2).
+  output logic                       osif_in_ready_o,
+  /// OSIF requests, hardware to software.
+  output logic [31:0]                osif_out_data_o,
+  /// osif_out word valid.
+  output logic                       osif_out_valid_o,
+  /// osif_out word taken by the static region.
+  input  logic                       osif_out_ready_i
+);
+
+  typedef enum logic [2:0] {
+    StIdle,      // no call; header offered as soon as req_i is high
+    StSendArgs,  // sending argument word arg_idx_q
+    StWaitHdr,   // waiting for the response header
+    StWaitData,  // taking result words
+    StDone,      // done_o pulse
+    StExited     // after THREAD_EXIT: wait forever
+  } state_e;
+
+  state_e state_d, state_q;
+  logic [NargsWidth-1:0] arg_idx_d, arg_idx_q;
+  logic [7:0] cmd_d, cmd_q;
+  logic [NargsWidth-1:0] nargs_d, nargs_q;
+  logic [NresWidth-1:0] nres_max_d, nres_max_q;
+  logic [15:0] remain_d, remain_q;
+  logic [NresWidth-1:0] nres_d, nres_q;
+  logic [MaxResults*32-1:0] results_d, results_q;
+  logic [31:0] hdr_d, hdr_q;
+  logic err_d, err_q;
+
+  logic [31:0] req_hdr;
+  logic out_fire, in_fire;
+
+  // Request header built from the live inputs (held stable by the caller).
+  always_comb begin
+    req_hdr = '0;
+    req_hdr[weft_osif_pkg::ReqCmdMsb:weft_osif_pkg::ReqCmdLsb] = cmd_i;
+    req_hdr[weft_osif_pkg::ReqHandleMsb:weft_osif_pkg::ReqHandleLsb] = handle_i;
+    req_hdr[weft_osif_pkg::ReqNargsMsb:weft_osif_pkg::ReqNargsLsb] = 16'(nargs_i);
+  end
+
+  assign out_fire = osif_out_valid_o & osif_out_ready_i;
+  assign in_fire = osif_in_valid_i & osif_in_ready_o;
+
+  always_comb begin
+    state_d = state_q;
+    arg_idx_d = arg_idx_q;
+    cmd_d = cmd_q;
+    nargs_d = nargs_q;
+    nres_max_d = nres_max_q;
+    remain_d = remain_q;
+    nres_d = nres_q;
+    results_d = results_q;
+    hdr_d = hdr_q;
+    err_d = err_q;
+
+    osif_out_valid_o = 1'b0;
+    osif_out_data_o = req_hdr;
+    osif_in_ready_o = 1'b0;
+    done_o = 1'b0;
+
+    unique case (state_q)
+      StIdle: begin
+        osif_out_valid_o = req_i;
+        if (req_i) begin
+          cmd_d = cmd_i;
+          nargs_d = nargs_i;
+          nres_max_d = nresults_i;
+          arg_idx_d = '0;
+        end
+        if (out_fire) begin
+          if (nargs_i != '0) begin
+            state_d = StSendArgs;
+          end else if (cmd_i == weft_osif_pkg::CmdThreadExit) begin
+            state_d = StExited;
+          end else begin
+            state_d = StWaitHdr;
+          end
+        end
+      end
+
+      StSendArgs: begin
+        osif_out_valid_o = 1'b1;
+        osif_out_data_o = args_i[32*arg_idx_q +: 32];
+        if (out_fire) begin
+          arg_idx_d = arg_idx_q + 1'b1;
+          if (arg_idx_q + 1'b1 == nargs_q) begin
+            state_d = (cmd_q == weft_osif_pkg::CmdThreadExit) ? StExited : StWaitHdr;
+          end
+        end
+      end
+
+      StWaitHdr: begin
+        osif_in_ready_o = 1'b1;
+        if (in_fire) begin
+          hdr_d = osif_in_data_i;
+          remain_d = osif_in_data_i[weft_osif_pkg::RespNwordsMsb:weft_osif_pkg::RespNwordsLsb];
+          nres_d = '0;
+          err_d = (osif_in_data_i[weft_osif_pkg::RespCmdMsb:weft_osif_pkg::RespCmdLsb] != cmd_q) ||
+                  (osif_in_data_i[weft_osif_pkg::RespNwordsMsb:weft_osif_pkg::RespNwordsLsb] > 16'(nres_max_q));
+          state_d = (osif_in_data_i[weft_osif_pkg::RespNwordsMsb:weft_osif_pkg::RespNwordsLsb] == '0) ? StDone : StWaitData;
+        end
+      end
+
+      StWaitData: begin
+        osif_in_ready_o = 1'b1;
+        if (in_fire) begin
+          // Store the word while there is room and the caller accepts it; drop extras.
+          if ((nres_q < nres_max_q) && (32'(nres_q) < MaxResults)) begin
+            results_d[32*nres_q +: 32] = osif_in_data_i;
+            nres_d = nres_q + 1'b1;
+          end
+          remain_d = remain_q - 16'd1;
+          if (remain_q == 16'd1) begin
+            state_d = StDone;
+          end
+        end
+      end
+
+      StDone: begin
+        done_o = 1'b1;
+        state_d = StIdle;
+      end
+
+      StExited: begin
+        // THREAD_EXIT never completes: blocked for good, anything received is dropped.
+        osif_in_ready_o = 1'b1;
+      end
+
+      default: state_d = StIdle;
+    endcase
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      state_q <= StIdle;
+      arg_idx_q <= '0;
+      cmd_q <= '0;
+      nargs_q <= '0;
+      nres_max_q <= '0;
+      remain_q <= '0;
+      nres_q <= '0;
+      results_q <= '0;
+      hdr_q <= '0;
+      err_q <= 1'b0;
+    end else begin
+      state_q <= state_d;
+      arg_idx_q <= arg_idx_d;
+      cmd_q <= cmd_d;
+      nargs_q <= nargs_d;
+      nres_max_q <= nres_max_d;
+      remain_q <= remain_d;
+      nres_q <= nres_d;
+      results_q <= results_d;
+      hdr_q <= hdr_d;
+      err_q <= err_d;
+    end
+  end
+
+  assign status_o = err_q ? weft_osif_pkg::StatusInternal : hdr_q[weft_osif_pkg::RespStatusMsb:weft_osif_pkg::RespStatusLsb];
+  assign resp_err_o = err_q;
+  assign resp_hdr_o = hdr_q;
+  assign nresults_o = nres_q;
+  assign results_o = results_q;
+  assign busy_o = (state_q != StIdle) || req_i;
+
+  // Elaboration-time parameter checks.
+  if (MaxArgs < 1 || MaxArgs > 65535) begin : gen_check_max_args
+    $error("weft_osif_call: MaxArgs must be 1..65535");
+  end
+  if (MaxResults < 1 || MaxResults > 65535) begin : gen_check_max_results
+    $error("weft_osif_call: MaxResults must be 1..65535");
+  end
+
+`ifndef SYNTHESIS
+  // The caller keeps the request stable while the call is in progress.
+  ReqStable_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      (state_q == StSendArgs) |-> (req_i && cmd_i == cmd_q && nargs_i == nargs_q))
+    else $error("weft_osif_call: request changed while it was being sent");
+  NargsInRange_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      req_i |-> (32'(nargs_i) <= MaxArgs))
+    else $error("weft_osif_call: nargs_i larger than MaxArgs");
+`endif
+
+endmodule

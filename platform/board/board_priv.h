@@ -1,0 +1,111 @@
+/*
+ * Board backend internals: the platform instance and the helpers its files share.
+ */
+#ifndef WEFT_BOARD_PRIV_H
+#define WEFT_BOARD_PRIV_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "weft/board.h"
+#include "weft/platform.h"
+
+/* IRQ_PENDING has one bit per slot. */
+#define BOARD_MAX_SLOTS 32u
+
+struct board_slot_irq {
+    pthread_cond_t cond; /* signalled when the slot's line was seen high or on cancel */
+    bool cancel;         /* irq_cancel() since the last wait returned */
+    unsigned waiters;    /* threads in irq_wait() on this slot */
+};
+
+struct board {
+    weft_platform_t base; /* must be first: weft_platform_t * <-> struct board * */
+
+    void (*log)(void *arg, const char *msg);
+    void *log_arg;
+
+    /* register window */
+    int uio_fd;
+    volatile uint32_t *regs;
+    size_t map_size;
+    unsigned num_slots;
+
+    /* DMA region */
+    int dma_fd;
+    void *dma_cpu;
+    uint64_t dma_bus;
+    size_t dma_size;
+
+    /* FPGA manager */
+    char *flags_path;
+    char *firmware_path;
+    char *state_path;
+    char *firmware_dir; /* as configured, for messages and the image check */
+    pthread_mutex_t reconf_lock; /* one reconfiguration at a time */
+
+    /* interrupts */
+    int irq_fd;        /* read(): interrupt count */
+    int irq_enable_fd; /* write(1): re-enable; may equal irq_fd */
+    int wake_fd;       /* eventfd: stop or re-evaluate (kick) the irq thread */
+    unsigned irq_poll_us;
+    pthread_t irq_thread;
+    bool irq_thread_started;
+    pthread_mutex_t irq_lock;
+    bool irq_stop;      /* close() asked the thread to end */
+    bool irq_failed;    /* the interrupt source broke; waiters get -EIO */
+    bool irq_masked;    /* the thread left the interrupt disabled (a reported line is high) */
+    uint32_t irq_seen;  /* lines the thread last saw high and reported */
+    unsigned irq_waiters; /* total threads in irq_wait() */
+    struct board_slot_irq slot_irq[BOARD_MAX_SLOTS];
+};
+
+static inline struct board *board_of(weft_platform_t *p)
+{
+    return (struct board *)p;
+}
+
+static inline uint32_t board_reg_read(const struct board *b, uint32_t offset)
+{
+    return b->regs[offset / 4u];
+}
+
+static inline void board_reg_write(struct board *b, uint32_t offset, uint32_t value)
+{
+    b->regs[offset / 4u] = value;
+}
+
+/* Report one message through the configured log (printf-style). */
+void board_log(const struct board *b, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Join dir and name with one '/'; NULL when out of memory. */
+char *board_path_join(const char *dir, const char *name);
+
+/*
+ * Read a small text file holding one unsigned number and nothing but white space
+ * around it. hex: parse as hex ("0x" optional); else decimal, or hex with "0x".
+ * Returns 0, or a negative errno after logging a message naming the file.
+ */
+int board_read_u64_file(const struct board *b, const char *path, bool hex, const char *what,
+                        uint64_t *value);
+
+/* DMA region: board_dma.c */
+int board_dma_open(struct board *b, const weft_board_config_t *cfg);
+void board_dma_close(struct board *b);
+int board_dma_region(weft_platform_t *p, weft_dma_region_t *region);
+
+/* FPGA manager: board_fpga.c */
+int board_fpga_open(struct board *b, const weft_board_config_t *cfg);
+void board_fpga_close(struct board *b);
+int board_slot_reconfigure(weft_platform_t *p, unsigned slot, const char *image);
+
+/* Interrupts: board_irq.c */
+int board_irq_open(struct board *b, const weft_board_config_t *cfg);
+void board_irq_close(struct board *b);
+int board_irq_wait(weft_platform_t *p, unsigned slot, int timeout_ms);
+int board_irq_cancel(weft_platform_t *p, unsigned slot);
+
+#endif /* WEFT_BOARD_PRIV_H */
