@@ -45,6 +45,7 @@ struct board {
     char *state_path;
     char *firmware_dir; /* as configured, for messages and the image check */
     pthread_mutex_t reconf_lock; /* one reconfiguration at a time */
+    bool reconf_lock_init;
 
     /* interrupts */
     int irq_fd;        /* read(): interrupt count */
@@ -54,6 +55,7 @@ struct board {
     pthread_t irq_thread;
     bool irq_thread_started;
     pthread_mutex_t irq_lock;
+    bool irq_sync_init; /* irq_lock and the slot conds are initialised */
     bool irq_stop;      /* close() asked the thread to end */
     bool irq_failed;    /* the interrupt source broke; waiters get -EIO */
     bool irq_masked;    /* the thread left the interrupt disabled (a reported line is high) */

@@ -1,0 +1,246 @@
+// weft_memif_burst: block transfers between shared memory and thread-local RAM.
+//
+// Protocol towards the thread:
+//   - The thread holds `req_i` high with `dir_i`, `addr_i`, `len_i` and `ram_addr_i`
+//     stable until `done_o`, which is high for exactly one cycle once the last word has
+//     moved. `req_i` is ignored in the `done_o` cycle, so the next state may hold it
+//     high again for a new transfer.
+//   - dir_i = 0 (read): `len_i` bytes from bus address `addr_i` into the RAM, words
+//     ram_addr_i, ram_addr_i+1, ...; dir_i = 1 (write): the other way round.
+//   - `len_i` is a non-zero multiple of 4 (at most 2^24-4), `addr_i` 4-byte aligned.
+//     The module does not check them: the static region does, and faults the thread
+//     on a bad command. RAM word addresses wrap at the RAM size.
+//   - While `busy_o` is high the module owns the RAM port; the thread must not use it.
+//
+// Towards the static region it sends the two-word MEMIF command (op|length, address)
+// on mem_cmd, then streams the data on mem_wr (write) or takes it from mem_rd (read).
+// Both directions move one word per cycle while the static region keeps ready/valid
+// high: RAM reads for a write are issued ahead into a two-entry buffer, which hides the
+// RAM's one-cycle read latency and absorbs back-pressure.
+//
+// Note: `done_o` of a write means the static region has taken every data word; whether
+// it has reached memory is the static region's concern (it must not let a later OSIF
+// request overtake the data).
+module weft_memif_burst #(
+  /// Width of the local RAM's word address.
+  parameter int unsigned RamAddrWidth = 11
+) (
+  /// Fabric clock.
+  input  logic                    clk_i,
+  /// Active-low synchronous reset.
+  input  logic                    rst_ni,
+
+  /// Transfer request, held high until done_o.
+  input  logic                    req_i,
+  /// Direction: 0 = read (memory to RAM), 1 = write (RAM to memory).
+  input  logic                    dir_i,
+  /// Bus address, 4-byte aligned.
+  input  logic [31:0]             addr_i,
+  /// Length in bytes: a non-zero multiple of 4, at most 2^24-4.
+  input  logic [23:0]             len_i,
+  /// First RAM word address.
+  input  logic [RamAddrWidth-1:0] ram_addr_i,
+  /// One-cycle pulse: the transfer is complete.
+  output logic                    done_o,
+  /// A transfer is in progress (the module owns the RAM port).
+  output logic                    busy_o,
+
+  /// Local RAM word address (write address for reads, read address for writes).
+  output logic [RamAddrWidth-1:0] ram_addr_o,
+  /// Local RAM write enable.
+  output logic                    ram_we_o,
+  /// Local RAM write data.
+  output logic [31:0]             ram_wdata_o,
+  /// Local RAM read data, valid one cycle after ram_addr_o.
+  input  logic [31:0]             ram_rdata_i,
+
+  /// MEMIF command words, thread to static region.
+  output logic [31:0]             mem_cmd_data_o,
+  /// mem_cmd word valid.
+  output logic                    mem_cmd_valid_o,
+  /// mem_cmd word taken.
+  input  logic                    mem_cmd_ready_i,
+  /// MEMIF write data, thread to memory.
+  output logic [31:0]             mem_wr_data_o,
+  /// mem_wr word valid.
+  output logic                    mem_wr_valid_o,
+  /// mem_wr word taken.
+  input  logic                    mem_wr_ready_i,
+  /// MEMIF read data, memory to thread.
+  input  logic [31:0]             mem_rd_data_i,
+  /// mem_rd word valid.
+  input  logic                    mem_rd_valid_i,
+  /// mem_rd word taken.
+  output logic                    mem_rd_ready_o
+);
+
+  typedef enum logic [2:0] {
+    StIdle,   // command word 0 offered as soon as req_i is high
+    StCmd1,   // command word 1 (address)
+    StRead,   // taking read data into the RAM
+    StWrite,  // streaming RAM words to mem_wr
+    StDone    // done_o pulse
+  } state_e;
+
+  state_e state_d, state_q;
+  logic [21:0] remain_d, remain_q;       // words still to move on the MEMIF data channel
+  logic [21:0] to_fetch_d, to_fetch_q;   // write: RAM words still to read
+  logic [RamAddrWidth-1:0] ram_ptr_d, ram_ptr_q;
+  logic dir_d, dir_q;
+
+  // Write path: RAM read in flight and a two-entry buffer in front of mem_wr.
+  logic rd_pend_d, rd_pend_q;
+  logic [1:0][31:0] buf_q;
+  logic [1:0] buf_cnt_q, buf_cnt_d;
+  logic buf_push, buf_pop, fetch;
+
+  logic [31:0] cmd0;
+
+  always_comb begin
+    cmd0 = '0;
+    cmd0[weft_osif_pkg::MemifOpMsb:weft_osif_pkg::MemifOpLsb] =
+        dir_i ? weft_osif_pkg::MemifOpWrite : weft_osif_pkg::MemifOpRead;
+    cmd0[weft_osif_pkg::MemifLengthMsb:weft_osif_pkg::MemifLengthLsb] = len_i;
+  end
+
+  assign buf_pop = mem_wr_valid_o & mem_wr_ready_i;
+  assign buf_push = rd_pend_q;
+  // Issue a RAM read when the word it returns will have a buffer entry.
+  assign fetch = (state_q == StCmd1 || state_q == StWrite) && dir_q && (to_fetch_q != '0) &&
+                 ({1'b0, buf_cnt_q} + {2'b0, rd_pend_q} - {2'b0, buf_pop} < 3'd2);
+
+  always_comb begin
+    state_d = state_q;
+    remain_d = remain_q;
+    to_fetch_d = to_fetch_q;
+    ram_ptr_d = ram_ptr_q;
+    dir_d = dir_q;
+    rd_pend_d = fetch;
+
+    done_o = 1'b0;
+    mem_cmd_valid_o = 1'b0;
+    mem_cmd_data_o = cmd0;
+    mem_rd_ready_o = 1'b0;
+    mem_wr_valid_o = 1'b0;
+    ram_we_o = 1'b0;
+    ram_wdata_o = mem_rd_data_i;
+    ram_addr_o = ram_ptr_q;
+
+    unique case (state_q)
+      StIdle: begin
+        mem_cmd_valid_o = req_i;
+        if (req_i) begin
+          dir_d = dir_i;
+          ram_ptr_d = ram_addr_i;
+          remain_d = len_i[23:2];
+          to_fetch_d = dir_i ? len_i[23:2] : '0;
+        end
+        if (mem_cmd_valid_o && mem_cmd_ready_i) begin
+          state_d = StCmd1;
+        end
+      end
+
+      StCmd1: begin
+        mem_cmd_valid_o = 1'b1;
+        mem_cmd_data_o = addr_i;
+        if (mem_cmd_ready_i) begin
+          state_d = dir_q ? StWrite : StRead;
+        end
+      end
+
+      StRead: begin
+        mem_rd_ready_o = 1'b1;
+        ram_we_o = mem_rd_valid_i;
+        if (mem_rd_valid_i) begin
+          ram_ptr_d = ram_ptr_q + 1'b1;
+          remain_d = remain_q - 1'b1;
+          if (remain_q == 22'd1) begin
+            state_d = StDone;
+          end
+        end
+      end
+
+      StWrite: begin
+        mem_wr_valid_o = buf_cnt_q != '0;
+        if (buf_pop) begin
+          remain_d = remain_q - 1'b1;
+          if (remain_q == 22'd1) begin
+            state_d = StDone;
+          end
+        end
+      end
+
+      StDone: begin
+        done_o = 1'b1;
+        state_d = StIdle;
+      end
+
+      default: state_d = StIdle;
+    endcase
+
+    if (fetch) begin
+      ram_ptr_d = ram_ptr_q + 1'b1;
+      to_fetch_d = to_fetch_q - 1'b1;
+    end
+  end
+
+  assign mem_wr_data_o = buf_q[0];
+
+  // Two-entry buffer: entry 0 is the head. A word pushed while the head is popped
+  // moves straight to the head.
+  always_comb begin
+    buf_cnt_d = buf_cnt_q + {1'b0, buf_push} - {1'b0, buf_pop};
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      buf_q <= '0;
+    end else begin
+      if (buf_pop) begin
+        buf_q[0] <= (buf_cnt_q == 2'd2) ? buf_q[1] : ram_rdata_i;
+        if (buf_push && buf_cnt_q == 2'd2) begin
+          buf_q[1] <= ram_rdata_i;
+        end
+      end else if (buf_push) begin
+        if (buf_cnt_q == 2'd0) begin
+          buf_q[0] <= ram_rdata_i;
+        end else begin
+          buf_q[1] <= ram_rdata_i;
+        end
+      end
+    end
+  end
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      state_q <= StIdle;
+      remain_q <= '0;
+      to_fetch_q <= '0;
+      ram_ptr_q <= '0;
+      dir_q <= 1'b0;
+      rd_pend_q <= 1'b0;
+      buf_cnt_q <= '0;
+    end else begin
+      state_q <= state_d;
+      remain_q <= remain_d;
+      to_fetch_q <= to_fetch_d;
+      ram_ptr_q <= ram_ptr_d;
+      dir_q <= dir_d;
+      rd_pend_q <= rd_pend_d;
+      buf_cnt_q <= buf_cnt_d;
+    end
+  end
+
+  assign busy_o = (state_q != StIdle) || req_i;
+
+  if (RamAddrWidth < 1 || RamAddrWidth > 22) begin : gen_check_ram_addr_width
+    $error("weft_memif_burst: RamAddrWidth must be 1..22");
+  end
+
+`ifndef SYNTHESIS
+  BufNoOverflow_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      buf_cnt_q <= 2'd2)
+    else $error("weft_memif_burst: write buffer overflow");
+`endif
+
+endmodule

@@ -1,0 +1,133 @@
+// The simulated fabric: the static region's Verilated model, one loadable hardware-thread
+// model per slot, the DMA region, and the clock thread that runs them
+// (docs/architecture.md, "Simulation backend").
+#ifndef WEFT_SIM_FABRIC_H
+#define WEFT_SIM_FABRIC_H
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "slot_model_abi.h"
+#include "weft/sim.h"
+
+class VerilatedContext;
+class Vweft_static;
+
+namespace weft::sim {
+
+class AxiMemSlave;
+
+/** Size of the static region's register window in bytes. */
+constexpr uint32_t kMmioWindow = 0x10000;
+
+class Fabric {
+public:
+    /** Build everything and start the clock thread; returns 0 or a negative errno. */
+    static int create(const weft_sim_config_t *cfg, std::unique_ptr<Fabric> *out);
+    ~Fabric();
+
+    Fabric(const Fabric &) = delete;
+    Fabric &operator=(const Fabric &) = delete;
+
+    int mmio_read(uint32_t offset, uint32_t *value);
+    int mmio_write(uint32_t offset, uint32_t value);
+    int irq_wait(unsigned slot, int timeout_ms);
+    int irq_cancel(unsigned slot);
+    void dma_region(weft_dma_region_t *region) const;
+    int slot_reconfigure(unsigned slot, const char *image);
+    unsigned num_slots() const;
+    void stats(weft_sim_stats_t *out) const;
+
+private:
+    // One request from a runtime thread to the clock thread.
+    struct Request {
+        enum class Kind { kRead, kWrite, kReconfigure } kind;
+        uint32_t offset = 0;
+        uint32_t value = 0;
+        // kReconfigure: the new image (already loaded) in, the replaced one out.
+        unsigned slot = 0;
+        const weft_slot_model_abi_t *abi = nullptr;
+        void *dl = nullptr;
+        int rc = 0;
+        bool done = false;
+        std::condition_variable cv;
+    };
+
+    // What a slot holds: a model of one image, or nothing.
+    struct Slot {
+        const weft_slot_model_abi_t *abi = nullptr;
+        weft_slot_model_t *model = nullptr;
+        void *dl = nullptr;
+        weft_slot_inputs_t in{};
+        weft_slot_outputs_t out{};
+    };
+
+    // The AXI4-Lite master that carries out one MMIO request over several cycles.
+    struct LiteMaster {
+        Request *req = nullptr;  // in progress, or nullptr
+        bool aw = false, w = false, b = false, ar = false, r = false;  // valid/ready we drive
+        bool aw_hs = false, w_hs = false, b_hs = false, ar_hs = false, r_hs = false;
+        int rc = 0;
+        uint32_t rdata = 0;
+        bool tail = false;      // response received; one more cycle, then complete
+        uint64_t started = 0;   // cycle the transaction began
+    };
+
+    Fabric() = default;
+    int submit(Request *req);
+    void clock_main();
+    void reset_fabric();
+    void cycle();
+    bool take_requests();
+    void start_lite(Request *req);
+    void finish_lite();
+    void complete(Request *req, int rc);
+    void do_reconfigure(Request *req);
+    void publish_irq(uint64_t irq);
+    void sleep_while_quiet();
+
+    // Models and simulation state: the clock thread's alone once it runs.
+    std::unique_ptr<VerilatedContext> context_;
+    std::unique_ptr<Vweft_static> top_;
+    std::unique_ptr<AxiMemSlave> mem_slave_;
+    std::vector<Slot> slots_;
+    LiteMaster lite_;
+    uint64_t cycle_ = 0;
+    uint64_t irq_seen_ = 0;
+    unsigned nslots_ = 0;
+
+    // The DMA region.
+    uint8_t *dma_ = nullptr;
+    size_t dma_size_ = 0;
+    uint32_t dma_bus_ = 0;
+
+    // Requests: queued under mu_; attention_ lets the clock thread notice them (or a
+    // stop) with one relaxed load per cycle.
+    std::mutex mu_;
+    std::condition_variable wake_cv_;  // clock thread sleeping on a quiet fabric
+    std::deque<Request *> queue_;
+    bool stop_ = false;
+    std::atomic<bool> attention_{false};
+    std::thread clock_;
+
+    // Interrupt lines, published by the clock thread on change.
+    std::mutex irq_mu_;
+    std::condition_variable irq_cv_;
+    std::atomic<uint64_t> irq_level_{0};
+    std::vector<bool> irq_cancelled_;
+
+    // Counters.
+    std::atomic<uint64_t> stat_cycles_{0};
+    std::atomic<uint64_t> stat_mmio_{0};
+    std::atomic<uint64_t> stat_sleeps_{0};
+};
+
+}  // namespace weft::sim
+
+#endif  // WEFT_SIM_FABRIC_H

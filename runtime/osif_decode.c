@@ -1,0 +1,83 @@
+/*
+ * Validation of one OSIF request. Pure: it only reads its arguments and the protocol
+ * table generated from protocol/osif.yaml.
+ */
+#include <stddef.h>
+
+#include "osif_decode.h"
+
+weft_osif_header_t weft_osif_header_split(uint32_t header)
+{
+    weft_osif_header_t h;
+    h.cmd = (uint8_t)((header >> WEFT_OSIF_REQ_CMD_SHIFT) & WEFT_OSIF_REQ_CMD_MASK);
+    h.handle = (uint8_t)((header >> WEFT_OSIF_REQ_HANDLE_SHIFT) & WEFT_OSIF_REQ_HANDLE_MASK);
+    h.nargs = (uint16_t)((header >> WEFT_OSIF_REQ_NARGS_SHIFT) & WEFT_OSIF_REQ_NARGS_MASK);
+    return h;
+}
+
+int weft_osif_frame(uint32_t header)
+{
+    weft_osif_header_t h = weft_osif_header_split(header);
+    return h.nargs > WEFT_OSIF_MAX_ARGS ? -1 : (int)h.nargs;
+}
+
+static void reject(weft_osif_decoded_t *out, uint8_t status)
+{
+    out->verdict = WEFT_OSIF_REJECT;
+    out->status = status;
+}
+
+void weft_osif_decode(uint32_t header, const uint32_t *args, const weft_resource_t *res,
+                      unsigned num_res, weft_osif_decoded_t *out)
+{
+    out->verdict = WEFT_OSIF_ACCEPT;
+    out->status = WEFT_OSIF_OK;
+    out->hdr = weft_osif_header_split(header);
+    out->info = NULL;
+    out->res = NULL;
+    out->arg_res = NULL;
+
+    if (weft_osif_frame(header) < 0) {
+        out->verdict = WEFT_OSIF_FRAMING;
+        out->status = WEFT_OSIF_BADARGS;
+        return;
+    }
+
+    const weft_osif_cmd_info_t *info = weft_osif_cmd_lookup(out->hdr.cmd);
+    out->info = info;
+    if (!info) {
+        reject(out, WEFT_OSIF_NOSYS);
+        return;
+    }
+
+    if (info->handle_type == WEFT_RES_NONE) {
+        if (out->hdr.handle != 0) {
+            reject(out, WEFT_OSIF_BADHANDLE);
+            return;
+        }
+    } else {
+        if (!res || out->hdr.handle >= num_res) {
+            reject(out, WEFT_OSIF_BADHANDLE);
+            return;
+        }
+        out->res = &res[out->hdr.handle];
+        if (out->res->type != (weft_res_type_t)info->handle_type) {
+            reject(out, WEFT_OSIF_WRONG_TYPE);
+            return;
+        }
+    }
+
+    if (out->hdr.nargs != info->nargs || (info->nargs > 0 && !args)) {
+        reject(out, WEFT_OSIF_BADARGS);
+        return;
+    }
+
+    if (info->code == WEFT_OSIF_CMD_COND_WAIT) {
+        uint32_t m = args[0];
+        if (m >= num_res || res[m].type != WEFT_RES_MUTEX) {
+            reject(out, WEFT_OSIF_BADARGS);
+            return;
+        }
+        out->arg_res = &res[m];
+    }
+}

@@ -1,0 +1,82 @@
+/**
+ * @file osif_decode.h
+ * @brief Validation of one OSIF request against the protocol table and a thread's
+ *        resource array. Pure: no I/O, no locks, no allocation, so it can be tested and
+ *        fuzzed on its own.
+ *
+ * A delegate uses it in two steps. weft_osif_frame() looks at a request header alone and
+ * says how many argument words follow, or that the header cannot be trusted (a framing
+ * fault). Once the argument words are in, weft_osif_decode() classifies the request:
+ * accepted, rejected with an error status (the stream stays in step), or not.
+ */
+#ifndef WEFT_OSIF_DECODE_H
+#define WEFT_OSIF_DECODE_H
+
+#include <stdint.h>
+
+#include "weft/weft.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Most argument words a request header may announce. More cannot be trusted: it is a
+ *  framing fault, and the thread is stopped. Larger than any command needs, so a
+ *  wrong-but-sane count still gets a BADARGS response. */
+#define WEFT_OSIF_MAX_ARGS 64u
+
+/** What to do with a request. */
+typedef enum weft_osif_verdict {
+    WEFT_OSIF_ACCEPT = 0, /**< carry it out */
+    WEFT_OSIF_REJECT = 1, /**< answer with status (no result words); the thread goes on */
+    WEFT_OSIF_FRAMING = 2, /**< framing fault: stop the thread as FAULTED */
+} weft_osif_verdict_t;
+
+/** A request header taken apart. */
+typedef struct weft_osif_header {
+    uint8_t cmd;
+    uint8_t handle;
+    uint16_t nargs;
+} weft_osif_header_t;
+
+/** The outcome of decoding one request. */
+typedef struct weft_osif_decoded {
+    weft_osif_verdict_t verdict;
+    uint8_t status;                   /**< WEFT_OSIF_* status when REJECT, else OK */
+    weft_osif_header_t hdr;
+    const weft_osif_cmd_info_t *info; /**< protocol entry; NULL for an unknown command */
+    const weft_resource_t *res;       /**< resource the handle names, when the command takes one */
+    const weft_resource_t *arg_res;   /**< COND_WAIT: the mutex its argument names */
+} weft_osif_decoded_t;
+
+/** @brief Split a request header into its fields. */
+weft_osif_header_t weft_osif_header_split(uint32_t header);
+
+/**
+ * @brief Framing check of a request header.
+ * @return the number of argument words that follow the header (0..WEFT_OSIF_MAX_ARGS),
+ *         or -1 when the header announces more than WEFT_OSIF_MAX_ARGS (framing fault)
+ */
+int weft_osif_frame(uint32_t header);
+
+/**
+ * @brief Classify one whole request.
+ * @param header request header word
+ * @param args the argument words that followed it (as many as the header announced;
+ *        may be NULL when there are none)
+ * @param res, num_res the thread's resource array
+ * @param out receives the verdict; never NULL
+ *
+ * Checks, in order: framing bound; unknown command (NOSYS); handle outside the array, or
+ * non-zero for a command without a handle (BADHANDLE); handle bound to another type
+ * (WRONG_TYPE); argument count (BADARGS); argument values, i.e. COND_WAIT's mutex handle
+ * (BADARGS).
+ */
+void weft_osif_decode(uint32_t header, const uint32_t *args, const weft_resource_t *res,
+                      unsigned num_res, weft_osif_decoded_t *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WEFT_OSIF_DECODE_H */
