@@ -8,6 +8,11 @@
  * loads partial bitstreams into slots through the FPGA manager's sysfs files. docs/board.md
  * describes the device tree nodes it expects.
  *
+ * Beyond platform.h, the board's operations also return: irq_wait() -EIO once the
+ * interrupt source has failed (logged) while the slot's line is low; slot_reconfigure()
+ * -EINVAL for an image path outside the firmware directory and -EIO, or the errno of the
+ * FPGA manager's sysfs write, when loading fails (logged, naming the file).
+ *
  * Status: built and unit-tested against a fake register file only; it has not yet run on
  * a board.
  */
@@ -81,7 +86,8 @@ typedef struct weft_board_config {
  * @param out receives the platform; release it with its close operation
  * @param cfg settings, or NULL for the defaults
  * @retval 0 success, *out set
- * @retval -EINVAL out is NULL, a setting is bad (map size not a multiple of 4), a sysfs
+ * @retval -EINVAL out is NULL, a setting is bad (map size not a multiple of 4 or smaller
+ *         than the global registers and one slot), a sysfs
  *         file is malformed, or a regular file standing in for a device is too small
  * @retval -ENODEV the register window does not hold a Weft static region (ID, VERSION or
  *         NUM_SLOTS wrong)

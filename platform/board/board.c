@@ -19,8 +19,6 @@
 #include "board_priv.h"
 #include "weft/osif_protocol.h"
 
-#define DEFAULT_UIO_PATH "/dev/uio0"
-
 /* ---- helpers ------------------------------------------------------------------------ */
 
 void board_log(const struct board *b, const char *fmt, ...)
@@ -215,8 +213,7 @@ static int regs_open(struct board *b, const char *path, size_t map_size)
     b->uio_fd = open(path, O_RDWR | O_CLOEXEC);
     if (b->uio_fd < 0) {
         ret = -errno;
-        board_log(b, "%s: cannot open the register window's UIO device: %s", path,
-                  strerror(-ret));
+        board_log(b, "%s: cannot open the register window's UIO device: %s", path, strerror(-ret));
         return ret;
     }
     if (fstat(b->uio_fd, &st) != 0) {
@@ -264,8 +261,8 @@ static int regs_open(struct board *b, const char *path, size_t map_size)
         return -ENODEV;
     }
     if ((size_t)WEFT_SLOT_REG(slots, 0) > map_size) {
-        board_log(b, "%s: %" PRIu32 " slots need a window of 0x%x bytes, only %zu mapped",
-                  path, slots, (unsigned)WEFT_SLOT_REG(slots, 0), map_size);
+        board_log(b, "%s: %" PRIu32 " slots need a window of 0x%x bytes, only %zu mapped", path,
+                  slots, (unsigned)WEFT_SLOT_REG(slots, 0), map_size);
         return -ENODEV;
     }
     b->num_slots = slots;
@@ -321,10 +318,11 @@ int weft_board_open(weft_platform_t **out, const weft_board_config_t *cfg)
         cfg = &defaults;
     }
     map_size = cfg->uio_map_size != 0 ? cfg->uio_map_size : WEFT_BOARD_DEFAULT_MAP_SIZE;
-    if ((map_size & 3u) != 0) {
+    if ((map_size & 3u) != 0 || map_size < WEFT_SLOT_BASE + WEFT_SLOT_STRIDE) {
         struct board tmp = {.log = cfg->log, .log_arg = cfg->log_arg};
 
-        board_log(&tmp, "register window size %zu is not a multiple of 4", map_size);
+        board_log(&tmp, "register window size %zu is not a multiple of 4 of at least %u", map_size,
+                  (unsigned)(WEFT_SLOT_BASE + WEFT_SLOT_STRIDE));
         return -EINVAL;
     }
 
@@ -342,7 +340,7 @@ int weft_board_open(weft_platform_t **out, const weft_board_config_t *cfg)
     b->irq_enable_fd = -1;
     b->wake_fd = -1;
 
-    ret = regs_open(b, cfg->uio_path != NULL ? cfg->uio_path : DEFAULT_UIO_PATH, map_size);
+    ret = regs_open(b, cfg->uio_path != NULL ? cfg->uio_path : BOARD_DEFAULT_UIO_PATH, map_size);
     if (ret == 0) {
         ret = board_dma_open(b, cfg);
     }

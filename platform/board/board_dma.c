@@ -24,8 +24,7 @@ int board_dma_open(struct board *b, const weft_board_config_t *cfg)
     const char *dev = cfg->dma_path != NULL ? cfg->dma_path : DEFAULT_DMA_PATH;
     const char *phys_path =
         cfg->dma_phys_addr_path != NULL ? cfg->dma_phys_addr_path : DEFAULT_DMA_PHYS_PATH;
-    const char *size_path =
-        cfg->dma_size_path != NULL ? cfg->dma_size_path : DEFAULT_DMA_SIZE_PATH;
+    const char *size_path = cfg->dma_size_path != NULL ? cfg->dma_size_path : DEFAULT_DMA_SIZE_PATH;
     uint64_t bus;
     uint64_t size;
     struct stat st;
@@ -45,8 +44,8 @@ int board_dma_open(struct board *b, const weft_board_config_t *cfg)
         return -EINVAL;
     }
     if ((bus & 3u) != 0) {
-        board_log(b, "%s: DMA buffer bus address 0x%" PRIx64 " is not 4-byte aligned",
-                  phys_path, bus);
+        board_log(b, "%s: DMA buffer bus address 0x%" PRIx64 " is not 4-byte aligned", phys_path,
+                  bus);
         return -EINVAL;
     }
     if (bus > UINT32_MAX || size > (uint64_t)UINT32_MAX + 1u - bus) {

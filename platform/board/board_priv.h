@@ -15,6 +15,8 @@
 /* IRQ_PENDING has one bit per slot. */
 #define BOARD_MAX_SLOTS 32u
 
+#define BOARD_DEFAULT_UIO_PATH "/dev/uio0"
+
 struct board_slot_irq {
     pthread_cond_t cond; /* signalled when the slot's line was seen high or on cancel */
     bool cancel;         /* irq_cancel() since the last wait returned */
@@ -43,7 +45,7 @@ struct board {
     char *flags_path;
     char *firmware_path;
     char *state_path;
-    char *firmware_dir; /* as configured, for messages and the image check */
+    char *firmware_dir;          /* as configured, for messages and the image check */
     pthread_mutex_t reconf_lock; /* one reconfiguration at a time */
     bool reconf_lock_init;
 
@@ -55,11 +57,10 @@ struct board {
     pthread_t irq_thread;
     bool irq_thread_started;
     pthread_mutex_t irq_lock;
-    bool irq_sync_init; /* irq_lock and the slot conds are initialised */
-    bool irq_stop;      /* close() asked the thread to end */
-    bool irq_failed;    /* the interrupt source broke; waiters get -EIO */
-    bool irq_masked;    /* the thread left the interrupt disabled (a reported line is high) */
-    uint32_t irq_seen;  /* lines the thread last saw high and reported */
+    bool irq_sync_init;   /* irq_lock and the slot conds are initialised */
+    bool irq_stop;        /* close() asked the thread to end */
+    bool irq_failed;      /* the interrupt source broke; waiters get -EIO */
+    bool irq_masked;      /* the thread left the interrupt disabled (a reported line is high) */
     unsigned irq_waiters; /* total threads in irq_wait() */
     struct board_slot_irq slot_irq[BOARD_MAX_SLOTS];
 };
@@ -80,8 +81,7 @@ static inline void board_reg_write(struct board *b, uint32_t offset, uint32_t va
 }
 
 /* Report one message through the configured log (printf-style). */
-void board_log(const struct board *b, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+void board_log(const struct board *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Join dir and name with one '/'; NULL when out of memory. */
 char *board_path_join(const char *dir, const char *name);

@@ -1,0 +1,279 @@
+/*
+ * Board backend: slot reconfiguration through the Linux FPGA manager.
+ *
+ * A partial bitstream is loaded by writing 1 (partial) to the manager's "flags" file and
+ * the image's name, relative to the firmware directory, to its "firmware" file; the
+ * kernel fetches the image from the firmware directory itself. The manager's "state"
+ * file, where present, tells whether the load went through.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "board_priv.h"
+#include "weft/osif_protocol.h"
+
+#define DEFAULT_FPGA_MGR_DIR "/sys/class/fpga_manager/fpga0"
+#define DEFAULT_FIRMWARE_DIR "/lib/firmware"
+
+/* Flags value of a partial bitstream (the manager's partial-reconfiguration flag). */
+#define FPGA_MGR_FLAGS_PARTIAL "1"
+
+int board_fpga_open(struct board *b, const weft_board_config_t *cfg)
+{
+    const char *mgr = cfg->fpga_mgr_dir != NULL ? cfg->fpga_mgr_dir : DEFAULT_FPGA_MGR_DIR;
+    const char *fw = cfg->firmware_dir != NULL ? cfg->firmware_dir : DEFAULT_FIRMWARE_DIR;
+    struct stat st;
+    int ret;
+
+    if (pthread_mutex_init(&b->reconf_lock, NULL) != 0) {
+        return -ENOMEM;
+    }
+    b->reconf_lock_init = true;
+
+    b->flags_path = board_path_join(mgr, "flags");
+    b->firmware_path = board_path_join(mgr, "firmware");
+    b->state_path = board_path_join(mgr, "state");
+    b->firmware_dir = strdup(fw);
+    if (b->flags_path == NULL || b->firmware_path == NULL || b->state_path == NULL ||
+        b->firmware_dir == NULL) {
+        return -ENOMEM;
+    }
+    /* Both control files must be writable now, not only when the first thread loads. */
+    if (access(b->flags_path, W_OK) != 0 || access(b->firmware_path, W_OK) != 0) {
+        const char *bad = access(b->flags_path, W_OK) != 0 ? b->flags_path : b->firmware_path;
+
+        ret = -errno;
+        board_log(b, "%s: FPGA manager file not writable: %s (is %s an FPGA manager?)", bad,
+                  strerror(-ret), mgr);
+        return ret;
+    }
+    if (stat(fw, &st) != 0) {
+        ret = -errno;
+        board_log(b, "%s: firmware directory: %s", fw, strerror(-ret));
+        return ret;
+    }
+    if (!S_ISDIR(st.st_mode)) {
+        board_log(b, "%s: firmware directory is not a directory", fw);
+        return -ENOTDIR;
+    }
+    return 0;
+}
+
+void board_fpga_close(struct board *b)
+{
+    free(b->flags_path);
+    free(b->firmware_path);
+    free(b->state_path);
+    free(b->firmware_dir);
+    b->flags_path = b->firmware_path = b->state_path = b->firmware_dir = NULL;
+    if (b->reconf_lock_init) {
+        pthread_mutex_destroy(&b->reconf_lock);
+        b->reconf_lock_init = false;
+    }
+}
+
+/* Write text to a sysfs control file in one write(), as sysfs wants it. */
+static int write_control(const struct board *b, const char *path, const char *text)
+{
+    size_t len = strlen(text);
+    ssize_t n;
+    int ret = 0;
+    int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+
+    if (fd < 0) {
+        ret = -errno;
+        board_log(b, "%s: cannot open: %s", path, strerror(-ret));
+        return ret;
+    }
+    do {
+        n = write(fd, text, len);
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) {
+        ret = -errno;
+    } else if ((size_t)n != len) {
+        ret = -EIO;
+    }
+    if (close(fd) != 0 && ret == 0) {
+        ret = -errno;
+    }
+    if (ret != 0) {
+        board_log(b, "%s: writing \"%s\" failed: %s", path, text, strerror(-ret));
+    }
+    return ret;
+}
+
+/* Read the manager's state; 0 and state[0] = '\0' when the file does not exist. */
+static int read_state(const struct board *b, char *state, size_t cap)
+{
+    ssize_t n;
+    int fd = open(b->state_path, O_RDONLY | O_CLOEXEC);
+    int ret;
+
+    state[0] = '\0';
+    if (fd < 0) {
+        if (errno == ENOENT) {
+            return 0;
+        }
+        ret = -errno;
+        board_log(b, "%s: cannot open: %s", b->state_path, strerror(-ret));
+        return ret;
+    }
+    do {
+        n = read(fd, state, cap - 1);
+    } while (n < 0 && errno == EINTR);
+    ret = n < 0 ? -errno : 0;
+    close(fd);
+    if (ret != 0) {
+        board_log(b, "%s: cannot read: %s", b->state_path, strerror(-ret));
+        return ret;
+    }
+    state[n] = '\0';
+    state[strcspn(state, "\r\n")] = '\0';
+    return 0;
+}
+
+/* A relative name with no empty, "." or ".." component (the loader rejects "..") */
+static bool clean_relative(const char *name)
+{
+    while (*name != '\0') {
+        size_t n = strcspn(name, "/");
+
+        if (n == 0 || (n == 1 && name[0] == '.') || (n == 2 && name[0] == '.' && name[1] == '.')) {
+            return false;
+        }
+        name += n;
+        if (*name == '/') {
+            name++;
+            if (*name == '\0') {
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+/*
+ * Name of image relative to the firmware directory (what the manager's firmware file
+ * takes), or NULL with *err set. A bare name is taken as it is; a path must lie inside
+ * the firmware directory. The result points into image or into *owned.
+ */
+static const char *firmware_name(const struct board *b, const char *image, char **owned, int *err)
+{
+    size_t dl = strlen(b->firmware_dir);
+    char *dir_real;
+    char *img_real;
+    size_t rl;
+
+    *owned = NULL;
+    if (strchr(image, '/') == NULL && strcmp(image, ".") != 0 && strcmp(image, "..") != 0) {
+        return image;
+    }
+    while (dl > 1 && b->firmware_dir[dl - 1] == '/') {
+        dl--;
+    }
+    if (strncmp(image, b->firmware_dir, dl) == 0 && image[dl] == '/' &&
+        clean_relative(image + dl + 1)) {
+        return image + dl + 1;
+    }
+    /* Not lexically inside: compare resolved paths (symlinks, "..", relative paths). */
+    img_real = realpath(image, NULL);
+    if (img_real == NULL) {
+        *err = -errno;
+        board_log(b, "%s: partial bitstream: %s", image, strerror(-*err));
+        return NULL;
+    }
+    dir_real = realpath(b->firmware_dir, NULL);
+    if (dir_real == NULL) {
+        *err = -errno;
+        board_log(b, "%s: firmware directory: %s", b->firmware_dir, strerror(-*err));
+        free(img_real);
+        return NULL;
+    }
+    rl = strlen(dir_real);
+    if (strncmp(img_real, dir_real, rl) != 0 || img_real[rl] != '/') {
+        board_log(b,
+                  "%s: partial bitstream is not inside the firmware directory %s; the FPGA "
+                  "manager loads images only from there",
+                  image, b->firmware_dir);
+        free(dir_real);
+        free(img_real);
+        *err = -EINVAL;
+        return NULL;
+    }
+    free(dir_real);
+    *owned = img_real;
+    return img_real + rl + 1;
+}
+
+static int reconfigure_locked(struct board *b, unsigned slot, const char *image)
+{
+    uint32_t control = board_reg_read(b, WEFT_SLOT_REG(slot, WEFT_SLOT_REG_CONTROL));
+    char state[64];
+    char *owned;
+    char *full;
+    const char *name;
+    struct stat st;
+    int ret = 0;
+
+    if ((control & WEFT_CONTROL_RUN) != 0) {
+        board_log(b, "slot %u is running (CONTROL.RUN = 1); stop it before loading %s", slot,
+                  image);
+        return -EBUSY;
+    }
+    name = firmware_name(b, image, &owned, &ret);
+    if (name == NULL) {
+        return ret;
+    }
+    full = board_path_join(b->firmware_dir, name);
+    if (full == NULL) {
+        free(owned);
+        return -ENOMEM;
+    }
+    if (stat(full, &st) != 0) {
+        ret = -errno;
+        board_log(b, "%s: partial bitstream for slot %u: %s", full, slot, strerror(-ret));
+    } else if (!S_ISREG(st.st_mode) || st.st_size == 0) {
+        ret = -ENOEXEC;
+        board_log(b, "%s: partial bitstream for slot %u is %s", full, slot,
+                  S_ISREG(st.st_mode) ? "empty" : "not a regular file");
+    }
+    if (ret == 0) {
+        /* Hold the slot in reset while its logic changes (RUN = 0 already decouples it). */
+        board_reg_write(b, WEFT_SLOT_REG(slot, WEFT_SLOT_REG_CONTROL),
+                        (control | WEFT_CONTROL_RESET) & ~(uint32_t)WEFT_CONTROL_RUN);
+        ret = write_control(b, b->flags_path, FPGA_MGR_FLAGS_PARTIAL);
+    }
+    if (ret == 0) {
+        ret = write_control(b, b->firmware_path, name);
+    }
+    if (ret == 0) {
+        ret = read_state(b, state, sizeof(state));
+        if (ret == 0 && state[0] != '\0' && strcmp(state, "operating") != 0) {
+            board_log(b, "%s: FPGA manager reports \"%s\" after loading %s into slot %u",
+                      b->state_path, state, full, slot);
+            ret = -EIO;
+        }
+    }
+    free(full);
+    free(owned);
+    return ret;
+}
+
+int board_slot_reconfigure(weft_platform_t *p, unsigned slot, const char *image)
+{
+    struct board *b = board_of(p);
+    int ret;
+
+    if (slot >= b->num_slots || image == NULL || image[0] == '\0') {
+        return -EINVAL;
+    }
+    pthread_mutex_lock(&b->reconf_lock);
+    ret = reconfigure_locked(b, slot, image);
+    pthread_mutex_unlock(&b->reconf_lock);
+    return ret;
+}

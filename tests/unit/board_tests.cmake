@@ -1,0 +1,9 @@
+# Board backend unit tests: the backend against a fake register file, FIFOs standing in
+# for the UIO interrupt, and fake u-dma-buf / FPGA manager sysfs files in a temporary
+# directory. No board needed.
+if(TARGET weft_board)
+  add_executable(board_unit_tests ${CMAKE_CURRENT_LIST_DIR}/board_test.cpp)
+  target_link_libraries(board_unit_tests PRIVATE weft_board GTest::gtest_main Threads::Threads)
+  gtest_discover_tests(board_unit_tests TEST_PREFIX "board." DISCOVERY_TIMEOUT 30
+                       PROPERTIES TIMEOUT 60)
+endif()
