@@ -9,17 +9,26 @@
 #
 # Verilator inputs, in order: the generated OSIF package (WEFT_OSIF_PKG_SV), the
 # hardware-thread API (WEFT_HWLIB_SOURCES, when defined), then SOURCES; -Wall plus the
-# project lint configuration WEFT_VLT_CONFIG when that file exists.
+# project lint configuration WEFT_VLT_CONFIG when that file exists. Configuration files
+# (*.vlt) among SOURCES are passed before every source.
 #
 # The image carries its own copy of the Verilator runtime. It is compiled with hidden
 # visibility and linked with -Bsymbolic, so no symbol of it interposes on (or is
 # interposed by) the backend's runtime or another image's; only the ABI symbol is
-# exported. The CMake target is named weft_image_<name>.
+# exported. The CMake target is <name> itself. A thread Verilator rejects gets a configure
+# warning and no target (test with if(TARGET <name>)).
 include_guard(GLOBAL)
 
 set(WEFT_SLOT_MODEL_IMAGE_SOURCE ${CMAKE_CURRENT_LIST_DIR}/../platform/sim/slot_model_image.cpp)
 get_filename_component(WEFT_SLOT_MODEL_IMAGE_SOURCE ${WEFT_SLOT_MODEL_IMAGE_SOURCE} ABSOLUTE)
 set(WEFT_IMAGE_DIR ${CMAKE_BINARY_DIR}/images)
+
+# Hidden visibility does not reach what libstdc++ declares with default visibility
+# (template instantiations in namespace std); the version script makes everything but
+# the ABI symbol local.
+set(WEFT_IMAGE_VERSION_SCRIPT ${CMAKE_BINARY_DIR}/weft_image.map)
+file(WRITE ${WEFT_IMAGE_VERSION_SCRIPT}.tmp "{\n  global: weft_slot_model_abi;\n  local: *;\n};\n")
+configure_file(${WEFT_IMAGE_VERSION_SCRIPT}.tmp ${WEFT_IMAGE_VERSION_SCRIPT} COPYONLY)
 
 function(weft_add_hw_thread)
   cmake_parse_arguments(PARSE_ARGV 0 ARG "" "NAME;TOP" "SOURCES")
@@ -30,20 +39,44 @@ function(weft_add_hw_thread)
     message(FATAL_ERROR "weft_add_hw_thread(${ARG_NAME}): unknown arguments ${ARG_UNPARSED_ARGUMENTS}")
   endif()
 
-  set(target weft_image_${ARG_NAME})
+  set(target ${ARG_NAME})
   set(prefix V${ARG_TOP})
 
+  # Verilator applies a configuration file only to what it reads after it, so every
+  # .vlt (the project's, then any among SOURCES) goes first.
+  set(vconfigs)
+  if(DEFINED WEFT_VLT_CONFIG AND EXISTS ${WEFT_VLT_CONFIG})
+    list(APPEND vconfigs ${WEFT_VLT_CONFIG})
+  endif()
   set(vsources ${WEFT_OSIF_PKG_SV})
   if(DEFINED WEFT_HWLIB_SOURCES)
     list(APPEND vsources ${WEFT_HWLIB_SOURCES})
   endif()
   foreach(src IN LISTS ARG_SOURCES)
     get_filename_component(src ${src} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
-    list(APPEND vsources ${src})
+    if(src MATCHES "\\.vlt$")
+      list(APPEND vconfigs ${src})
+    else()
+      list(APPEND vsources ${src})
+    endif()
   endforeach()
+  set(vsources ${vconfigs} ${vsources})
   set(vargs -Wall)
-  if(DEFINED WEFT_VLT_CONFIG AND EXISTS ${WEFT_VLT_CONFIG})
-    list(PREPEND vsources ${WEFT_VLT_CONFIG})
+
+  # verilate() runs Verilator while configuring and a failure there stops the whole
+  # configure; check first, so a thread Verilator rejects only loses its own image.
+  # --cc rather than --lint-only: some warnings (UNOPTFLAT) only appear when verilating.
+  set(check_dir ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/${target}.dir/check)
+  file(MAKE_DIRECTORY ${check_dir})
+  execute_process(
+    COMMAND ${VERILATOR_BIN} --cc --Mdir ${check_dir} --top-module ${ARG_TOP} ${vargs} ${vsources}
+    RESULT_VARIABLE lint_rc
+    OUTPUT_VARIABLE lint_out
+    ERROR_VARIABLE lint_out)
+  if(NOT lint_rc EQUAL 0)
+    message(WARNING "weft_add_hw_thread(${ARG_NAME}): Verilator rejects ${ARG_TOP}; "
+                    "image ${ARG_NAME}.so is not built:\n${lint_out}")
+    return()
   endif()
 
   add_library(${target} MODULE ${WEFT_SLOT_MODEL_IMAGE_SOURCE})
@@ -58,9 +91,10 @@ function(weft_add_hw_thread)
     WEFT_IMAGE_MODEL_CLASS=${prefix}
     WEFT_IMAGE_THREAD_NAME="${ARG_TOP}")
   target_link_libraries(${target} PRIVATE Threads::Threads)
-  target_link_options(${target} PRIVATE -Wl,-Bsymbolic -Wl,--no-undefined)
+  target_link_options(${target} PRIVATE -Wl,-Bsymbolic -Wl,--no-undefined
+    -Wl,--version-script=${WEFT_IMAGE_VERSION_SCRIPT})
+  set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${WEFT_IMAGE_VERSION_SCRIPT})
   set_target_properties(${target} PROPERTIES
-    OUTPUT_NAME ${ARG_NAME}
     PREFIX ""
     SUFFIX ".so"
     LIBRARY_OUTPUT_DIRECTORY ${WEFT_IMAGE_DIR}

@@ -7,6 +7,7 @@
  * exist. Sizes are multiples of 64 and the range starts 64-byte aligned in bus
  * addresses, so every block does too.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdlib.h>
 

@@ -33,9 +33,9 @@ typedef struct weft_dma_block {
 /** An allocator. */
 typedef struct weft_dma {
     pthread_mutex_t lock;
-    uint8_t *cpu;       /**< first managed byte (64-byte aligned in bus addresses) */
-    uint64_t bus;       /**< its bus address */
-    size_t size;        /**< managed bytes, a multiple of 64 */
+    uint8_t *cpu;             /**< first managed byte (64-byte aligned in bus addresses) */
+    uint64_t bus;             /**< its bus address */
+    size_t size;              /**< managed bytes, a multiple of 64 */
     weft_dma_region_t region; /**< the whole region, for address translation */
     weft_dma_block_t *blocks;
 } weft_dma_t;

@@ -6,6 +6,7 @@
  * a change of the wall clock. Every blocking call reads: fast path, no-wait path, wait
  * (looping until the wake-up is real), one exit.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdlib.h>
 #include <time.h>
@@ -30,10 +31,7 @@ int weft_mbox_init(weft_mbox_t *mb, unsigned capacity)
 {
     if (!mb || capacity == 0)
         return -EINVAL;
-    if (capacity > SIZE_MAX / sizeof(uint32_t))
-        return -ENOMEM;
-
-    uint32_t *words = malloc((size_t)capacity * sizeof(uint32_t));
+    uint32_t *words = calloc(capacity, sizeof(uint32_t)); /* calloc checks the product */
     if (!words)
         return -ENOMEM;
 

@@ -27,8 +27,8 @@ extern "C" {
 
 /** What to do with a request. */
 typedef enum weft_osif_verdict {
-    WEFT_OSIF_ACCEPT = 0, /**< carry it out */
-    WEFT_OSIF_REJECT = 1, /**< answer with status (no result words); the thread goes on */
+    WEFT_OSIF_ACCEPT = 0,  /**< carry it out */
+    WEFT_OSIF_REJECT = 1,  /**< answer with status (no result words); the thread goes on */
     WEFT_OSIF_FRAMING = 2, /**< framing fault: stop the thread as FAULTED */
 } weft_osif_verdict_t;
 
@@ -42,7 +42,7 @@ typedef struct weft_osif_header {
 /** The outcome of decoding one request. */
 typedef struct weft_osif_decoded {
     weft_osif_verdict_t verdict;
-    uint8_t status;                   /**< WEFT_OSIF_* status when REJECT, else OK */
+    uint8_t status; /**< WEFT_OSIF_* status when REJECT, else OK */
     weft_osif_header_t hdr;
     const weft_osif_cmd_info_t *info; /**< protocol entry; NULL for an unknown command */
     const weft_resource_t *res;       /**< resource the handle names, when the command takes one */

@@ -13,8 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "weft/weft.h"
 #include "dma_alloc.h"
+#include "weft/weft.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -23,6 +23,13 @@ extern "C" {
 /** Longest a delegate stays in one wait before it re-checks its stop request (ms). */
 #define WEFT_WAIT_SLICE_MS 20
 
+/** A COND_WAIT nobody signals is answered OK (a spurious wake-up) after this long (ms). */
+#define WEFT_COND_WAKE_MS 1000
+
+/** Longest a delegate's interrupt wait lasts before it re-checks its stop request (ms);
+ *  irq_cancel() normally ends the wait at once. */
+#define WEFT_IRQ_WAIT_MS 500
+
 /** Length of a hardware thread's name, terminator included. */
 #define WEFT_NAME_MAX 64u
 
@@ -30,10 +37,10 @@ extern "C" {
 struct weft {
     weft_platform_t *platform;
     unsigned num_slots;
-    pthread_mutex_t lock;        /**< guards slots[] */
-    weft_hwthread_t **slots;     /**< thread holding each slot, NULL when free */
-    pthread_mutex_t cycle_lock;  /**< serialises CYCLE_LO/CYCLE_HI pairs */
-    pthread_mutex_t log_lock;    /**< guards log_fn/log_arg and serialises messages */
+    pthread_mutex_t lock;       /**< guards slots[] */
+    weft_hwthread_t **slots;    /**< thread holding each slot, NULL when free */
+    pthread_mutex_t cycle_lock; /**< serialises CYCLE_LO/CYCLE_HI pairs */
+    pthread_mutex_t log_lock;   /**< guards log_fn/log_arg and serialises messages */
     void (*log_fn)(void *arg, const char *msg);
     void *log_arg;
     weft_dma_t dma;
@@ -47,25 +54,26 @@ enum weft_stop_request {
 
 /** A hardware thread and its delegate. */
 struct weft_hwthread {
-    weft_t *w;                   /**< NULL once weft_shutdown() has released it */
+    weft_t *w; /**< NULL once weft_shutdown() has released it */
     weft_platform_t *platform;
     char name[WEFT_NAME_MAX];
     unsigned slot;
-    weft_resource_t *res;        /**< copy of the resource array */
+    weft_resource_t *res; /**< copy of the resource array */
     unsigned num_res;
     uint32_t init_data;
 
     pthread_t delegate;
-    bool delegate_joined;        /**< pthread_join() done (by destroy or shutdown) */
-    atomic_int stop;             /**< enum weft_stop_request */
-    atomic_uint_fast64_t calls;  /**< requests served */
-    bool *held;                  /**< held[h]: the delegate holds mutex handle h for the thread */
+    bool delegate_joined;       /**< pthread_join() done (by destroy or shutdown) */
+    atomic_int stop;            /**< enum weft_stop_request */
+    atomic_uint_fast64_t calls; /**< requests served */
+    unsigned *held; /**< held[h]: times the delegate locked mutex handle h for the thread */
+    uint64_t mem_base, mem_size; /**< the thread's memory window, for fault messages */
 
-    pthread_mutex_t lock;        /**< guards done, status, busy_final, BUSY_LO/HI pairs */
-    pthread_cond_t ended;        /**< CLOCK_MONOTONIC; broadcast when done turns true */
+    pthread_mutex_t lock; /**< guards done, status, busy_final, BUSY_LO/HI pairs */
+    pthread_cond_t ended; /**< CLOCK_MONOTONIC; broadcast when done turns true */
     bool done;
     weft_exit_status_t status;
-    uint64_t busy_final;         /**< BUSY counter read just before the slot was reset */
+    uint64_t busy_final; /**< BUSY counter read just before the slot was reset */
 };
 
 /** Send one formatted line to the runtime's log. */
@@ -80,6 +88,9 @@ int weft_read_counter64(weft_platform_t *p, uint32_t lo, uint32_t hi, uint64_t *
 
 /** Stop a slot: CONTROL = RESET (RUN = 0, IRQ_EN = 0). */
 int weft_slot_stop(weft_platform_t *p, unsigned slot);
+
+/** Stop a thread's delegate (if it runs) and wait for it; the thread has ended after. */
+void weft_hwthread_stop(weft_hwthread_t *t);
 
 /** Body of a hardware thread's delegate (pthread start routine; arg is the thread). */
 void *weft_delegate_main(void *arg);

@@ -90,7 +90,7 @@ module weft_memif_burst #(
 
   // Write path: RAM read in flight and a two-entry buffer in front of mem_wr.
   logic rd_pend_d, rd_pend_q;
-  logic [1:0][31:0] buf_q;
+  logic [31:0] buf0_q, buf1_q;  // buffer entries, buf0_q is the head
   logic [1:0] buf_cnt_q, buf_cnt_d;
   logic buf_push, buf_pop, fetch;
 
@@ -184,7 +184,7 @@ module weft_memif_burst #(
     end
   end
 
-  assign mem_wr_data_o = buf_q[0];
+  assign mem_wr_data_o = buf0_q;
 
   // Two-entry buffer: entry 0 is the head. A word pushed while the head is popped
   // moves straight to the head.
@@ -194,18 +194,19 @@ module weft_memif_burst #(
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
-      buf_q <= '0;
+      buf0_q <= '0;
+      buf1_q <= '0;
     end else begin
       if (buf_pop) begin
-        buf_q[0] <= (buf_cnt_q == 2'd2) ? buf_q[1] : ram_rdata_i;
+        buf0_q <= (buf_cnt_q == 2'd2) ? buf1_q : ram_rdata_i;
         if (buf_push && buf_cnt_q == 2'd2) begin
-          buf_q[1] <= ram_rdata_i;
+          buf1_q <= ram_rdata_i;
         end
       end else if (buf_push) begin
         if (buf_cnt_q == 2'd0) begin
-          buf_q[0] <= ram_rdata_i;
+          buf0_q <= ram_rdata_i;
         end else begin
-          buf_q[1] <= ram_rdata_i;
+          buf1_q <= ram_rdata_i;
         end
       end
     end

@@ -34,7 +34,7 @@ typedef struct weft_mbox {
  */
 int weft_mbox_init(weft_mbox_t *mb, unsigned capacity);
 
-/** @brief Release a mailbox no thread uses any more. */
+/** @brief Release a mailbox no thread uses any more. @retval -EINVAL mb NULL or not initialised */
 int weft_mbox_destroy(weft_mbox_t *mb);
 
 /** @brief Put one word; blocks while the mailbox is full. @retval -EINVAL mb NULL */
@@ -50,15 +50,24 @@ int weft_mbox_tryput(weft_mbox_t *mb, uint32_t word);
 int weft_mbox_tryget(weft_mbox_t *mb, uint32_t *word);
 
 /**
- * @brief Put with a timeout. @param timeout_ms negative waits forever
+ * @brief Put with a timeout (measured on CLOCK_MONOTONIC).
+ * @param timeout_ms 0 does not wait; negative waits forever
+ * @retval 0 success
+ * @retval -EINVAL mb NULL
  * @retval -ETIMEDOUT still full when the timeout passed
  */
 int weft_mbox_timedput(weft_mbox_t *mb, uint32_t word, int timeout_ms);
 
-/** @brief Get with a timeout. @retval -ETIMEDOUT still empty when the timeout passed */
+/**
+ * @brief Get with a timeout (measured on CLOCK_MONOTONIC).
+ * @param timeout_ms 0 does not wait; negative waits forever
+ * @retval 0 success
+ * @retval -EINVAL a NULL argument
+ * @retval -ETIMEDOUT still empty when the timeout passed
+ */
 int weft_mbox_timedget(weft_mbox_t *mb, uint32_t *word, int timeout_ms);
 
-/** @brief Words currently held. */
+/** @brief Words currently held (0 for NULL). */
 unsigned weft_mbox_count(weft_mbox_t *mb);
 
 #ifdef __cplusplus

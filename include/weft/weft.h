@@ -39,14 +39,14 @@ typedef struct weft_resource {
 
 /** How a hardware thread is created. */
 typedef struct weft_hwthread_attr {
-    const char *name;               /**< name used in messages (copied) */
-    const char *image;              /**< the thread's image (Verilator model .so in simulation) */
-    unsigned slot;                  /**< slot to load it into */
+    const char *name;                 /**< name used in messages (copied; NULL: the image) */
+    const char *image;                /**< the thread's image (Verilator model .so in simulation) */
+    unsigned slot;                    /**< slot to load it into */
     const weft_resource_t *resources; /**< resource array (copied) */
-    unsigned num_resources;         /**< entries in resources, at most WEFT_MAX_RESOURCES */
-    uint32_t init_data;             /**< returned by the thread's GET_INIT_DATA call */
-    uint64_t mem_base;              /**< bus address of the memory window the thread may use */
-    uint64_t mem_size;              /**< size of that window in bytes (0: no memory access) */
+    unsigned num_resources;           /**< entries in resources, at most WEFT_MAX_RESOURCES */
+    uint32_t init_data;               /**< returned by the thread's GET_INIT_DATA call */
+    uint64_t mem_base;                /**< bus address of the memory window the thread may use */
+    uint64_t mem_size;                /**< size of that window in bytes (0: no memory access) */
 } weft_hwthread_attr_t;
 
 /** How a hardware thread ended, as join reports it. */
@@ -59,14 +59,14 @@ typedef enum weft_exit_kind {
 /** Exit status of a joined hardware thread. */
 typedef struct weft_exit_status {
     weft_exit_kind_t kind;
-    uint32_t value;        /**< THREAD_EXIT value when kind is NORMAL */
-    char message[256];     /**< for a fault: what happened, naming thread, slot, command, handle */
+    uint32_t value;    /**< THREAD_EXIT value when kind is NORMAL */
+    char message[256]; /**< for a fault: what happened, naming thread, slot, command, handle */
 } weft_exit_status_t;
 
 /** Per-hardware-thread counters, readable while the thread runs or after join. */
 typedef struct weft_hwthread_stats {
-    uint64_t calls;        /**< OS calls served by the delegate */
-    uint64_t busy_cycles;  /**< fabric cycles the slot ran and was not blocked in an OS call */
+    uint64_t calls;       /**< OS calls served by the delegate, rejected ones included */
+    uint64_t busy_cycles; /**< fabric cycles the slot ran and was not blocked in an OS call */
 } weft_hwthread_stats_t;
 
 /**
@@ -85,7 +85,9 @@ int weft_init(weft_t **out, weft_platform_t *platform);
 /**
  * @brief Stop every hardware thread still running (they join as STOPPED), stop their
  *        delegates and free the runtime. Hardware threads must still be released with
- *        weft_hwthread_destroy(); shared memory allocations are freed with the runtime.
+ *        weft_hwthread_destroy() (which then no longer touches the runtime or the
+ *        platform); shared memory allocations are freed with the runtime. No other call
+ *        on w may run concurrently. NULL is ignored.
  */
 void weft_shutdown(weft_t *w);
 
@@ -127,20 +129,39 @@ int weft_hwthread_join(weft_hwthread_t *t, weft_exit_status_t *status);
 
 /**
  * @brief Wait until the hardware thread has ended or timeout_ms passes.
+ * @param timeout_ms 0 only polls; negative waits forever
+ * @retval 0 success
+ * @retval -EINVAL t is NULL
  * @retval -ETIMEDOUT still running
  */
 int weft_hwthread_timedjoin(weft_hwthread_t *t, weft_exit_status_t *status, int timeout_ms);
 
-/** @brief Read the thread's counters. */
+/**
+ * @brief Read the thread's counters. After the thread ended, busy_cycles is the value
+ *        read just before its slot was reset.
+ * @retval 0 success
+ * @retval -EINVAL a NULL argument
+ * @retval -EIO the register window could not be read
+ */
 int weft_hwthread_stats(weft_hwthread_t *t, weft_hwthread_stats_t *stats);
 
 /**
  * @brief Stop the thread if it still runs (it ends as STOPPED), stop its delegate,
- *        free its slot. The handle is invalid afterwards.
+ *        free its slot. A call the thread was blocked in is abandoned; mutexes the
+ *        thread held are released. The handle is invalid afterwards, so no join may be
+ *        in progress. Returns within a few tens of milliseconds even when the thread
+ *        waits on an object nobody posts.
+ * @retval 0 success
+ * @retval -EINVAL t is NULL
  */
 int weft_hwthread_destroy(weft_hwthread_t *t);
 
-/** @brief Fabric cycles since the fabric was reset (the static region's counter). */
+/**
+ * @brief Fabric cycles since the fabric was reset (the static region's counter).
+ * @retval 0 success
+ * @retval -EINVAL a NULL argument
+ * @retval -EIO the register window could not be read
+ */
 int weft_fabric_cycles(weft_t *w, uint64_t *cycles);
 
 /**

@@ -13,10 +13,12 @@
 #include <cstdint>
 #include <cstring>
 
-namespace weft::sim {
+namespace weft::sim
+{
 
-class AxiMemSlave {
-public:
+class AxiMemSlave
+{
+  public:
     static constexpr uint8_t kOkay = 0;
     static constexpr uint8_t kSlvErr = 2;
 
@@ -26,8 +28,8 @@ public:
     bool idle() const { return wr_state_ == WrState::kAddr && rd_state_ == RdState::kAddr; }
 
     /** Drive the slave's outputs (inputs of the static model) from the state. */
-    template <typename M>
-    void drive(M &m) const {
+    template <typename M> void drive(M &m) const
+    {
         m.m_axi_awready_i = wr_state_ == WrState::kAddr;
         m.m_axi_wready_i = wr_state_ == WrState::kData;
         m.m_axi_bvalid_i = wr_state_ == WrState::kResp;
@@ -41,8 +43,8 @@ public:
     }
 
     /** Record the handshakes of the coming edge and carry out write beats. */
-    template <typename M>
-    void sample(const M &m) {
+    template <typename M> void sample(const M &m)
+    {
         aw_hs_ = wr_state_ == WrState::kAddr && m.m_axi_awvalid_o;
         w_hs_ = wr_state_ == WrState::kData && m.m_axi_wvalid_o;
         b_hs_ = wr_state_ == WrState::kResp && m.m_axi_bready_o;
@@ -68,7 +70,8 @@ public:
     }
 
     /** Advance the state across the rising edge. */
-    void commit() {
+    void commit()
+    {
         switch (wr_state_) {
         case WrState::kAddr:
             if (aw_hs_) {
@@ -82,14 +85,16 @@ public:
                 write_beat();
                 // wlast ends the burst; a master that overruns awlen ends it too (error).
                 if (w_last_ || wr_beat_ >= wr_len_) {
-                    if (w_last_ != (wr_beat_ == wr_len_)) wr_err_ = true;
+                    if (w_last_ != (wr_beat_ == wr_len_))
+                        wr_err_ = true;
                     wr_state_ = WrState::kResp;
                 }
                 ++wr_beat_;
             }
             break;
         case WrState::kResp:
-            if (b_hs_) wr_state_ = WrState::kAddr;
+            if (b_hs_)
+                wr_state_ = WrState::kAddr;
             break;
         }
         switch (rd_state_) {
@@ -115,42 +120,50 @@ public:
         }
     }
 
-private:
+  private:
     enum class WrState : uint8_t { kAddr, kData, kResp };
     enum class RdState : uint8_t { kAddr, kData };
 
     static bool burst_ok(uint32_t size, uint32_t burst) { return size <= 2 && burst <= 1; }
 
-    static uint64_t beat_addr(uint64_t addr, uint32_t size, uint32_t burst, uint32_t beat) {
-        if (burst == 0) return addr;  // FIXED
+    static uint64_t beat_addr(uint64_t addr, uint32_t size, uint32_t burst, uint32_t beat)
+    {
+        if (burst == 0)
+            return addr; // FIXED
         const uint64_t n = uint64_t{1} << size;
         return beat == 0 ? addr : (addr & ~(n - 1)) + uint64_t{beat} * n;
     }
 
     // Host pointer of the 4-byte word holding bus address a, or nullptr outside the region.
-    uint8_t *word_ptr(uint64_t a) const {
+    uint8_t *word_ptr(uint64_t a) const
+    {
         const uint64_t w = a & ~uint64_t{3};
-        if (w < base_ || w - base_ + 4 > size_) return nullptr;
+        if (w < base_ || w - base_ + 4 > size_)
+            return nullptr;
         return mem_ + (w - base_);
     }
 
-    void write_beat() {
-        if (wr_err_) return;  // a bad burst writes nothing from the failing beat on
+    void write_beat()
+    {
+        if (wr_err_)
+            return; // a bad burst writes nothing from the failing beat on
         uint8_t *p = word_ptr(beat_addr(wr_addr_, wr_size_, wr_burst_, wr_beat_));
         if (!p) {
             wr_err_ = true;
             return;
         }
         for (unsigned i = 0; i < 4; ++i) {
-            if (w_strb_ & (1u << i)) p[i] = static_cast<uint8_t>(w_data_ >> (8 * i));
+            if (w_strb_ & (1u << i))
+                p[i] = static_cast<uint8_t>(w_data_ >> (8 * i));
         }
     }
 
-    void load_beat() {
-        const uint8_t *p = rd_bad_burst_ ? nullptr
-                                         : word_ptr(beat_addr(ar_addr_, ar_size_, ar_burst_, rd_beat_));
+    void load_beat()
+    {
+        const uint8_t *p =
+            rd_bad_burst_ ? nullptr : word_ptr(beat_addr(ar_addr_, ar_size_, ar_burst_, rd_beat_));
         if (p) {
-            std::memcpy(&rd_data_, p, 4);  // host and AXI are both little-endian here
+            std::memcpy(&rd_data_, p, 4); // host and AXI are both little-endian here
             rd_resp_ = kOkay;
         } else {
             rd_data_ = 0;
@@ -180,6 +193,6 @@ private:
     bool aw_hs_ = false, w_hs_ = false, b_hs_ = false, ar_hs_ = false, r_hs_ = false;
 };
 
-}  // namespace weft::sim
+} // namespace weft::sim
 
-#endif  // WEFT_SIM_AXI_MEM_SLAVE_H
+#endif // WEFT_SIM_AXI_MEM_SLAVE_H

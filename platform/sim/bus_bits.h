@@ -10,11 +10,12 @@
 #include <cstdint>
 #include <type_traits>
 
-namespace weft::sim {
+namespace weft::sim
+{
 
 /** Slot s's 32-bit word of a [NumSlots*32-1:0] vector. */
-template <typename T>
-inline uint32_t word_get(const T &v, unsigned s) {
+template <typename T> inline uint32_t word_get(const T &v, unsigned s)
+{
     if constexpr (std::is_integral_v<T>) {
         return static_cast<uint32_t>(static_cast<uint64_t>(v) >> (32u * s));
     } else {
@@ -23,8 +24,8 @@ inline uint32_t word_get(const T &v, unsigned s) {
 }
 
 /** Set slot s's 32-bit word of a [NumSlots*32-1:0] vector. */
-template <typename T>
-inline void word_set(T &v, unsigned s, uint32_t x) {
+template <typename T> inline void word_set(T &v, unsigned s, uint32_t x)
+{
     if constexpr (std::is_integral_v<T>) {
         const uint64_t shift = 32u * s;
         const uint64_t mask = uint64_t{0xffffffffu} << shift;
@@ -35,8 +36,8 @@ inline void word_set(T &v, unsigned s, uint32_t x) {
 }
 
 /** All bits of a [NumSlots-1:0] vector (NumSlots <= 64), bit s for slot s. */
-template <typename T>
-inline uint64_t bits_get(const T &v) {
+template <typename T> inline uint64_t bits_get(const T &v)
+{
     if constexpr (std::is_integral_v<T>) {
         return static_cast<uint64_t>(v);
     } else {
@@ -45,8 +46,8 @@ inline uint64_t bits_get(const T &v) {
 }
 
 /** Set all bits of a [NumSlots-1:0] vector (NumSlots <= 64). */
-template <typename T>
-inline void bits_set(T &v, uint64_t x) {
+template <typename T> inline void bits_set(T &v, uint64_t x)
+{
     if constexpr (std::is_integral_v<T>) {
         v = static_cast<T>(x);
     } else {
@@ -55,6 +56,6 @@ inline void bits_set(T &v, uint64_t x) {
     }
 }
 
-}  // namespace weft::sim
+} // namespace weft::sim
 
-#endif  // WEFT_SIM_BUS_BITS_H
+#endif // WEFT_SIM_BUS_BITS_H

@@ -19,15 +19,17 @@
 class VerilatedContext;
 class Vweft_static;
 
-namespace weft::sim {
+namespace weft::sim
+{
 
 class AxiMemSlave;
 
 /** Size of the static region's register window in bytes. */
 constexpr uint32_t kMmioWindow = 0x10000;
 
-class Fabric {
-public:
+class Fabric
+{
+  public:
     /** Build everything and start the clock thread; returns 0 or a negative errno. */
     static int create(const weft_sim_config_t *cfg, std::unique_ptr<Fabric> *out);
     ~Fabric();
@@ -44,7 +46,7 @@ public:
     unsigned num_slots() const;
     void stats(weft_sim_stats_t *out) const;
 
-private:
+  private:
     // One request from a runtime thread to the clock thread.
     struct Request {
         enum class Kind { kRead, kWrite, kReconfigure } kind;
@@ -70,20 +72,21 @@ private:
 
     // The AXI4-Lite master that carries out one MMIO request over several cycles.
     struct LiteMaster {
-        Request *req = nullptr;  // in progress, or nullptr
-        bool aw = false, w = false, b = false, ar = false, r = false;  // valid/ready we drive
+        Request *req = nullptr;                                       // in progress, or nullptr
+        bool aw = false, w = false, b = false, ar = false, r = false; // valid/ready we drive
         bool aw_hs = false, w_hs = false, b_hs = false, ar_hs = false, r_hs = false;
         int rc = 0;
         uint32_t rdata = 0;
-        bool tail = false;      // response received; one more cycle, then complete
-        uint64_t started = 0;   // cycle the transaction began
+        bool tail = false;    // response received; one more cycle, then complete
+        uint64_t started = 0; // cycle the transaction began
     };
 
     Fabric() = default;
     int submit(Request *req);
     void clock_main();
     void reset_fabric();
-    void cycle();
+    void eval_low();
+    void edge();
     bool take_requests();
     void start_lite(Request *req);
     void finish_lite();
@@ -99,6 +102,7 @@ private:
     std::vector<Slot> slots_;
     LiteMaster lite_;
     uint64_t cycle_ = 0;
+    uint64_t run_ = 0; // slot_run_o as eval_low() saw it
     uint64_t irq_seen_ = 0;
     unsigned nslots_ = 0;
 
@@ -110,7 +114,7 @@ private:
     // Requests: queued under mu_; attention_ lets the clock thread notice them (or a
     // stop) with one relaxed load per cycle.
     std::mutex mu_;
-    std::condition_variable wake_cv_;  // clock thread sleeping on a quiet fabric
+    std::condition_variable wake_cv_; // clock thread sleeping on a quiet fabric
     std::deque<Request *> queue_;
     bool stop_ = false;
     std::atomic<bool> attention_{false};
@@ -128,6 +132,6 @@ private:
     std::atomic<uint64_t> stat_sleeps_{0};
 };
 
-}  // namespace weft::sim
+} // namespace weft::sim
 
-#endif  // WEFT_SIM_FABRIC_H
+#endif // WEFT_SIM_FABRIC_H

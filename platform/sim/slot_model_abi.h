@@ -47,13 +47,14 @@ typedef struct weft_slot_model weft_slot_model_t;
 
 /** What an image exports. */
 typedef struct weft_slot_model_abi {
-    uint32_t abi_version;   /**< WEFT_SLOT_MODEL_ABI_VERSION */
+    uint32_t abi_version;    /**< WEFT_SLOT_MODEL_ABI_VERSION */
     const char *thread_name; /**< the thread's top module name */
     /** Create a model instance; NULL on failure. */
     weft_slot_model_t *(*create)(void);
     void (*destroy)(weft_slot_model_t *m);
     /** Set clk and the inputs, evaluate, and return the outputs. */
-    void (*eval)(weft_slot_model_t *m, int clk, const weft_slot_inputs_t *in, weft_slot_outputs_t *out);
+    void (*eval)(weft_slot_model_t *m, int clk, const weft_slot_inputs_t *in,
+                 weft_slot_outputs_t *out);
 } weft_slot_model_abi_t;
 
 /** Name of the one symbol an image exports. */

@@ -25,13 +25,19 @@ struct weft_slot_model {
     std::unique_ptr<WEFT_IMAGE_MODEL_CLASS> top;
 };
 
-namespace {
+namespace
+{
 
-weft_slot_model_t *model_create() {
+weft_slot_model_t *model_create()
+{
     auto m = std::unique_ptr<weft_slot_model>(new (std::nothrow) weft_slot_model);
-    if (!m) return nullptr;
+    if (!m)
+        return nullptr;
     try {
         m->context = std::make_unique<VerilatedContext>();
+        // The model is single-threaded; without this the context would start a pool of
+        // idle worker threads (one per host core) for every slot.
+        m->context->threads(1);
         m->context->fatalOnError(false);
         m->top = std::make_unique<WEFT_IMAGE_MODEL_CLASS>(m->context.get(), WEFT_IMAGE_THREAD_NAME);
     } catch (...) {
@@ -44,14 +50,17 @@ weft_slot_model_t *model_create() {
     return m.release();
 }
 
-void model_destroy(weft_slot_model_t *m) {
-    if (!m) return;
+void model_destroy(weft_slot_model_t *m)
+{
+    if (!m)
+        return;
     m->top->final();
     delete m;
 }
 
 void model_eval(weft_slot_model_t *m, int clk, const weft_slot_inputs_t *in,
-                weft_slot_outputs_t *out) {
+                weft_slot_outputs_t *out)
+{
     auto &t = *m->top;
     t.clk_i = clk ? 1 : 0;
     t.rst_ni = in->rst_n;
@@ -74,16 +83,13 @@ void model_eval(weft_slot_model_t *m, int clk, const weft_slot_inputs_t *in,
 }
 
 const weft_slot_model_abi_t kAbi = {
-    WEFT_SLOT_MODEL_ABI_VERSION,
-    WEFT_IMAGE_THREAD_NAME,
-    model_create,
-    model_destroy,
-    model_eval,
+    WEFT_SLOT_MODEL_ABI_VERSION, WEFT_IMAGE_THREAD_NAME, model_create, model_destroy, model_eval,
 };
 
-}  // namespace
+} // namespace
 
 extern "C" __attribute__((visibility("default"))) const weft_slot_model_abi_t *
-weft_slot_model_abi(void) {
+weft_slot_model_abi(void)
+{
     return &kAbi;
 }

@@ -1,0 +1,234 @@
+// Copyright Weft contributors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// weft_axil_regs: AXI4-Lite slave for the static region's register window.
+//
+// Protocol (AXI4-Lite, 16-bit byte address, 32-bit data): the write address and write
+// data are each taken into a one-entry buffer (awready_o/wready_o are high while the
+// buffer is empty); once both are present and no write response is pending, the write is
+// performed and bvalid_o is raised until bready_i. A read address is taken while no
+// read is buffered; the read is performed in a later cycle and rvalid_o is held with its
+// data until rready_i. Every AXI output is a register or a function of registers only.
+// One register access (read or write) is performed per cycle; a write goes first.
+// Responses are always OKAY: unmapped offsets read 0 and ignore writes.
+//
+// Window (protocol/osif.yaml): global registers at 0x0000 (ID, VERSION, NUM_SLOTS,
+// CYCLE_LO/HI, IRQ_PENDING), slot s at SlotBase + s * SlotStride. Slot accesses are
+// forwarded as one-cycle strobes (slot_we_o/slot_re_o) with a shared word-aligned byte
+// offset, write data and strobes; the slot returns its read data combinationally in the
+// same cycle. Reading CYCLE_LO latches the high word of the free-running cycle counter
+// into CYCLE_HI.
+module weft_axil_regs #(
+  /// Number of slots behind the window.
+  parameter int unsigned NumSlots = 4
+) (
+  /// Fabric clock.
+  input  logic                     clk_i,
+  /// Active-low reset (asynchronous assert).
+  input  logic                     rst_ni,
+
+  /// Write address.
+  input  logic [15:0]              s_axil_awaddr_i,
+  /// Write address valid.
+  input  logic                     s_axil_awvalid_i,
+  /// Write address ready.
+  output logic                     s_axil_awready_o,
+  /// Write data.
+  input  logic [31:0]              s_axil_wdata_i,
+  /// Write byte strobes.
+  input  logic [3:0]               s_axil_wstrb_i,
+  /// Write data valid.
+  input  logic                     s_axil_wvalid_i,
+  /// Write data ready.
+  output logic                     s_axil_wready_o,
+  /// Write response (always OKAY).
+  output logic [1:0]               s_axil_bresp_o,
+  /// Write response valid.
+  output logic                     s_axil_bvalid_o,
+  /// Write response ready.
+  input  logic                     s_axil_bready_i,
+  /// Read address.
+  input  logic [15:0]              s_axil_araddr_i,
+  /// Read address valid.
+  input  logic                     s_axil_arvalid_i,
+  /// Read address ready.
+  output logic                     s_axil_arready_o,
+  /// Read data.
+  output logic [31:0]              s_axil_rdata_o,
+  /// Read response (always OKAY).
+  output logic [1:0]               s_axil_rresp_o,
+  /// Read data valid.
+  output logic                     s_axil_rvalid_o,
+  /// Read data ready.
+  input  logic                     s_axil_rready_i,
+
+  /// Interrupt line per slot (read as IRQ_PENDING).
+  input  logic [NumSlots-1:0]      irq_i,
+  /// Write strobe per slot.
+  output logic [NumSlots-1:0]      slot_we_o,
+  /// Read strobe per slot.
+  output logic [NumSlots-1:0]      slot_re_o,
+  /// Byte offset inside the slot window, word aligned.
+  output logic [7:0]               slot_addr_o,
+  /// Write data.
+  output logic [31:0]              slot_wdata_o,
+  /// Write byte strobes.
+  output logic [3:0]               slot_wstrb_o,
+  /// Read data of every slot, slot s in bits [s*32 +: 32].
+  input  logic [NumSlots*32-1:0]   slot_rdata_i
+);
+
+  localparam logic [1:0] RespOkay = 2'b00;
+  localparam int unsigned SlotBaseInt = 32'(weft_osif_pkg::SlotBase);
+  localparam int unsigned StrideInt   = 32'(weft_osif_pkg::SlotStride);
+  localparam int unsigned StrideLog2  = $clog2(StrideInt);
+  localparam int unsigned SlotIdxW    = 16 - StrideLog2;
+
+  // ---------------------------------------------------------------------------------
+  // Channel buffers
+  // ---------------------------------------------------------------------------------
+  logic        aw_full_q, w_full_q, ar_full_q, bvalid_q, rvalid_q;
+  logic [15:0] awaddr_q, araddr_q;
+  logic [31:0] wdata_q, rdata_q;
+  logic [3:0]  wstrb_q;
+  logic [63:0] cycle_q;
+  logic [31:0] cycle_hi_q;
+
+  logic do_write, do_read;
+  assign do_write = aw_full_q && w_full_q && !bvalid_q;
+  assign do_read  = ar_full_q && !rvalid_q && !do_write;
+
+  // ---------------------------------------------------------------------------------
+  // Decode of the address being accessed
+  // ---------------------------------------------------------------------------------
+  logic [15:0]         acc_addr, acc_rel;
+  logic                acc_global, acc_slot;
+  logic [SlotIdxW-1:0] acc_idx;
+
+  assign acc_addr   = do_write ? awaddr_q : araddr_q;
+  assign acc_rel    = acc_addr - weft_osif_pkg::SlotBase;
+  assign acc_global = (32'(acc_addr) < SlotBaseInt);
+  assign acc_idx    = acc_rel[15:StrideLog2];
+  assign acc_slot   = !acc_global && (32'(acc_idx) < NumSlots);
+
+  assign slot_addr_o = 8'(acc_rel[StrideLog2-1:0]) & 8'hFC;
+  assign slot_wdata_o = wdata_q;
+  assign slot_wstrb_o = wstrb_q;
+
+  for (genvar s = 0; s < NumSlots; s++) begin : gen_slot_strobe
+    assign slot_we_o[s] = do_write && acc_slot && (32'(acc_idx) == s);
+    assign slot_re_o[s] = do_read && acc_slot && (32'(acc_idx) == s);
+  end
+
+  // Read data of the access.
+  logic [31:0] global_rdata, slot_rdata, read_data;
+  logic [15:0] global_off;
+  assign global_off = acc_addr & 16'hFFFC;
+
+  always_comb begin
+    unique case (global_off)
+      weft_osif_pkg::RegId:         global_rdata = weft_osif_pkg::RegIdValue;
+      weft_osif_pkg::RegVersion:    global_rdata = 32'(weft_osif_pkg::OsifVersion);
+      weft_osif_pkg::RegNumSlots:   global_rdata = 32'(NumSlots);
+      weft_osif_pkg::RegCycleLo:    global_rdata = cycle_q[31:0];
+      weft_osif_pkg::RegCycleHi:    global_rdata = cycle_hi_q;
+      weft_osif_pkg::RegIrqPending: global_rdata = 32'(irq_i);
+      default:                      global_rdata = '0;
+    endcase
+  end
+
+  always_comb begin
+    slot_rdata = '0;
+    for (int unsigned s = 0; s < NumSlots; s++) begin
+      if (32'(acc_idx) == s) begin
+        slot_rdata = slot_rdata_i[s*32 +: 32];
+      end
+    end
+  end
+
+  assign read_data = acc_global ? global_rdata : (acc_slot ? slot_rdata : '0);
+
+  // ---------------------------------------------------------------------------------
+  // State
+  // ---------------------------------------------------------------------------------
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      aw_full_q  <= 1'b0;
+      w_full_q   <= 1'b0;
+      ar_full_q  <= 1'b0;
+      bvalid_q   <= 1'b0;
+      rvalid_q   <= 1'b0;
+      awaddr_q   <= '0;
+      araddr_q   <= '0;
+      wdata_q    <= '0;
+      wstrb_q    <= '0;
+      rdata_q    <= '0;
+      cycle_q    <= '0;
+      cycle_hi_q <= '0;
+    end else begin
+      cycle_q <= cycle_q + 64'd1;
+
+      if (s_axil_awvalid_i && s_axil_awready_o) begin
+        aw_full_q <= 1'b1;
+        awaddr_q  <= s_axil_awaddr_i;
+      end
+      if (s_axil_wvalid_i && s_axil_wready_o) begin
+        w_full_q <= 1'b1;
+        wdata_q  <= s_axil_wdata_i;
+        wstrb_q  <= s_axil_wstrb_i;
+      end
+      if (s_axil_arvalid_i && s_axil_arready_o) begin
+        ar_full_q <= 1'b1;
+        araddr_q  <= s_axil_araddr_i;
+      end
+
+      if (do_write) begin
+        aw_full_q <= 1'b0;
+        w_full_q  <= 1'b0;
+        bvalid_q  <= 1'b1;
+      end else if (s_axil_bvalid_o && s_axil_bready_i) begin
+        bvalid_q <= 1'b0;
+      end
+
+      if (do_read) begin
+        ar_full_q <= 1'b0;
+        rvalid_q  <= 1'b1;
+        rdata_q   <= read_data;
+        if (acc_global && (global_off == weft_osif_pkg::RegCycleLo)) begin
+          cycle_hi_q <= cycle_q[63:32];
+        end
+      end else if (s_axil_rvalid_o && s_axil_rready_i) begin
+        rvalid_q <= 1'b0;
+      end
+    end
+  end
+
+  assign s_axil_awready_o = !aw_full_q;
+  assign s_axil_wready_o  = !w_full_q;
+  assign s_axil_bvalid_o  = bvalid_q;
+  assign s_axil_bresp_o   = RespOkay;
+  assign s_axil_arready_o = !ar_full_q;
+  assign s_axil_rvalid_o  = rvalid_q;
+  assign s_axil_rdata_o   = rdata_q;
+  assign s_axil_rresp_o   = RespOkay;
+
+`ifndef SYNTHESIS
+  localparam bit StrideOk = ((StrideInt & (StrideInt - 1)) == 0) && (StrideInt >= 4) &&
+                            (StrideInt <= 256);
+  if (!StrideOk) begin : gen_stride_check
+    $error("weft_axil_regs: SlotStride must be a power of two in [4, 256]");
+  end
+  if (SlotBaseInt + NumSlots * StrideInt > 65536) begin : gen_window_check
+    $error("weft_axil_regs: NumSlots slot windows do not fit the 16-bit window");
+  end
+  OneAccessPerCycle_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      !(do_write && do_read));
+  StrobesOneHot_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      $onehot0(slot_we_o | slot_re_o));
+  BvalidStable_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      s_axil_bvalid_o && !s_axil_bready_i |=> s_axil_bvalid_o);
+  RdataStable_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      s_axil_rvalid_o && !s_axil_rready_i |=> s_axil_rvalid_o && $stable(s_axil_rdata_o));
+`endif
+
+endmodule

@@ -1,0 +1,126 @@
+// Copyright Weft contributors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// weft_fifo: synchronous first-word-fall-through FIFO.
+//
+// Protocol: a word is written on a rising edge where push_i is high and full_o is low; a
+// word is removed on a rising edge where pop_i is high and empty_o is low. rdata_o shows
+// the oldest word whenever empty_o is low. A push while full or a pop while empty is a
+// protocol error of the user (flagged by assertions) and has no effect. Push and pop in
+// the same cycle move one word each, so the FIFO streams one word per cycle.
+//
+// Every output (rdata_o, full_o, empty_o, count_o) is a function of registers only: no
+// combinational path runs from push_i/pop_i/wdata_i to an output. flush_i empties the
+// FIFO on the next edge and takes precedence over push and pop. The storage has no reset
+// (it maps to distributed RAM); only the pointers and the fill count are reset.
+module weft_fifo #(
+  /// Bits per word.
+  parameter int unsigned Width = 32,
+  /// Capacity in words (at least 2).
+  parameter int unsigned Depth = 16,
+  /// Width of the fill count (derived; do not override).
+  parameter int unsigned CountWidth = $clog2(Depth + 1)
+) (
+  /// Fabric clock.
+  input  logic                  clk_i,
+  /// Active-low reset (asynchronous assert).
+  input  logic                  rst_ni,
+  /// Synchronous clear of the contents.
+  input  logic                  flush_i,
+  /// Write one word (ignored while full_o).
+  input  logic                  push_i,
+  /// Word to write.
+  input  logic [Width-1:0]      wdata_i,
+  /// Remove the oldest word (ignored while empty_o).
+  input  logic                  pop_i,
+  /// Oldest word, valid while empty_o is low.
+  output logic [Width-1:0]      rdata_o,
+  /// No room for another word.
+  output logic                  full_o,
+  /// No word stored.
+  output logic                  empty_o,
+  /// Number of words stored.
+  output logic [CountWidth-1:0] count_o
+);
+
+  localparam int unsigned PtrWidth = (Depth > 1) ? $clog2(Depth) : 1;
+  localparam logic [PtrWidth-1:0] LastPtr = PtrWidth'(Depth - 1);
+  localparam logic [CountWidth-1:0] FullCount = CountWidth'(Depth);
+
+  logic [Width-1:0] mem_q [Depth];
+  logic [PtrWidth-1:0] wptr_d, wptr_q, rptr_d, rptr_q;
+  logic [CountWidth-1:0] count_d, count_q;
+  logic full_d, full_q, empty_d, empty_q;
+  logic do_push, do_pop;
+
+  assign do_push = push_i && !full_q && !flush_i;
+  assign do_pop  = pop_i && !empty_q && !flush_i;
+
+  always_comb begin
+    wptr_d  = wptr_q;
+    rptr_d  = rptr_q;
+    count_d = count_q;
+    if (flush_i) begin
+      wptr_d  = '0;
+      rptr_d  = '0;
+      count_d = '0;
+    end else begin
+      if (do_push) begin
+        wptr_d = (wptr_q == LastPtr) ? '0 : wptr_q + 1'b1;
+      end
+      if (do_pop) begin
+        rptr_d = (rptr_q == LastPtr) ? '0 : rptr_q + 1'b1;
+      end
+      unique case ({do_push, do_pop})
+        2'b10:   count_d = count_q + 1'b1;
+        2'b01:   count_d = count_q - 1'b1;
+        default: count_d = count_q;
+      endcase
+    end
+    full_d  = (count_d == FullCount);
+    empty_d = (count_d == '0);
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      wptr_q  <= '0;
+      rptr_q  <= '0;
+      count_q <= '0;
+      full_q  <= 1'b0;
+      empty_q <= 1'b1;
+    end else begin
+      wptr_q  <= wptr_d;
+      rptr_q  <= rptr_d;
+      count_q <= count_d;
+      full_q  <= full_d;
+      empty_q <= empty_d;
+    end
+  end
+
+  // Storage: written without reset so that synthesis maps it to distributed RAM.
+  always_ff @(posedge clk_i) begin
+    if (do_push) begin
+      mem_q[wptr_q] <= wdata_i;
+    end
+  end
+
+  assign rdata_o = mem_q[rptr_q];
+  assign full_o  = full_q;
+  assign empty_o = empty_q;
+  assign count_o = count_q;
+
+`ifndef SYNTHESIS
+  // Elaboration-time parameter check.
+  if (Depth < 2) begin : gen_depth_check
+    $error("weft_fifo: Depth must be at least 2");
+  end
+
+  NoPushWhenFull_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      !(push_i && full_o && !flush_i));
+  NoPopWhenEmpty_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      !(pop_i && empty_o && !flush_i));
+  CountInRange_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      count_q <= FullCount);
+`endif
+
+endmodule

@@ -1,0 +1,364 @@
+// Copyright Weft contributors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// weft_memif_master: AXI4 memory master shared by all slots' MEMIF traffic.
+//
+// Protocol: each slot offers one burst at a time (req_valid_i with write flag, address
+// and AXI length); the requests are checked and cut by weft_slot_if, so a burst never
+// crosses a 4 KiB boundary and has at most 256 beats. The master runs one AXI4
+// transaction at a time (no IDs, 32-bit data, INCR, size 4 bytes) and picks the next
+// slot round-robin per burst; a new burst may be issued in the same cycle the previous
+// one completes (B handshake for a write, last R handshake for a read).
+//
+// Write: AW and W are sent independently; W beats pass through an output register fed
+// from the slot's write FIFO, one beat per cycle. Read: R beats go straight into the
+// slot's read FIFO; rready_o is high while that FIFO has room. Every AXI output is a
+// register or a function of registers only (no combinational path from an AXI input).
+//
+// A burst already issued always completes legally. If its slot raises abort_i (held in
+// reset) at any time during the burst, the rest of it runs without the slot: write beats
+// go out with wstrb 0 and read beats are accepted and dropped. An error response
+// (SLVERR/DECERR) is reported once per burst through err_o with the burst's address and
+// {op, length in bytes}; read beats after it are dropped.
+module weft_memif_master #(
+  /// Number of slots (requesters).
+  parameter int unsigned NumSlots = 4
+) (
+  /// Fabric clock.
+  input  logic                   clk_i,
+  /// Active-low reset (asynchronous assert).
+  input  logic                   rst_ni,
+
+  // ---- slots ----
+  /// Burst request per slot.
+  input  logic [NumSlots-1:0]    req_valid_i,
+  /// The requested burst writes memory.
+  input  logic [NumSlots-1:0]    req_write_i,
+  /// Burst address per slot, slot s in bits [s*32 +: 32].
+  input  logic [NumSlots*32-1:0] req_addr_i,
+  /// AXI length (beats - 1) per slot, slot s in bits [s*8 +: 8].
+  input  logic [NumSlots*8-1:0]  req_len_i,
+  /// One-hot: the slot's request is issued now.
+  output logic [NumSlots-1:0]    req_gnt_o,
+  /// Per slot: finish its burst in flight without its data.
+  input  logic [NumSlots-1:0]    abort_i,
+  /// Oldest write-data word per slot.
+  input  logic [NumSlots*32-1:0] wr_data_i,
+  /// Write-data word available per slot.
+  input  logic [NumSlots-1:0]    wr_valid_i,
+  /// One-hot: take the slot's oldest write-data word.
+  output logic [NumSlots-1:0]    wr_pop_o,
+  /// Read-data FIFO full per slot.
+  input  logic [NumSlots-1:0]    rd_full_i,
+  /// One-hot: push rd_data_o into the slot's read-data FIFO.
+  output logic [NumSlots-1:0]    rd_push_o,
+  /// Read-data word.
+  output logic [31:0]            rd_data_o,
+  /// One-hot: the slot's burst got an error response.
+  output logic [NumSlots-1:0]    err_o,
+  /// Address of the failed burst.
+  output logic [31:0]            err_addr_o,
+  /// {op, length in bytes} of the failed burst, laid out like MEMIF command word 0.
+  output logic [31:0]            err_info_o,
+  /// A transaction is in flight.
+  output logic                   busy_o,
+
+  // ---- AXI4 master ----
+  /// Write address.
+  output logic [31:0]            m_axi_awaddr_o,
+  /// Write burst length (beats - 1).
+  output logic [7:0]             m_axi_awlen_o,
+  /// Write beat size (4 bytes).
+  output logic [2:0]             m_axi_awsize_o,
+  /// Write burst type (INCR).
+  output logic [1:0]             m_axi_awburst_o,
+  /// Write address valid.
+  output logic                   m_axi_awvalid_o,
+  /// Write address ready.
+  input  logic                   m_axi_awready_i,
+  /// Write data.
+  output logic [31:0]            m_axi_wdata_o,
+  /// Write byte strobes.
+  output logic [3:0]             m_axi_wstrb_o,
+  /// Last beat of the write burst.
+  output logic                   m_axi_wlast_o,
+  /// Write data valid.
+  output logic                   m_axi_wvalid_o,
+  /// Write data ready.
+  input  logic                   m_axi_wready_i,
+  /// Write response.
+  input  logic [1:0]             m_axi_bresp_i,
+  /// Write response valid.
+  input  logic                   m_axi_bvalid_i,
+  /// Write response ready.
+  output logic                   m_axi_bready_o,
+  /// Read address.
+  output logic [31:0]            m_axi_araddr_o,
+  /// Read burst length (beats - 1).
+  output logic [7:0]             m_axi_arlen_o,
+  /// Read beat size (4 bytes).
+  output logic [2:0]             m_axi_arsize_o,
+  /// Read burst type (INCR).
+  output logic [1:0]             m_axi_arburst_o,
+  /// Read address valid.
+  output logic                   m_axi_arvalid_o,
+  /// Read address ready.
+  input  logic                   m_axi_arready_i,
+  /// Read data.
+  input  logic [31:0]            m_axi_rdata_i,
+  /// Read response.
+  input  logic [1:0]             m_axi_rresp_i,
+  /// Last beat of the read burst (not needed: beats are counted).
+  input  logic                   m_axi_rlast_i,
+  /// Read data valid.
+  input  logic                   m_axi_rvalid_i,
+  /// Read data ready.
+  output logic                   m_axi_rready_o
+);
+
+  localparam int unsigned SelW = (NumSlots > 1) ? $clog2(NumSlots) : 1;
+  localparam int unsigned LenW = weft_osif_pkg::MemifLengthMsb - weft_osif_pkg::MemifLengthLsb + 1;
+  localparam logic [2:0] AxiSize4 = 3'b010;
+  localparam logic [1:0] AxiBurstIncr = 2'b01;
+
+  typedef enum logic [1:0] {
+    StIdle,
+    StWrite,
+    StRead
+  } state_e;
+
+  state_e          state_d, state_q;
+  logic [SelW-1:0] sel_d, sel_q;
+  logic [31:0]     addr_d, addr_q;
+  logic [7:0]      len_d, len_q;
+  logic            awvalid_d, awvalid_q, arvalid_d, arvalid_q;
+  logic            wvalid_d, wvalid_q, wlast_d, wlast_q;
+  logic [31:0]     wdata_d, wdata_q;
+  logic [3:0]      wstrb_d, wstrb_q;
+  logic [8:0]      wcnt_d, wcnt_q;    // beats loaded into the W register
+  logic [7:0]      rcnt_d, rcnt_q;    // beats received
+  logic            abort_d, abort_q;  // the slot was reset during this burst
+  logic            err_d, err_q;      // an error response was seen in this burst
+
+  // ---------------------------------------------------------------------------------
+  // The selected slot's signals
+  // ---------------------------------------------------------------------------------
+  logic        kill, sel_wr_valid, sel_rd_full;
+  logic [31:0] sel_wr_data;
+  assign kill         = abort_q || abort_i[sel_q];
+  assign sel_wr_valid = wr_valid_i[sel_q];
+  assign sel_wr_data  = wr_data_i[32*sel_q +: 32];
+  assign sel_rd_full  = rd_full_i[sel_q];
+
+  // ---------------------------------------------------------------------------------
+  // Arbitration
+  // ---------------------------------------------------------------------------------
+  logic [NumSlots-1:0] arb_req, arb_gnt;
+  logic [SelW-1:0]     gnt_idx;
+  logic                complete, issue;
+
+  assign arb_req = req_valid_i & ~abort_i;
+  assign issue   = ((state_q == StIdle) || complete) && (arb_req != '0);
+
+  weft_rr_arbiter #(
+    .NumReq(NumSlots)
+  ) u_arbiter (
+    .clk_i,
+    .rst_ni,
+    .req_i     (arb_req),
+    .advance_i (issue),
+    .gnt_o     (arb_gnt)
+  );
+
+  always_comb begin
+    gnt_idx = '0;
+    for (int unsigned s = 0; s < NumSlots; s++) begin
+      if (arb_gnt[s]) begin
+        gnt_idx = SelW'(s);
+      end
+    end
+  end
+
+  assign req_gnt_o = issue ? arb_gnt : '0;
+
+  // ---------------------------------------------------------------------------------
+  // Data channels
+  // ---------------------------------------------------------------------------------
+  logic w_more, w_slot_free, w_load, b_hs, r_hs, r_last, err_now;
+
+  assign w_more      = (state_q == StWrite) && (wcnt_q <= {1'b0, len_q});
+  assign w_slot_free = !wvalid_q || m_axi_wready_i;
+  assign w_load      = w_more && w_slot_free && (kill || sel_wr_valid);
+
+  assign m_axi_bready_o = (state_q == StWrite);
+  assign b_hs           = m_axi_bvalid_i && m_axi_bready_o;
+
+  assign m_axi_rready_o = (state_q == StRead) && (kill || !sel_rd_full);
+  assign r_hs           = m_axi_rvalid_i && m_axi_rready_o;
+  assign r_last         = (rcnt_q == len_q);
+
+  assign complete = b_hs || (r_hs && r_last);
+  assign err_now  = ((b_hs && m_axi_bresp_i[1]) || (r_hs && m_axi_rresp_i[1])) && !kill;
+
+  for (genvar s = 0; s < NumSlots; s++) begin : gen_slot_strobe
+    assign wr_pop_o[s]  = w_load && !kill && (sel_q == SelW'(s));
+    assign rd_push_o[s] = r_hs && !kill && !err_q && !m_axi_rresp_i[1] &&
+                          (sel_q == SelW'(s));
+    assign err_o[s]     = err_now && !err_q && (sel_q == SelW'(s));
+  end
+  assign rd_data_o  = m_axi_rdata_i;
+  assign err_addr_o = addr_q;
+
+  always_comb begin
+    err_info_o = '0;
+    err_info_o[weft_osif_pkg::MemifOpMsb:weft_osif_pkg::MemifOpLsb] =
+        (state_q == StWrite) ? weft_osif_pkg::MemifOpWrite : weft_osif_pkg::MemifOpRead;
+    err_info_o[weft_osif_pkg::MemifLengthMsb:weft_osif_pkg::MemifLengthLsb] =
+        LenW'({({1'b0, len_q} + 9'd1), 2'b00});
+  end
+
+  // ---------------------------------------------------------------------------------
+  // Next state
+  // ---------------------------------------------------------------------------------
+  always_comb begin
+    state_d   = state_q;
+    sel_d     = sel_q;
+    addr_d    = addr_q;
+    len_d     = len_q;
+    awvalid_d = awvalid_q;
+    arvalid_d = arvalid_q;
+    wvalid_d  = wvalid_q;
+    wlast_d   = wlast_q;
+    wdata_d   = wdata_q;
+    wstrb_d   = wstrb_q;
+    wcnt_d    = wcnt_q;
+    rcnt_d    = rcnt_q;
+    abort_d   = abort_q;
+    err_d     = err_q || err_now;
+
+    if (state_q != StIdle) begin
+      abort_d = kill;
+    end
+    if (m_axi_awready_i) begin
+      awvalid_d = 1'b0;
+    end
+    if (m_axi_arready_i) begin
+      arvalid_d = 1'b0;
+    end
+
+    // W register: load the next beat whenever it is empty or being taken.
+    if (w_slot_free) begin
+      wvalid_d = w_load;
+      if (w_load) begin
+        wdata_d = kill ? '0 : sel_wr_data;
+        wstrb_d = 4'hF;
+        wlast_d = (wcnt_q == {1'b0, len_q});
+        wcnt_d  = wcnt_q + 9'd1;
+      end
+    end
+
+    if (r_hs) begin
+      rcnt_d = rcnt_q + 8'd1;
+    end
+
+    if (issue) begin
+      state_d   = req_write_i[gnt_idx] ? StWrite : StRead;
+      sel_d     = gnt_idx;
+      addr_d    = req_addr_i[32*gnt_idx +: 32];
+      len_d     = req_len_i[8*gnt_idx +: 8];
+      awvalid_d = req_write_i[gnt_idx];
+      arvalid_d = !req_write_i[gnt_idx];
+      wcnt_d    = '0;
+      rcnt_d    = '0;
+      abort_d   = 1'b0;
+      err_d     = 1'b0;
+    end else if (complete) begin
+      state_d = StIdle;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q   <= StIdle;
+      sel_q     <= '0;
+      addr_q    <= '0;
+      len_q     <= '0;
+      awvalid_q <= 1'b0;
+      arvalid_q <= 1'b0;
+      wvalid_q  <= 1'b0;
+      wlast_q   <= 1'b0;
+      wdata_q   <= '0;
+      wstrb_q   <= '0;
+      wcnt_q    <= '0;
+      rcnt_q    <= '0;
+      abort_q   <= 1'b0;
+      err_q     <= 1'b0;
+    end else begin
+      state_q   <= state_d;
+      sel_q     <= sel_d;
+      addr_q    <= addr_d;
+      len_q     <= len_d;
+      awvalid_q <= awvalid_d;
+      arvalid_q <= arvalid_d;
+      wvalid_q  <= wvalid_d;
+      wlast_q   <= wlast_d;
+      wdata_q   <= wdata_d;
+      wstrb_q   <= wstrb_d;
+      wcnt_q    <= wcnt_d;
+      rcnt_q    <= rcnt_d;
+      abort_q   <= abort_d;
+      err_q     <= err_d;
+    end
+  end
+
+  // ---------------------------------------------------------------------------------
+  // AXI outputs
+  // ---------------------------------------------------------------------------------
+  assign m_axi_awaddr_o  = addr_q;
+  assign m_axi_awlen_o   = len_q;
+  assign m_axi_awsize_o  = AxiSize4;
+  assign m_axi_awburst_o = AxiBurstIncr;
+  assign m_axi_awvalid_o = awvalid_q;
+  assign m_axi_wdata_o   = wdata_q;
+  assign m_axi_wstrb_o   = wstrb_q;
+  assign m_axi_wlast_o   = wlast_q;
+  assign m_axi_wvalid_o  = wvalid_q;
+  assign m_axi_araddr_o  = addr_q;
+  assign m_axi_arlen_o   = len_q;
+  assign m_axi_arsize_o  = AxiSize4;
+  assign m_axi_arburst_o = AxiBurstIncr;
+  assign m_axi_arvalid_o = arvalid_q;
+  assign busy_o          = (state_q != StIdle);
+
+  // rlast is redundant with the beat count (checked by an assertion only); bit 0 of a
+  // response tells OKAY from EXOKAY, which both mean success here.
+  logic unused_inputs;
+  assign unused_inputs = m_axi_rlast_i ^ m_axi_bresp_i[0] ^ m_axi_rresp_i[0];
+
+`ifndef SYNTHESIS
+  GrantOneHot_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      $onehot0(req_gnt_o));
+  PopOneHot_A: assert property (@(posedge clk_i) disable iff (!rst_ni) $onehot0(wr_pop_o));
+  PushOneHot_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      $onehot0(rd_push_o));
+  // A burst never crosses a 4 KiB boundary and is word aligned.
+  No4kCrossing_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      (m_axi_awvalid_o || m_axi_arvalid_o) |->
+      ((13'(addr_q[11:0]) + 13'({({1'b0, len_q} + 9'd1), 2'b00})) <= 13'h1000) &&
+      (addr_q[1:0] == 2'b00));
+  // Valid is never withdrawn and its payload is stable until the handshake.
+  AwStable_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      m_axi_awvalid_o && !m_axi_awready_i |=> m_axi_awvalid_o && $stable(m_axi_awaddr_o) &&
+      $stable(m_axi_awlen_o));
+  ArStable_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      m_axi_arvalid_o && !m_axi_arready_i |=> m_axi_arvalid_o && $stable(m_axi_araddr_o) &&
+      $stable(m_axi_arlen_o));
+  WStable_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      m_axi_wvalid_o && !m_axi_wready_i |=> m_axi_wvalid_o && $stable(m_axi_wdata_o) &&
+      $stable(m_axi_wstrb_o) && $stable(m_axi_wlast_o));
+  // The slave's rlast agrees with the beat count.
+  RlastMatches_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      r_hs |-> (m_axi_rlast_i == r_last));
+`endif
+
+endmodule

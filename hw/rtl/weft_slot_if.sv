@@ -1,0 +1,620 @@
+// Copyright Weft contributors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// weft_slot_if: the static-region side of one reconfigurable slot.
+//
+// It holds the slot's registers (CONTROL, FAULT, FAULT_ADDR, FAULT_INFO, MEM_BASE,
+// MEM_SIZE, BUSY counter), the OSIF FIFOs (HW2SW: thread requests read by software,
+// SW2HW: software responses to the thread), the MEMIF command, write-data and read-data
+// FIFOs, the MEMIF command checker and the interrupt line. Register layout and meaning
+// come from protocol/osif.yaml through weft_osif_pkg.
+//
+// Slot boundary (docs/architecture.md):
+// * Every output towards the slot (slot_rst_no, *_valid_o, *_ready_o, *_data_o) is a
+//   function of registers of this module only, never of a slot input.
+// * While CONTROL.RUN is 0 or CONTROL.RESET is 1 the slot is decoupled: every valid and
+//   ready towards it is 0 and its valids are ignored.
+// * While CONTROL.RESET is 1 every FIFO is flushed, FAULT (with FAULT_ADDR/FAULT_INFO),
+//   the MEMIF state and the busy counter are cleared. MEM_BASE and MEM_SIZE are kept.
+//
+// MEMIF: a command is two words (word0: op/rsvd/length, word1: bus address). It is
+// checked whole before any burst of it is requested: op READ or WRITE, reserved bits 0,
+// length a non-zero multiple of 4, address 4-byte aligned and [addr, addr+length) inside
+// [MEM_BASE, MEM_BASE+MEM_SIZE) computed without 32-bit wrap-around. A failing command
+// sets FAULT.MEM, records FAULT_ADDR (word1) and FAULT_INFO (word0) and stops the MEMIF:
+// no command or write word is accepted and no burst is requested until the slot is
+// reset. A bus error answer (SLVERR/DECERR) to one of the slot's bursts does the same
+// with the burst's address and {op, burst length in bytes}.
+//
+// A checked command is cut into bursts (at most MemifMaxBurstBeats beats, never crossing
+// a 4 KiB boundary). A burst is requested from weft_memif_master only when its data can
+// flow: for a write, min(beats, WrDepth/2) words wait in the write FIFO; for a read, the
+// read FIFO has room for min(beats, RdDepth/2) words. A burst already granted always
+// completes on the bus; abort_o tells the master to finish it without the slot's data
+// (write strobes 0, read data dropped) because the slot is held in reset or its MEMIF
+// was stopped by a fault (it no longer accepts the write data such a burst may wait for).
+module weft_slot_if #(
+  /// Depth of the HW2SW and SW2HW OSIF FIFOs in words.
+  parameter int unsigned OsifDepth = 16,
+  /// Depth of the MEMIF command FIFO in words (two words per command).
+  parameter int unsigned CmdDepth = 4,
+  /// Depth of the MEMIF write-data FIFO in words.
+  parameter int unsigned WrDepth = 64,
+  /// Depth of the MEMIF read-data FIFO in words.
+  parameter int unsigned RdDepth = 64
+) (
+  /// Fabric clock.
+  input  logic        clk_i,
+  /// Active-low reset of the static region (asynchronous assert).
+  input  logic        rst_ni,
+
+  // ---- register access from weft_axil_regs (one access per cycle) ----
+  /// Write strobe for the register at reg_addr_i.
+  input  logic        reg_we_i,
+  /// Read strobe for the register at reg_addr_i (pops HW2SW, latches BUSY_HI).
+  input  logic        reg_re_i,
+  /// Byte offset inside the slot window (word aligned: bits [1:0] are 0).
+  input  logic [7:0]  reg_addr_i,
+  /// Write data.
+  input  logic [31:0] reg_wdata_i,
+  /// Write byte strobes.
+  input  logic [3:0]  reg_wstrb_i,
+  /// Read data of the register at reg_addr_i (valid in the cycle of reg_re_i).
+  output logic [31:0] reg_rdata_o,
+
+  // ---- slot boundary, static side ----
+  /// Reset towards the thread (CONTROL.RESET inverted).
+  output logic        slot_rst_no,
+  /// CONTROL.RUN: the thread is clocked.
+  output logic        slot_run_o,
+  /// OSIF response word towards the thread.
+  output logic [31:0] slot_osif_in_data_o,
+  /// OSIF response word valid.
+  output logic        slot_osif_in_valid_o,
+  /// The thread takes a response word; high also means "blocked waiting for the OS".
+  input  logic        slot_osif_in_ready_i,
+  /// OSIF request word from the thread.
+  input  logic [31:0] slot_osif_out_data_i,
+  /// OSIF request word valid.
+  input  logic        slot_osif_out_valid_i,
+  /// Room for a request word.
+  output logic        slot_osif_out_ready_o,
+  /// MEMIF command word from the thread.
+  input  logic [31:0] slot_mem_cmd_data_i,
+  /// MEMIF command word valid.
+  input  logic        slot_mem_cmd_valid_i,
+  /// Room for a command word.
+  output logic        slot_mem_cmd_ready_o,
+  /// MEMIF write-data word from the thread.
+  input  logic [31:0] slot_mem_wr_data_i,
+  /// MEMIF write-data word valid.
+  input  logic        slot_mem_wr_valid_i,
+  /// Room for a write-data word.
+  output logic        slot_mem_wr_ready_o,
+  /// MEMIF read-data word towards the thread.
+  output logic [31:0] slot_mem_rd_data_o,
+  /// MEMIF read-data word valid.
+  output logic        slot_mem_rd_valid_o,
+  /// The thread takes a read-data word.
+  input  logic        slot_mem_rd_ready_i,
+
+  // ---- towards weft_memif_master ----
+  /// A burst is ready to be issued.
+  output logic        req_valid_o,
+  /// The burst writes memory (else it reads).
+  output logic        req_write_o,
+  /// Byte address of the burst's first beat.
+  output logic [31:0] req_addr_o,
+  /// AXI4 length of the burst (beats - 1).
+  output logic [7:0]  req_len_o,
+  /// The master issues the requested burst now.
+  input  logic        req_gnt_i,
+  /// Finish this slot's burst in flight without the slot's data.
+  output logic        abort_o,
+  /// Oldest write-data word.
+  output logic [31:0] wr_data_o,
+  /// Write-data FIFO not empty.
+  output logic        wr_valid_o,
+  /// The master takes the oldest write-data word.
+  input  logic        wr_pop_i,
+  /// Read-data FIFO full.
+  output logic        rd_full_o,
+  /// The master delivers a read-data word.
+  input  logic        rd_push_i,
+  /// Read-data word.
+  input  logic [31:0] rd_data_i,
+  /// A burst of this slot got an error response.
+  input  logic        bus_err_i,
+  /// Address of the failed burst.
+  input  logic [31:0] bus_err_addr_i,
+  /// {op, rsvd, length in bytes} of the failed burst.
+  input  logic [31:0] bus_err_info_i,
+
+  // ---- status ----
+  /// Interrupt line: IRQ_EN & (HW2SW not empty | FAULT != 0).
+  output logic        irq_o,
+  /// The slot needs no clock (stopped, held in reset, or blocked with nothing to do).
+  output logic        quiet_o
+);
+
+  // ---------------------------------------------------------------------------------
+  // Derived constants
+  // ---------------------------------------------------------------------------------
+  localparam int unsigned OsifCntW = $clog2(OsifDepth + 1);
+  localparam int unsigned CmdCntW  = $clog2(CmdDepth + 1);
+  localparam int unsigned WrCntW   = $clog2(WrDepth + 1);
+  localparam int unsigned RdCntW   = $clog2(RdDepth + 1);
+  localparam int unsigned LenW  = weft_osif_pkg::MemifLengthMsb - weft_osif_pkg::MemifLengthLsb + 1;
+  localparam int unsigned OpW   = weft_osif_pkg::MemifOpMsb - weft_osif_pkg::MemifOpLsb + 1;
+  localparam int unsigned RsvdW = weft_osif_pkg::MemifRsvdMsb - weft_osif_pkg::MemifRsvdLsb + 1;
+  /// Words of the active command still to be requested.
+  localparam int unsigned LeftW    = LenW - 2;
+  /// Beats of one burst (1..MemifMaxBurstBeats).
+  localparam int unsigned BeatW    = $clog2(weft_osif_pkg::MemifMaxBurstBeats + 1);
+  localparam logic [BeatW-1:0] MaxBeats = BeatW'(weft_osif_pkg::MemifMaxBurstBeats);
+  localparam logic [BeatW-1:0] WrThreshold = BeatW'(WrDepth / 2);
+  localparam logic [BeatW-1:0] RdThreshold = BeatW'(RdDepth / 2);
+
+  // ---------------------------------------------------------------------------------
+  // Registers
+  // ---------------------------------------------------------------------------------
+  logic        reset_d, reset_q;         // CONTROL.RESET
+  logic        run_d, run_q;             // CONTROL.RUN
+  logic        irq_en_d, irq_en_q;       // CONTROL.IRQ_EN
+  logic        rst_seen_d, rst_seen_q;   // the thread was clocked while in reset
+  logic        fault_mem_d, fault_mem_q;
+  logic        fault_ovf_d, fault_ovf_q;
+  logic [31:0] fault_addr_d, fault_addr_q;
+  logic [31:0] fault_info_d, fault_info_q;
+  logic [31:0] mem_base_d, mem_base_q;
+  logic [31:0] mem_size_d, mem_size_q;
+  logic [63:0] busy_d, busy_q;
+  logic [31:0] busy_hi_d, busy_hi_q;
+  logic        stopped_d, stopped_q;     // MEMIF stopped by a fault until reset
+  // Command word 0 waiting for its address word.
+  logic        w0_valid_d, w0_valid_q;
+  logic [31:0] w0_d, w0_q;
+  // Active (checked) command: next burst address and words still to request.
+  logic        act_valid_d, act_valid_q;
+  logic        act_write_d, act_write_q;
+  logic [31:0] act_addr_d, act_addr_q;
+  logic [LeftW-1:0] act_left_d, act_left_q;
+
+  // Connected: the decoupler passes handshakes.
+  logic connected;
+  assign connected = run_q && !reset_q;
+
+  // ---------------------------------------------------------------------------------
+  // Register access decode
+  // ---------------------------------------------------------------------------------
+  logic [7:0]  reg_off;
+  logic [31:0] wmask;
+  assign reg_off = reg_addr_i;
+  assign wmask   = {{8{reg_wstrb_i[3]}}, {8{reg_wstrb_i[2]}},
+                    {8{reg_wstrb_i[1]}}, {8{reg_wstrb_i[0]}}};
+
+  logic wr_sw2hw, wr_control, wr_fault, wr_mem_base, wr_mem_size;
+  logic rd_hw2sw, rd_busy_lo;
+  assign wr_sw2hw    = reg_we_i && (reg_off == weft_osif_pkg::SlotRegOsifSw2hw) &&
+                       (reg_wstrb_i != '0);
+  assign wr_control  = reg_we_i && (reg_off == weft_osif_pkg::SlotRegControl);
+  assign wr_fault    = reg_we_i && (reg_off == weft_osif_pkg::SlotRegFault);
+  assign wr_mem_base = reg_we_i && (reg_off == weft_osif_pkg::SlotRegMemBase);
+  assign wr_mem_size = reg_we_i && (reg_off == weft_osif_pkg::SlotRegMemSize);
+  assign rd_hw2sw    = reg_re_i && (reg_off == weft_osif_pkg::SlotRegOsifHw2sw);
+  assign rd_busy_lo  = reg_re_i && (reg_off == weft_osif_pkg::SlotRegBusyLo);
+
+  // ---------------------------------------------------------------------------------
+  // OSIF FIFOs
+  // ---------------------------------------------------------------------------------
+  logic [31:0]         hw2sw_rdata, sw2hw_rdata;
+  logic                hw2sw_full, hw2sw_empty, sw2hw_full, sw2hw_empty;
+  logic [OsifCntW-1:0] hw2sw_count, sw2hw_count;
+  logic                hw2sw_push, hw2sw_pop, sw2hw_push, sw2hw_pop;
+
+  assign slot_osif_out_ready_o = connected && !hw2sw_full;
+  assign hw2sw_push = slot_osif_out_valid_i && slot_osif_out_ready_o;
+  assign hw2sw_pop  = rd_hw2sw && !hw2sw_empty;
+
+  weft_fifo #(
+    .Width(32),
+    .Depth(OsifDepth)
+  ) u_hw2sw_fifo (
+    .clk_i,
+    .rst_ni,
+    .flush_i (reset_q),
+    .push_i  (hw2sw_push),
+    .wdata_i (slot_osif_out_data_i),
+    .pop_i   (hw2sw_pop),
+    .rdata_o (hw2sw_rdata),
+    .full_o  (hw2sw_full),
+    .empty_o (hw2sw_empty),
+    .count_o (hw2sw_count)
+  );
+
+  assign slot_osif_in_valid_o = connected && !sw2hw_empty;
+  assign slot_osif_in_data_o  = sw2hw_rdata;
+  assign sw2hw_pop  = slot_osif_in_valid_o && slot_osif_in_ready_i;
+  assign sw2hw_push = wr_sw2hw && !sw2hw_full;
+
+  weft_fifo #(
+    .Width(32),
+    .Depth(OsifDepth)
+  ) u_sw2hw_fifo (
+    .clk_i,
+    .rst_ni,
+    .flush_i (reset_q),
+    .push_i  (sw2hw_push),
+    .wdata_i (reg_wdata_i),
+    .pop_i   (sw2hw_pop),
+    .rdata_o (sw2hw_rdata),
+    .full_o  (sw2hw_full),
+    .empty_o (sw2hw_empty),
+    .count_o (sw2hw_count)
+  );
+
+  // ---------------------------------------------------------------------------------
+  // MEMIF FIFOs
+  // ---------------------------------------------------------------------------------
+  logic [31:0]        cmd_rdata;
+  logic               cmd_full, cmd_empty, cmd_push, cmd_pop;
+  logic [CmdCntW-1:0] cmd_count;
+  logic               wr_full, wr_empty, wr_push;
+  logic [WrCntW-1:0]  wr_count;
+  logic               rd_empty, rd_pop;
+  logic [RdCntW-1:0]  rd_count;
+
+  assign slot_mem_cmd_ready_o = connected && !stopped_q && !cmd_full;
+  assign cmd_push = slot_mem_cmd_valid_i && slot_mem_cmd_ready_o;
+
+  weft_fifo #(
+    .Width(32),
+    .Depth(CmdDepth)
+  ) u_cmd_fifo (
+    .clk_i,
+    .rst_ni,
+    .flush_i (reset_q),
+    .push_i  (cmd_push),
+    .wdata_i (slot_mem_cmd_data_i),
+    .pop_i   (cmd_pop),
+    .rdata_o (cmd_rdata),
+    .full_o  (cmd_full),
+    .empty_o (cmd_empty),
+    .count_o (cmd_count)
+  );
+
+  assign slot_mem_wr_ready_o = connected && !stopped_q && !wr_full;
+  assign wr_push = slot_mem_wr_valid_i && slot_mem_wr_ready_o;
+
+  weft_fifo #(
+    .Width(32),
+    .Depth(WrDepth)
+  ) u_wr_fifo (
+    .clk_i,
+    .rst_ni,
+    .flush_i (reset_q),
+    .push_i  (wr_push),
+    .wdata_i (slot_mem_wr_data_i),
+    .pop_i   (wr_pop_i),
+    .rdata_o (wr_data_o),
+    .full_o  (wr_full),
+    .empty_o (wr_empty),
+    .count_o (wr_count)
+  );
+
+  assign wr_valid_o = !wr_empty;
+
+  assign slot_mem_rd_valid_o = connected && !rd_empty;
+  assign rd_pop = slot_mem_rd_valid_o && slot_mem_rd_ready_i;
+
+  weft_fifo #(
+    .Width(32),
+    .Depth(RdDepth)
+  ) u_rd_fifo (
+    .clk_i,
+    .rst_ni,
+    .flush_i (reset_q),
+    .push_i  (rd_push_i),
+    .wdata_i (rd_data_i),
+    .pop_i   (rd_pop),
+    .rdata_o (slot_mem_rd_data_o),
+    .full_o  (rd_full_o),
+    .empty_o (rd_empty),
+    .count_o (rd_count)
+  );
+
+  // CONTROL, IRQ_STATUS and FAULT as read; ctrl is CONTROL after a byte-masked write.
+  logic [31:0] ctrl_rd, ctrl, irq_status_rd, fault_rd;
+  assign ctrl_rd = (reset_q ? weft_osif_pkg::ControlReset : '0) |
+                   (run_q ? weft_osif_pkg::ControlRun : '0) |
+                   (irq_en_q ? weft_osif_pkg::ControlIrqEn : '0);
+  assign ctrl = (ctrl_rd & ~wmask) | (reg_wdata_i & wmask);
+  assign irq_status_rd = (!hw2sw_empty ? weft_osif_pkg::IrqOsif : '0) |
+                         ((fault_mem_q || fault_ovf_q) ? weft_osif_pkg::IrqFault : '0);
+  assign fault_rd = (fault_mem_q ? weft_osif_pkg::FaultMem : '0) |
+                    (fault_ovf_q ? weft_osif_pkg::FaultOverflow : '0);
+
+  // ---------------------------------------------------------------------------------
+  // MEMIF command check
+  // ---------------------------------------------------------------------------------
+  logic [OpW-1:0]   chk_op;
+  logic [RsvdW-1:0] chk_rsvd;
+  logic [LenW-1:0]  chk_len;
+  logic [31:0]      chk_addr;
+  logic [32:0]      chk_end, win_end;
+  logic             chk_ok;
+
+  assign chk_op   = w0_q[weft_osif_pkg::MemifOpMsb:weft_osif_pkg::MemifOpLsb];
+  assign chk_rsvd = w0_q[weft_osif_pkg::MemifRsvdMsb:weft_osif_pkg::MemifRsvdLsb];
+  assign chk_len  = w0_q[weft_osif_pkg::MemifLengthMsb:weft_osif_pkg::MemifLengthLsb];
+  assign chk_addr = cmd_rdata;
+  // 33-bit sums: a window or an access that wraps past 2^32 cannot pass.
+  assign chk_end  = {1'b0, chk_addr} + 33'(chk_len);
+  assign win_end  = {1'b0, mem_base_q} + {1'b0, mem_size_q};
+  assign chk_ok   = ((chk_op == weft_osif_pkg::MemifOpRead) ||
+                     (chk_op == weft_osif_pkg::MemifOpWrite)) &&
+                    (chk_rsvd == '0) &&
+                    (chk_len != '0) && (chk_len[1:0] == 2'b00) &&
+                    (chk_addr[1:0] == 2'b00) &&
+                    (chk_addr >= mem_base_q) && (chk_end < win_end);
+
+  // ---------------------------------------------------------------------------------
+  // Burst request of the active command
+  // ---------------------------------------------------------------------------------
+  logic [10:0]      words_to_4k;   // 1..1024
+  logic [BeatW-1:0] beats;         // 1..MemifMaxBurstBeats
+  logic [BeatW-1:0] thr;
+  logic             data_ok, last_burst, act_free;
+
+  assign words_to_4k = 11'd1024 - 11'(act_addr_q[11:2]);
+
+  always_comb begin
+    beats = MaxBeats;
+    if (words_to_4k < 11'(beats)) begin
+      beats = BeatW'(words_to_4k);
+    end
+    if (act_left_q < LeftW'(beats)) begin
+      beats = BeatW'(act_left_q);
+    end
+    if (act_write_q) begin
+      thr = (beats < WrThreshold) ? beats : WrThreshold;
+      data_ok = (32'(thr) <= 32'(wr_count));
+    end else begin
+      thr = (beats < RdThreshold) ? beats : RdThreshold;
+      data_ok = ((32'(thr) + 32'(rd_count)) <= RdDepth);
+    end
+  end
+
+  assign req_valid_o = act_valid_q && !reset_q && !stopped_q && data_ok;
+  assign req_write_o = act_write_q;
+  assign req_addr_o  = act_addr_q;
+  assign req_len_o   = 8'(beats - 1'b1);
+  assign abort_o     = reset_q || stopped_q;
+  assign last_burst  = (act_left_q == LeftW'(beats));
+  assign act_free    = !act_valid_q || (req_gnt_i && last_burst);
+
+  // ---------------------------------------------------------------------------------
+  // Next state
+  // ---------------------------------------------------------------------------------
+  always_comb begin
+    reset_d      = reset_q;
+    run_d        = run_q;
+    irq_en_d     = irq_en_q;
+    fault_mem_d  = fault_mem_q;
+    fault_ovf_d  = fault_ovf_q;
+    fault_addr_d = fault_addr_q;
+    fault_info_d = fault_info_q;
+    mem_base_d   = mem_base_q;
+    mem_size_d   = mem_size_q;
+    busy_d       = busy_q;
+    busy_hi_d    = busy_hi_q;
+    stopped_d    = stopped_q;
+    w0_valid_d   = w0_valid_q;
+    w0_d         = w0_q;
+    act_valid_d  = act_valid_q;
+    act_write_d  = act_write_q;
+    act_addr_d   = act_addr_q;
+    act_left_d   = act_left_q;
+    cmd_pop      = 1'b0;
+
+    // The thread saw a clock edge with its reset asserted.
+    rst_seen_d = reset_q && (rst_seen_q || run_q);
+
+    // Busy: the slot runs and is not waiting for an OSIF response.
+    if (connected && !slot_osif_in_ready_i) begin
+      busy_d = busy_q + 64'd1;
+    end
+    if (rd_busy_lo) begin
+      busy_hi_d = busy_q[63:32];
+    end
+
+    // Active command: advance on every granted burst.
+    if (req_gnt_i) begin
+      act_addr_d = act_addr_q + {21'd0, beats, 2'b00};
+      act_left_d = act_left_q - LeftW'(beats);
+      if (last_burst) begin
+        act_valid_d = 1'b0;
+      end
+    end
+
+    // Command words: word0 into w0_q, then check it together with word1 at the head
+    // of the command FIFO once the active command has requested its last burst.
+    if (!stopped_q) begin
+      if (!w0_valid_q) begin
+        if (!cmd_empty) begin
+          cmd_pop    = 1'b1;
+          w0_d       = cmd_rdata;
+          w0_valid_d = 1'b1;
+        end
+      end else if (!cmd_empty && act_free) begin
+        cmd_pop    = 1'b1;
+        w0_valid_d = 1'b0;
+        if (chk_ok) begin
+          act_valid_d = 1'b1;
+          act_write_d = (chk_op == weft_osif_pkg::MemifOpWrite);
+          act_addr_d  = chk_addr;
+          act_left_d  = chk_len[LenW-1:2];
+        end else begin
+          fault_mem_d  = 1'b1;
+          fault_addr_d = chk_addr;
+          fault_info_d = w0_q;
+          stopped_d    = 1'b1;
+        end
+      end
+    end
+
+    // A bus error on one of the slot's bursts.
+    if (bus_err_i && !stopped_q) begin
+      fault_mem_d  = 1'b1;
+      fault_addr_d = bus_err_addr_i;
+      fault_info_d = bus_err_info_i;
+      stopped_d    = 1'b1;
+    end
+
+    // Software writes.
+    if (wr_sw2hw && sw2hw_full) begin
+      fault_ovf_d = 1'b1;
+    end
+    if (wr_control) begin
+      reset_d  = (ctrl & weft_osif_pkg::ControlReset) != '0;
+      run_d    = (ctrl & weft_osif_pkg::ControlRun) != '0;
+      irq_en_d = (ctrl & weft_osif_pkg::ControlIrqEn) != '0;
+    end
+    if (wr_fault) begin
+      if ((reg_wdata_i & wmask & weft_osif_pkg::FaultMem) != '0) begin
+        fault_mem_d = 1'b0;
+      end
+      if ((reg_wdata_i & wmask & weft_osif_pkg::FaultOverflow) != '0) begin
+        fault_ovf_d = 1'b0;
+      end
+    end
+    if (wr_mem_base) begin
+      mem_base_d = (mem_base_q & ~wmask) | (reg_wdata_i & wmask);
+    end
+    if (wr_mem_size) begin
+      mem_size_d = (mem_size_q & ~wmask) | (reg_wdata_i & wmask);
+    end
+
+    // Held in reset: clear the thread's state (FIFOs are flushed by reset_q).
+    if (reset_q) begin
+      fault_mem_d  = 1'b0;
+      fault_ovf_d  = 1'b0;
+      fault_addr_d = '0;
+      fault_info_d = '0;
+      busy_d       = '0;
+      busy_hi_d    = '0;
+      stopped_d    = 1'b0;
+      w0_valid_d   = 1'b0;
+      act_valid_d  = 1'b0;
+    end
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      reset_q      <= 1'b1;
+      run_q        <= 1'b0;
+      irq_en_q     <= 1'b0;
+      rst_seen_q   <= 1'b0;
+      fault_mem_q  <= 1'b0;
+      fault_ovf_q  <= 1'b0;
+      fault_addr_q <= '0;
+      fault_info_q <= '0;
+      mem_base_q   <= '0;
+      mem_size_q   <= '0;
+      busy_q       <= '0;
+      busy_hi_q    <= '0;
+      stopped_q    <= 1'b0;
+      w0_valid_q   <= 1'b0;
+      w0_q         <= '0;
+      act_valid_q  <= 1'b0;
+      act_write_q  <= 1'b0;
+      act_addr_q   <= '0;
+      act_left_q   <= '0;
+    end else begin
+      reset_q      <= reset_d;
+      run_q        <= run_d;
+      irq_en_q     <= irq_en_d;
+      rst_seen_q   <= rst_seen_d;
+      fault_mem_q  <= fault_mem_d;
+      fault_ovf_q  <= fault_ovf_d;
+      fault_addr_q <= fault_addr_d;
+      fault_info_q <= fault_info_d;
+      mem_base_q   <= mem_base_d;
+      mem_size_q   <= mem_size_d;
+      busy_q       <= busy_d;
+      busy_hi_q    <= busy_hi_d;
+      stopped_q    <= stopped_d;
+      w0_valid_q   <= w0_valid_d;
+      w0_q         <= w0_d;
+      act_valid_q  <= act_valid_d;
+      act_write_q  <= act_write_d;
+      act_addr_q   <= act_addr_d;
+      act_left_q   <= act_left_d;
+    end
+  end
+
+  // ---------------------------------------------------------------------------------
+  // Register read
+  // ---------------------------------------------------------------------------------
+  logic fault_any;
+  assign fault_any = fault_mem_q || fault_ovf_q;
+
+  always_comb begin
+    reg_rdata_o = '0;
+    unique case (reg_off)
+      weft_osif_pkg::SlotRegOsifHw2sw: reg_rdata_o = hw2sw_empty ? '0 : hw2sw_rdata;
+      weft_osif_pkg::SlotRegStatus:    reg_rdata_o = {16'(sw2hw_count), 16'(hw2sw_count)};
+      weft_osif_pkg::SlotRegControl:   reg_rdata_o = ctrl_rd;
+      weft_osif_pkg::SlotRegIrqStatus: reg_rdata_o = irq_status_rd;
+      weft_osif_pkg::SlotRegFault:     reg_rdata_o = fault_rd;
+      weft_osif_pkg::SlotRegFaultAddr: reg_rdata_o = fault_addr_q;
+      weft_osif_pkg::SlotRegFaultInfo: reg_rdata_o = fault_info_q;
+      weft_osif_pkg::SlotRegMemBase:   reg_rdata_o = mem_base_q;
+      weft_osif_pkg::SlotRegMemSize:   reg_rdata_o = mem_size_q;
+      weft_osif_pkg::SlotRegBusyLo:    reg_rdata_o = busy_q[31:0];
+      weft_osif_pkg::SlotRegBusyHi:    reg_rdata_o = busy_hi_q;
+      weft_osif_pkg::SlotRegFifoDepth: reg_rdata_o = {16'(OsifDepth), 16'(OsifDepth)};
+      default:          reg_rdata_o = '0;  // OSIF_SW2HW is write-only; holes read 0
+    endcase
+  end
+
+  // ---------------------------------------------------------------------------------
+  // Outputs
+  // ---------------------------------------------------------------------------------
+  assign slot_rst_no = !reset_q;
+  assign slot_run_o  = run_q;
+  assign irq_o       = irq_en_q && (!hw2sw_empty || fault_any);
+
+  // Quiet: not clocked, or held in reset after one clocked edge, or blocked in an OSIF
+  // call with no response waiting and no MEMIF command pending.
+  logic memif_idle;
+  assign memif_idle = stopped_q || (!act_valid_q && !w0_valid_q && cmd_empty);
+  assign quiet_o = !run_q || (reset_q && rst_seen_q) ||
+                   (!reset_q && slot_osif_in_ready_i && sw2hw_empty && memif_idle);
+
+  // cmd_count is only observed by assertions.
+  logic unused_cmd_count;
+  assign unused_cmd_count = ^cmd_count;
+
+`ifndef SYNTHESIS
+  // Boundary: while decoupled no valid or ready goes towards the slot.
+  DecoupledQuiet_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      !connected |-> !(slot_osif_in_valid_o || slot_osif_out_ready_o ||
+                       slot_mem_cmd_ready_o || slot_mem_wr_ready_o || slot_mem_rd_valid_o));
+  CmdCountInRange_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      cmd_count <= CmdCntW'(CmdDepth));
+  GrantOnlyWhenRequested_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      req_gnt_i |-> req_valid_o);
+  NoReadPushWhenFull_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      rd_push_i |-> !rd_full_o);
+  NoWritePopWhenEmpty_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      wr_pop_i |-> !wr_empty);
+  if (CmdDepth < 2) begin : gen_cmd_depth_check
+    $error("weft_slot_if: CmdDepth must hold one command (2 words)");
+  end
+  if (WrDepth < 2 || RdDepth < 2) begin : gen_data_depth_check
+    $error("weft_slot_if: data FIFOs need at least 2 words");
+  end
+`endif
+
+endmodule

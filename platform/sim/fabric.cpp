@@ -1,0 +1,577 @@
+// The clock thread and everything it drives. See fabric.h and docs/architecture.md.
+//
+// Threads: runtime threads only queue requests (MMIO, reconfiguration) and wait on
+// interrupt lines; every Verilated model is created, evaluated and destroyed on the
+// clock thread (the static model is built before it starts and freed after it ends).
+// The per-cycle path takes no lock and makes no system call: it notices queued work
+// with one relaxed atomic load and publishes interrupt lines only when they change.
+
+#include "fabric.h"
+
+#include <dlfcn.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "Vweft_static.h"
+#include "axi_mem_slave.h"
+#include "bus_bits.h"
+#include "verilated.h"
+#include "weft/osif_protocol.h"
+
+namespace weft::sim
+{
+
+namespace
+{
+
+constexpr size_t kDefaultDmaSize = size_t{16} << 20;
+constexpr uint32_t kDefaultDmaBus = 0x10000000u;
+constexpr unsigned kResetCycles = 8;
+// An AXI4-Lite transaction that has not finished after this many cycles means the
+// register window hangs; the caller gets -EIO rather than waiting forever.
+constexpr uint64_t kMmioTimeoutCycles = 1u << 20;
+
+static_assert(WEFT_SIM_NUM_SLOTS >= 1 && WEFT_SIM_NUM_SLOTS <= 64,
+              "the clock loop handles 1 to 64 slots");
+
+inline bool bit(uint64_t v, unsigned s)
+{
+    return (v >> s) & 1u;
+}
+
+} // namespace
+
+// ---- construction and teardown --------------------------------------------------------
+
+int Fabric::create(const weft_sim_config_t *cfg, std::unique_ptr<Fabric> *out)
+{
+    size_t dma_size = cfg && cfg->dma_size ? cfg->dma_size : kDefaultDmaSize;
+    uint32_t dma_bus = cfg && cfg->dma_bus_base ? cfg->dma_bus_base : kDefaultDmaBus;
+    if (dma_size % 4096 != 0 || dma_bus % 4096 != 0 ||
+        uint64_t{dma_bus} + dma_size > (uint64_t{1} << 32)) {
+        return -EINVAL;
+    }
+
+    std::unique_ptr<Fabric> f(new (std::nothrow) Fabric);
+    if (!f)
+        return -ENOMEM;
+    void *mem = mmap(nullptr, dma_size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mem == MAP_FAILED)
+        return -ENOMEM;
+    f->dma_ = static_cast<uint8_t *>(mem);
+    f->dma_size_ = dma_size;
+    f->dma_bus_ = dma_bus;
+    f->nslots_ = WEFT_SIM_NUM_SLOTS;
+
+    try {
+        f->context_ = std::make_unique<VerilatedContext>();
+        f->context_->threads(1); // single-threaded model: no pool of idle workers
+        f->context_->fatalOnError(false);
+        f->top_ = std::make_unique<Vweft_static>(f->context_.get(), "weft_static");
+        f->mem_slave_ = std::make_unique<AxiMemSlave>(f->dma_, dma_bus, dma_size);
+        f->slots_.resize(f->nslots_);
+        f->irq_cancelled_.assign(f->nslots_, 0);
+        f->reset_fabric();
+        f->clock_ = std::thread(&Fabric::clock_main, f.get());
+    } catch (const std::bad_alloc &) {
+        return -ENOMEM;
+    } catch (const std::system_error &) {
+        return -EAGAIN;
+    }
+
+    // The register window must be Weft's and agree with the slot count built in.
+    uint32_t id = 0, n = 0;
+    int rc = f->mmio_read(WEFT_REG_ID, &id);
+    if (rc == 0)
+        rc = f->mmio_read(WEFT_REG_NUM_SLOTS, &n);
+    if (rc == 0 && (id != WEFT_REG_ID_VALUE || n != f->nslots_)) {
+        std::fprintf(
+            stderr,
+            "weft sim: static region answers ID 0x%08x NUM_SLOTS %u, expected 0x%08x and %u\n", id,
+            n, WEFT_REG_ID_VALUE, f->nslots_);
+        rc = -EIO;
+    }
+    if (rc != 0)
+        return rc;
+    *out = std::move(f);
+    return 0;
+}
+
+Fabric::~Fabric()
+{
+    if (clock_.joinable()) {
+        {
+            std::lock_guard<std::mutex> lk(mu_);
+            stop_ = true;
+            attention_.store(true, std::memory_order_release);
+        }
+        wake_cv_.notify_one();
+        clock_.join();
+    }
+    for (Slot &s : slots_) {
+        if (s.dl)
+            dlclose(s.dl);
+        s.dl = nullptr;
+    }
+    if (top_)
+        top_->final();
+    top_.reset();
+    mem_slave_.reset();
+    context_.reset();
+    if (dma_)
+        munmap(dma_, dma_size_);
+}
+
+void Fabric::reset_fabric()
+{
+    Vweft_static &t = *top_;
+    t.rst_ni = 0;
+    mem_slave_->drive(t);
+    for (unsigned i = 0; i < kResetCycles; ++i) {
+        t.clk_i = 0;
+        t.eval();
+        t.clk_i = 1;
+        t.eval();
+    }
+    t.clk_i = 0;
+    t.eval();
+    t.rst_ni = 1;
+    t.eval();
+    irq_seen_ = bits_get(t.irq_o);
+    irq_level_.store(irq_seen_, std::memory_order_release);
+}
+
+// ---- the clock thread ----------------------------------------------------------------
+
+void Fabric::clock_main()
+{
+    for (;;) {
+        if (!lite_.req && attention_.load(std::memory_order_acquire)) {
+            if (!take_requests())
+                break;
+        }
+        eval_low();
+        // quiet_o may depend on the slots' current outputs, so it is read here, before
+        // the edge. A quiet fabric gets no edge: its time stands still while it sleeps.
+        if (!lite_.req && top_->quiet_o && mem_slave_->idle() &&
+            !attention_.load(std::memory_order_relaxed)) {
+            sleep_while_quiet();
+            continue;
+        }
+        edge();
+    }
+    // Stopping: fail whatever is still queued, then free the slot models on this thread.
+    {
+        std::lock_guard<std::mutex> lk(mu_);
+        for (Request *r : queue_) {
+            r->rc = -ECANCELED;
+            r->done = true;
+            r->cv.notify_one();
+        }
+        queue_.clear();
+    }
+    for (Slot &s : slots_) {
+        if (s.model)
+            s.abi->destroy(s.model);
+        s.model = nullptr;
+    }
+}
+
+// First half of a fabric cycle (docs/architecture.md): both sides evaluated with the
+// clock low, each seeing the other's current outputs.
+void Fabric::eval_low()
+{
+    Vweft_static &t = *top_;
+    const unsigned n = nslots_;
+    const uint64_t run = bits_get(t.slot_run_o);
+    run_ = run;
+
+    // 1. Static outputs (registered) to every running slot; evaluate it with clk low.
+    if (run) {
+        const uint64_t rst_n = bits_get(t.slot_rst_no);
+        const uint64_t in_valid = bits_get(t.slot_osif_in_valid_o);
+        const uint64_t out_ready = bits_get(t.slot_osif_out_ready_o);
+        const uint64_t cmd_ready = bits_get(t.slot_mem_cmd_ready_o);
+        const uint64_t wr_ready = bits_get(t.slot_mem_wr_ready_o);
+        const uint64_t rd_valid = bits_get(t.slot_mem_rd_valid_o);
+        for (unsigned s = 0; s < n; ++s) {
+            Slot &sl = slots_[s];
+            if (!bit(run, s) || !sl.model)
+                continue;
+            weft_slot_inputs_t &in = sl.in;
+            in.rst_n = bit(rst_n, s);
+            in.osif_in_data = word_get(t.slot_osif_in_data_o, s);
+            in.osif_in_valid = bit(in_valid, s);
+            in.osif_out_ready = bit(out_ready, s);
+            in.mem_cmd_ready = bit(cmd_ready, s);
+            in.mem_wr_ready = bit(wr_ready, s);
+            in.mem_rd_data = word_get(t.slot_mem_rd_data_o, s);
+            in.mem_rd_valid = bit(rd_valid, s);
+            sl.abi->eval(sl.model, 0, &in, &sl.out);
+        }
+    }
+
+    // 2. Slot outputs (held while a slot is stopped) to the static region; clk low.
+    uint64_t in_ready = 0, out_valid = 0, cmd_valid = 0, wr_valid = 0, rd_ready = 0;
+    for (unsigned s = 0; s < n; ++s) {
+        const weft_slot_outputs_t &o = slots_[s].out;
+        in_ready |= uint64_t{o.osif_in_ready & 1u} << s;
+        out_valid |= uint64_t{o.osif_out_valid & 1u} << s;
+        cmd_valid |= uint64_t{o.mem_cmd_valid & 1u} << s;
+        wr_valid |= uint64_t{o.mem_wr_valid & 1u} << s;
+        rd_ready |= uint64_t{o.mem_rd_ready & 1u} << s;
+        word_set(t.slot_osif_out_data_i, s, o.osif_out_data);
+        word_set(t.slot_mem_cmd_data_i, s, o.mem_cmd_data);
+        word_set(t.slot_mem_wr_data_i, s, o.mem_wr_data);
+    }
+    bits_set(t.slot_osif_in_ready_i, in_ready);
+    bits_set(t.slot_osif_out_valid_i, out_valid);
+    bits_set(t.slot_mem_cmd_valid_i, cmd_valid);
+    bits_set(t.slot_mem_wr_valid_i, wr_valid);
+    bits_set(t.slot_mem_rd_ready_i, rd_ready);
+    mem_slave_->drive(t);
+    t.clk_i = 0;
+    t.eval();
+}
+
+// Second half: record the handshakes both sides see on the pre-edge values, then the
+// rising edge on the static region and every running slot.
+void Fabric::edge()
+{
+    Vweft_static &t = *top_;
+    const unsigned n = nslots_;
+    const uint64_t run = run_;
+    mem_slave_->sample(t);
+    LiteMaster &l = lite_;
+    if (l.req) {
+        l.aw_hs = l.aw && t.s_axil_awready_o;
+        l.w_hs = l.w && t.s_axil_wready_o;
+        l.b_hs = l.b && t.s_axil_bvalid_o;
+        l.ar_hs = l.ar && t.s_axil_arready_o;
+        l.r_hs = l.r && t.s_axil_rvalid_o;
+        if (l.b_hs)
+            l.rc = t.s_axil_bresp_o ? -EIO : 0;
+        if (l.r_hs) {
+            l.rc = t.s_axil_rresp_o ? -EIO : 0;
+            l.rdata = t.s_axil_rdata_o;
+        }
+    }
+
+    t.clk_i = 1;
+    t.eval();
+    if (run) {
+        for (unsigned s = 0; s < n; ++s) {
+            Slot &sl = slots_[s];
+            if (bit(run, s) && sl.model)
+                sl.abi->eval(sl.model, 1, &sl.in, &sl.out);
+        }
+    }
+    mem_slave_->commit();
+    ++cycle_;
+    stat_cycles_.store(cycle_, std::memory_order_relaxed);
+
+    const uint64_t irq = bits_get(t.irq_o);
+    if (irq != irq_seen_)
+        publish_irq(irq);
+    if (l.req)
+        finish_lite();
+}
+
+// The AXI4-Lite master's state across the edge; completes the request one cycle after
+// its response so the interrupt lines published by then reflect it.
+void Fabric::finish_lite()
+{
+    Vweft_static &t = *top_;
+    LiteMaster &l = lite_;
+    if (l.tail) {
+        Request *req = l.req;
+        const int rc = l.rc;
+        if (req->kind == Request::Kind::kRead)
+            req->value = l.rdata;
+        l = LiteMaster{};
+        stat_mmio_.fetch_add(1, std::memory_order_relaxed);
+        complete(req, rc);
+        return;
+    }
+    if (l.aw_hs)
+        l.aw = false;
+    if (l.w_hs)
+        l.w = false;
+    if (l.ar_hs)
+        l.ar = false;
+    if (l.b_hs || l.r_hs) {
+        l.b = l.r = false;
+        l.tail = true;
+    } else if (cycle_ - l.started > kMmioTimeoutCycles) {
+        std::fprintf(stderr, "weft sim: register window did not answer %s of offset 0x%04x\n",
+                     l.req->kind == Request::Kind::kRead ? "a read" : "a write", l.req->offset);
+        Request *req = l.req;
+        l = LiteMaster{};
+        complete(req, -EIO);
+    }
+    t.s_axil_awvalid_i = l.aw;
+    t.s_axil_wvalid_i = l.w;
+    t.s_axil_bready_i = l.b;
+    t.s_axil_arvalid_i = l.ar;
+    t.s_axil_rready_i = l.r;
+}
+
+void Fabric::start_lite(Request *req)
+{
+    Vweft_static &t = *top_;
+    LiteMaster &l = lite_;
+    l = LiteMaster{};
+    l.req = req;
+    l.started = cycle_;
+    if (req->kind == Request::Kind::kWrite) {
+        l.aw = l.w = l.b = true;
+        t.s_axil_awaddr_i = static_cast<uint16_t>(req->offset);
+        t.s_axil_wdata_i = req->value;
+        t.s_axil_wstrb_i = 0xf;
+    } else {
+        l.ar = l.r = true;
+        t.s_axil_araddr_i = static_cast<uint16_t>(req->offset);
+    }
+    t.s_axil_awvalid_i = l.aw;
+    t.s_axil_wvalid_i = l.w;
+    t.s_axil_bready_i = l.b;
+    t.s_axil_arvalid_i = l.ar;
+    t.s_axil_rready_i = l.r;
+}
+
+// Called with no transaction in flight. Carries out queued reconfigurations, starts the
+// next MMIO transaction. Returns false when the clock thread must stop.
+bool Fabric::take_requests()
+{
+    std::lock_guard<std::mutex> lk(mu_);
+    if (stop_)
+        return false;
+    while (!queue_.empty()) {
+        Request *req = queue_.front();
+        queue_.pop_front();
+        if (req->kind == Request::Kind::kReconfigure) {
+            do_reconfigure(req);
+            continue;
+        }
+        start_lite(req);
+        break;
+    }
+    attention_.store(!queue_.empty(), std::memory_order_relaxed);
+    return true;
+}
+
+// Holds mu_.
+void Fabric::do_reconfigure(Request *req)
+{
+    Slot &sl = slots_[req->slot];
+    int rc = 0;
+    if (bit(bits_get(top_->slot_run_o), req->slot)) {
+        rc = -EBUSY;
+    } else {
+        weft_slot_model_t *m = req->abi->create();
+        if (!m) {
+            std::fprintf(stderr, "weft sim: image %s could not create its model\n",
+                         req->abi->thread_name ? req->abi->thread_name : "?");
+            rc = -ENOMEM;
+        } else {
+            if (sl.model)
+                sl.abi->destroy(sl.model);
+            void *old = sl.dl;
+            sl.abi = req->abi;
+            sl.model = m;
+            sl.dl = req->dl;
+            sl.in = weft_slot_inputs_t{};
+            sl.out = weft_slot_outputs_t{};
+            req->dl = old; // the caller closes the replaced image
+        }
+    }
+    req->rc = rc;
+    req->done = true;
+    req->cv.notify_one();
+}
+
+void Fabric::complete(Request *req, int rc)
+{
+    std::lock_guard<std::mutex> lk(mu_);
+    req->rc = rc;
+    req->done = true;
+    req->cv.notify_one();
+}
+
+void Fabric::publish_irq(uint64_t irq)
+{
+    const bool rose = (irq & ~irq_seen_) != 0;
+    irq_seen_ = irq;
+    irq_level_.store(irq, std::memory_order_release);
+    if (rose) {
+        // Taking the lock orders this store against a waiter between its check and its
+        // wait, so the wake-up below cannot be lost.
+        {
+            std::lock_guard<std::mutex> lk(irq_mu_);
+        }
+        irq_cv_.notify_all();
+    }
+}
+
+void Fabric::sleep_while_quiet()
+{
+    std::unique_lock<std::mutex> lk(mu_);
+    if (!queue_.empty() || stop_)
+        return;
+    stat_sleeps_.fetch_add(1, std::memory_order_relaxed);
+    wake_cv_.wait(lk, [this] { return !queue_.empty() || stop_; });
+}
+
+// ---- runtime-thread side -------------------------------------------------------------
+
+int Fabric::submit(Request *req)
+{
+    std::unique_lock<std::mutex> lk(mu_);
+    if (stop_)
+        return -ECANCELED;
+    queue_.push_back(req);
+    attention_.store(true, std::memory_order_release);
+    wake_cv_.notify_one();
+    req->cv.wait(lk, [req] { return req->done; });
+    return req->rc;
+}
+
+static int check_offset(uint32_t offset)
+{
+    return (offset & 3u) == 0 && offset < kMmioWindow ? 0 : -EINVAL;
+}
+
+int Fabric::mmio_read(uint32_t offset, uint32_t *value)
+{
+    if (check_offset(offset) != 0 || !value)
+        return -EINVAL;
+    Request req;
+    req.kind = Request::Kind::kRead;
+    req.offset = offset;
+    int rc = submit(&req);
+    if (rc == 0)
+        *value = req.value;
+    return rc;
+}
+
+int Fabric::mmio_write(uint32_t offset, uint32_t value)
+{
+    if (check_offset(offset) != 0)
+        return -EINVAL;
+    Request req;
+    req.kind = Request::Kind::kWrite;
+    req.offset = offset;
+    req.value = value;
+    return submit(&req);
+}
+
+int Fabric::irq_wait(unsigned slot, int timeout_ms)
+{
+    if (slot >= nslots_)
+        return -EINVAL;
+    std::unique_lock<std::mutex> lk(irq_mu_);
+    auto ready = [this, slot] {
+        return irq_cancelled_[slot] || bit(irq_level_.load(std::memory_order_acquire), slot);
+    };
+    if (timeout_ms < 0) {
+        irq_cv_.wait(lk, ready);
+    } else if (!irq_cv_.wait_for(lk, std::chrono::milliseconds(timeout_ms), ready)) {
+        return -ETIMEDOUT;
+    }
+    if (irq_cancelled_[slot]) {
+        irq_cancelled_[slot] = 0;
+        return -ECANCELED;
+    }
+    return 0;
+}
+
+int Fabric::irq_cancel(unsigned slot)
+{
+    if (slot >= nslots_)
+        return -EINVAL;
+    {
+        std::lock_guard<std::mutex> lk(irq_mu_);
+        irq_cancelled_[slot] = 1;
+    }
+    irq_cv_.notify_all();
+    return 0;
+}
+
+void Fabric::dma_region(weft_dma_region_t *region) const
+{
+    region->cpu = dma_;
+    region->bus = dma_bus_;
+    region->size = dma_size_;
+}
+
+unsigned Fabric::num_slots() const
+{
+    return nslots_;
+}
+
+void Fabric::stats(weft_sim_stats_t *out) const
+{
+    out->cycles = stat_cycles_.load(std::memory_order_relaxed);
+    out->mmio_ops = stat_mmio_.load(std::memory_order_relaxed);
+    out->sleeps = stat_sleeps_.load(std::memory_order_relaxed);
+}
+
+int Fabric::slot_reconfigure(unsigned slot, const char *image)
+{
+    if (slot >= nslots_ || !image || !*image)
+        return -EINVAL;
+    struct stat st;
+    if (stat(image, &st) != 0) {
+        int e = errno;
+        std::fprintf(stderr, "weft sim: thread image %s: %s\n", image, std::strerror(e));
+        return e == ENOENT || e == ENOTDIR ? -ENOENT : -e;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        std::fprintf(stderr, "weft sim: thread image %s is not a regular file\n", image);
+        return -ENOEXEC;
+    }
+    // A name without a slash would make dlopen search the library path instead.
+    std::string path = std::strchr(image, '/') ? std::string(image) : "./" + std::string(image);
+    void *dl = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!dl) {
+        const char *why = dlerror();
+        std::fprintf(stderr, "weft sim: %s is not a loadable thread image: %s\n", image,
+                     why ? why : "unknown error");
+        return -ENOEXEC;
+    }
+    dlerror();
+    auto fn = reinterpret_cast<weft_slot_model_abi_fn>(dlsym(dl, WEFT_SLOT_MODEL_ABI_SYMBOL));
+    const weft_slot_model_abi_t *abi = fn ? fn() : nullptr;
+    if (!abi || abi->abi_version != WEFT_SLOT_MODEL_ABI_VERSION || !abi->create || !abi->destroy ||
+        !abi->eval) {
+        if (!fn) {
+            const char *why = dlerror();
+            std::fprintf(stderr, "weft sim: %s is not a thread image: %s\n", image,
+                         why ? why : "no " WEFT_SLOT_MODEL_ABI_SYMBOL " symbol");
+        } else {
+            std::fprintf(stderr, "weft sim: %s is a thread image of ABI %u, expected %u\n", image,
+                         abi ? abi->abi_version : 0u, WEFT_SLOT_MODEL_ABI_VERSION);
+        }
+        dlclose(dl);
+        return -ENOEXEC;
+    }
+
+    Request req;
+    req.kind = Request::Kind::kReconfigure;
+    req.slot = slot;
+    req.abi = abi;
+    req.dl = dl;
+    int rc = submit(&req);
+    // On success req.dl is the replaced image (or null), else the one loaded above.
+    if (req.dl)
+        dlclose(req.dl);
+    return rc;
+}
+
+} // namespace weft::sim

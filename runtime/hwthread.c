@@ -1,0 +1,257 @@
+/*
+ * Hardware-thread lifecycle: create (validate, claim the slot, load the image, set the
+ * memory window, start the slot and its delegate), join, counters, destroy.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "weft_internal.h"
+
+static int validate(weft_t *w, const weft_hwthread_attr_t *a)
+{
+    if (!a->image || a->slot >= w->num_slots || a->num_resources > WEFT_MAX_RESOURCES)
+        return -EINVAL;
+    if (a->num_resources > 0 && !a->resources)
+        return -EINVAL;
+    for (unsigned i = 0; i < a->num_resources; i++) {
+        const weft_resource_t *r = &a->resources[i];
+        if (r->type < WEFT_RES_SEM || r->type > WEFT_RES_MBOX || !r->object)
+            return -EINVAL;
+    }
+    if (a->mem_size > 0) {
+        /* Inside the DMA region, and expressible in the 32-bit MEM_BASE/MEM_SIZE. */
+        const weft_dma_region_t *reg = &w->dma.region;
+        if (a->mem_base < reg->bus || a->mem_size > reg->size ||
+            a->mem_base - reg->bus > reg->size - a->mem_size)
+            return -EINVAL;
+        if (a->mem_base > UINT32_MAX || a->mem_size > (uint64_t)UINT32_MAX + 1 - a->mem_base)
+            return -EINVAL;
+        if (a->mem_size > UINT32_MAX)
+            return -EINVAL;
+    }
+    return 0;
+}
+
+static weft_hwthread_t *thread_new(weft_t *w, const weft_hwthread_attr_t *a)
+{
+    weft_hwthread_t *t = calloc(1, sizeof(*t));
+    if (!t)
+        return NULL;
+    t->res = calloc(a->num_resources ? a->num_resources : 1, sizeof(*t->res));
+    t->held = calloc(a->num_resources ? a->num_resources : 1, sizeof(*t->held));
+    if (!t->res || !t->held)
+        goto fail;
+
+    pthread_condattr_t ca;
+    if (pthread_condattr_init(&ca) != 0)
+        goto fail;
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    int rc = pthread_cond_init(&t->ended, &ca);
+    pthread_condattr_destroy(&ca);
+    if (rc != 0)
+        goto fail;
+    if (pthread_mutex_init(&t->lock, NULL) != 0) {
+        pthread_cond_destroy(&t->ended);
+        goto fail;
+    }
+
+    t->w = w;
+    t->platform = w->platform;
+    snprintf(t->name, sizeof t->name, "%s", a->name ? a->name : a->image);
+    t->slot = a->slot;
+    if (a->num_resources)
+        memcpy(t->res, a->resources, a->num_resources * sizeof(*t->res));
+    t->num_res = a->num_resources;
+    t->init_data = a->init_data;
+    t->mem_base = a->mem_size ? a->mem_base : 0;
+    t->mem_size = a->mem_size;
+    t->delegate_joined = true; /* nothing to join until the delegate starts */
+    atomic_init(&t->stop, WEFT_STOP_NONE);
+    atomic_init(&t->calls, 0);
+    return t;
+fail:
+    free(t->held);
+    free(t->res);
+    free(t);
+    return NULL;
+}
+
+static void thread_free(weft_hwthread_t *t)
+{
+    pthread_cond_destroy(&t->ended);
+    pthread_mutex_destroy(&t->lock);
+    free(t->held);
+    free(t->res);
+    free(t);
+}
+
+static void slot_release(weft_t *w, unsigned slot)
+{
+    pthread_mutex_lock(&w->lock);
+    w->slots[slot] = NULL;
+    pthread_mutex_unlock(&w->lock);
+}
+
+static int slot_write(weft_platform_t *p, unsigned slot, uint32_t reg, uint32_t v)
+{
+    return p->ops->mmio_write(p, WEFT_SLOT_REG(slot, reg), v);
+}
+
+/* Load the image and start the slot; the slot is claimed and stopped on entry. */
+static int slot_start(weft_hwthread_t *t, const char *image)
+{
+    weft_platform_t *p = t->platform;
+    int rc = p->ops->slot_reconfigure(p, t->slot, image);
+    if (rc == 0)
+        rc = slot_write(p, t->slot, WEFT_SLOT_REG_MEM_BASE, (uint32_t)t->mem_base);
+    if (rc == 0)
+        rc = slot_write(p, t->slot, WEFT_SLOT_REG_MEM_SIZE, (uint32_t)t->mem_size);
+    if (rc == 0)
+        rc = slot_write(p, t->slot, WEFT_SLOT_REG_FAULT, WEFT_FAULT_MEM | WEFT_FAULT_OVERFLOW);
+    /* Clock the thread with reset held for a moment, then let it go. */
+    if (rc == 0)
+        rc = slot_write(p, t->slot, WEFT_SLOT_REG_CONTROL,
+                        WEFT_CONTROL_RUN | WEFT_CONTROL_RESET | WEFT_CONTROL_IRQ_EN);
+    if (rc == 0)
+        rc = slot_write(p, t->slot, WEFT_SLOT_REG_CONTROL, WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN);
+    return rc;
+}
+
+int weft_hwthread_create(weft_t *w, weft_hwthread_t **out, const weft_hwthread_attr_t *attr)
+{
+    if (!w || !out || !attr)
+        return -EINVAL;
+    int rc = validate(w, attr);
+    if (rc != 0)
+        return rc;
+
+    weft_hwthread_t *t = thread_new(w, attr);
+    if (!t)
+        return -ENOMEM;
+
+    pthread_mutex_lock(&w->lock);
+    if (w->slots[attr->slot]) {
+        pthread_mutex_unlock(&w->lock);
+        thread_free(t);
+        return -EBUSY;
+    }
+    w->slots[attr->slot] = t;
+    pthread_mutex_unlock(&w->lock);
+
+    rc = weft_slot_stop(t->platform, t->slot);
+    if (rc == 0)
+        rc = slot_start(t, attr->image);
+    if (rc == 0) {
+        rc = -pthread_create(&t->delegate, NULL, weft_delegate_main, t);
+        if (rc == 0)
+            t->delegate_joined = false;
+    }
+    if (rc != 0) {
+        weft_slot_stop(t->platform, t->slot);
+        slot_release(w, t->slot);
+        thread_free(t);
+        return rc;
+    }
+    *out = t;
+    return 0;
+}
+
+static void copy_status(const weft_hwthread_t *t, weft_exit_status_t *status)
+{
+    if (status)
+        *status = t->status;
+}
+
+int weft_hwthread_timedjoin(weft_hwthread_t *t, weft_exit_status_t *status, int timeout_ms)
+{
+    if (!t)
+        return -EINVAL;
+
+    int ret = 0;
+    pthread_mutex_lock(&t->lock);
+    if (t->done) {
+        copy_status(t, status); /* fast path */
+        goto out;
+    }
+    if (timeout_ms == 0) {
+        ret = -ETIMEDOUT; /* no-wait path */
+        goto out;
+    }
+    struct timespec until;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    if (timeout_ms > 0) {
+        until.tv_sec += timeout_ms / 1000;
+        until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+    }
+    while (!t->done) {
+        int rc = timeout_ms < 0 ? pthread_cond_wait(&t->ended, &t->lock)
+                                : pthread_cond_timedwait(&t->ended, &t->lock, &until);
+        if (rc == ETIMEDOUT && !t->done) {
+            ret = -ETIMEDOUT;
+            goto out;
+        }
+    }
+    copy_status(t, status);
+out:
+    pthread_mutex_unlock(&t->lock);
+    return ret;
+}
+
+int weft_hwthread_join(weft_hwthread_t *t, weft_exit_status_t *status)
+{
+    return weft_hwthread_timedjoin(t, status, -1);
+}
+
+int weft_hwthread_stats(weft_hwthread_t *t, weft_hwthread_stats_t *stats)
+{
+    if (!t || !stats)
+        return -EINVAL;
+
+    int rc = 0;
+    pthread_mutex_lock(&t->lock);
+    stats->calls = atomic_load(&t->calls);
+    if (t->done) {
+        stats->busy_cycles = t->busy_final;
+    } else {
+        rc =
+            weft_read_counter64(t->platform, WEFT_SLOT_REG(t->slot, WEFT_SLOT_REG_BUSY_LO),
+                                WEFT_SLOT_REG(t->slot, WEFT_SLOT_REG_BUSY_HI), &stats->busy_cycles);
+    }
+    pthread_mutex_unlock(&t->lock);
+    return rc;
+}
+
+/* Ask the delegate to stop and wait until it has; the thread then has ended. Used by
+ * destroy and shutdown; the caller makes sure only one of them runs for a thread. */
+void weft_hwthread_stop(weft_hwthread_t *t)
+{
+    if (t->delegate_joined)
+        return;
+    atomic_store(&t->stop, WEFT_STOP_REQUESTED);
+    t->platform->ops->irq_cancel(t->platform, t->slot);
+    pthread_join(t->delegate, NULL);
+    t->delegate_joined = true;
+}
+
+int weft_hwthread_destroy(weft_hwthread_t *t)
+{
+    if (!t)
+        return -EINVAL;
+    weft_hwthread_stop(t);
+    weft_t *w = t->w;
+    if (w) {
+        /* The delegate already stopped the slot; stop it again in case it never ran. */
+        weft_slot_stop(t->platform, t->slot);
+        slot_release(w, t->slot);
+    }
+    thread_free(t);
+    return 0;
+}

@@ -1,0 +1,88 @@
+/*
+ * Bounded wait slices on native POSIX objects (see wait_slice.h).
+ *
+ * glibc 2.30 and later provide sem_clockwait, pthread_mutex_clocklock and
+ * pthread_cond_clockwait, which take the clock explicitly; the condition variable case
+ * matters most, because the runtime cannot know which clock an application's
+ * pthread_cond_t was created with. Other C libraries get the POSIX CLOCK_REALTIME calls,
+ * which is also what a default condition variable uses.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <time.h>
+
+#include "wait_slice.h"
+
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 30))
+#define WEFT_HAVE_CLOCKWAIT 1
+#define SLICE_CLOCK CLOCK_MONOTONIC
+#else
+#define WEFT_HAVE_CLOCKWAIT 0
+#define SLICE_CLOCK CLOCK_REALTIME
+#endif
+
+/* ThreadSanitizer (as of GCC 12) does not intercept pthread_mutex_clocklock: it would
+ * miss the lock and then report the unlock as a bug. Under TSan the mutex slice uses
+ * pthread_mutex_timedlock on CLOCK_REALTIME instead. */
+#if defined(__SANITIZE_THREAD__)
+#define WEFT_MUTEX_CLOCKLOCK 0
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define WEFT_MUTEX_CLOCKLOCK 0
+#endif
+#endif
+#ifndef WEFT_MUTEX_CLOCKLOCK
+#define WEFT_MUTEX_CLOCKLOCK WEFT_HAVE_CLOCKWAIT
+#endif
+
+static struct timespec slice_end(clockid_t clock, int ms)
+{
+    struct timespec ts;
+    clock_gettime(clock, &ts);
+    ts.tv_sec += ms / 1000;
+    ts.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+    }
+    return ts;
+}
+
+int weft_slice_sem_wait(sem_t *sem, int ms)
+{
+    struct timespec until = slice_end(SLICE_CLOCK, ms);
+    for (;;) {
+#if WEFT_HAVE_CLOCKWAIT
+        int rc = sem_clockwait(sem, SLICE_CLOCK, &until);
+#else
+        int rc = sem_timedwait(sem, &until);
+#endif
+        if (rc == 0)
+            return 0;
+        if (errno != EINTR)
+            return -errno;
+    }
+}
+
+int weft_slice_mutex_lock(pthread_mutex_t *m, int ms)
+{
+#if WEFT_MUTEX_CLOCKLOCK
+    struct timespec until = slice_end(SLICE_CLOCK, ms);
+    int rc = pthread_mutex_clocklock(m, SLICE_CLOCK, &until);
+#else
+    struct timespec until = slice_end(CLOCK_REALTIME, ms);
+    int rc = pthread_mutex_timedlock(m, &until);
+#endif
+    return -rc;
+}
+
+int weft_slice_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, int ms)
+{
+    struct timespec until = slice_end(SLICE_CLOCK, ms);
+#if WEFT_HAVE_CLOCKWAIT
+    int rc = pthread_cond_clockwait(c, m, SLICE_CLOCK, &until);
+#else
+    int rc = pthread_cond_timedwait(c, m, &until);
+#endif
+    return -rc;
+}

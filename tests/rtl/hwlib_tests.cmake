@@ -1,0 +1,36 @@
+# Self-checking Verilator test benches of the hardware-thread API (hw/lib) and of the
+# hardware threads (hw/threads), run before (and independently of) the real static
+# region: tb_hwlib_slot_model.h models the static side of a slot.
+if(NOT DEFINED WEFT_HWLIB_SOURCES)
+  message(STATUS "hwlib tests: cmake/WeftHwLib.cmake not included, skipped")
+  return()
+endif()
+
+set(_hwlib_tb_dir ${CMAKE_CURRENT_LIST_DIR})
+set(_hw_threads_dir ${PROJECT_SOURCE_DIR}/hw/threads)
+
+# weft_hwlib_tb(<test> TOP <module> SOURCES <sv...>)
+function(weft_hwlib_tb test)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "TOP" "SOURCES")
+  add_executable(${test} ${_hwlib_tb_dir}/${test}.cpp)
+  verilate(${test}
+    SOURCES ${WEFT_HWLIB_LINT_VLT} ${WEFT_OSIF_PKG_SV} ${ARG_SOURCES}
+    TOP_MODULE ${ARG_TOP}
+    PREFIX V${ARG_TOP}
+    VERILATOR_ARGS -Wall --assert -O3)
+  target_include_directories(${test} PRIVATE ${_hwlib_tb_dir})
+  target_link_libraries(${test} PRIVATE weft_headers Threads::Threads)
+  add_test(NAME ${test} COMMAND ${test})
+  set_tests_properties(${test} PROPERTIES LABELS "rtl" TIMEOUT 600)
+endfunction()
+
+weft_hwlib_tb(tb_hwlib_osif_call TOP weft_osif_call
+  SOURCES ${PROJECT_SOURCE_DIR}/hw/lib/weft_osif_call.sv)
+weft_hwlib_tb(tb_hwlib_memif_burst TOP weft_memif_burst
+  SOURCES ${PROJECT_SOURCE_DIR}/hw/lib/weft_memif_burst.sv)
+weft_hwlib_tb(tb_thread_sort TOP hwt_sort
+  SOURCES ${WEFT_HWLIB_SOURCES} ${_hw_threads_dir}/sort/hwt_sort.sv)
+weft_hwlib_tb(tb_thread_calls TOP hwt_calls
+  SOURCES ${WEFT_HWLIB_SOURCES} ${_hw_threads_dir}/calls/hwt_calls.sv)
+weft_hwlib_tb(tb_thread_bad TOP hwt_bad
+  SOURCES ${WEFT_HWLIB_SOURCES} ${_hw_threads_dir}/bad/hwt_bad.sv)

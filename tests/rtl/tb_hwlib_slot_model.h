@@ -1,0 +1,451 @@
+// C++ model of the static side of one slot, for test benches that drive a hardware
+// thread's top module (slot-boundary port list) directly, before the real static region
+// and co-simulation exist.
+//
+// What it models:
+//   - OSIF: parses the thread's requests (header + nargs words) and answers them the way
+//     a delegate would, against a small resource array (semaphores, mutexes, condition
+//     variables, mailboxes) and the init data; blocking calls stay pending until the test
+//     bench makes them possible. Responses appear after a random latency. A request that
+//     claims more than `max_nargs` argument words breaks framing: the slot is faulted and
+//     its OSIF takes nothing more.
+//   - MEMIF: takes two-word commands, checks them whole as the static region does (op,
+//     reserved bits, length, alignment, memory window) and serves them in order from a
+//     word array; a bad command faults the slot's MEMIF, which then takes nothing more.
+//   - Timing: every signal towards the thread is a registered function of model state
+//     (boundary rule 1). Every ready and valid the model drives is offered with
+//     probability `pct`, except that an offered valid is held until taken.
+//   - Boundary rule 2: counts cycles in which the thread raises osif_in_ready_o while it
+//     has no call waiting for a response.
+#pragma once
+
+#include <weft/osif_protocol.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <deque>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace tbm
+{
+
+inline uint32_t req_hdr(uint32_t cmd, uint32_t handle, uint32_t nargs)
+{
+    return (cmd & WEFT_OSIF_REQ_CMD_MASK) << WEFT_OSIF_REQ_CMD_SHIFT |
+           (handle & WEFT_OSIF_REQ_HANDLE_MASK) << WEFT_OSIF_REQ_HANDLE_SHIFT |
+           (nargs & WEFT_OSIF_REQ_NARGS_MASK) << WEFT_OSIF_REQ_NARGS_SHIFT;
+}
+inline uint32_t resp_hdr(uint32_t cmd, uint32_t status, uint32_t nwords)
+{
+    return (cmd & WEFT_OSIF_RESP_CMD_MASK) << WEFT_OSIF_RESP_CMD_SHIFT |
+           (status & WEFT_OSIF_RESP_STATUS_MASK) << WEFT_OSIF_RESP_STATUS_SHIFT |
+           (nwords & WEFT_OSIF_RESP_NWORDS_MASK) << WEFT_OSIF_RESP_NWORDS_SHIFT;
+}
+inline uint32_t resp_cmd(uint32_t w)
+{
+    return w >> WEFT_OSIF_RESP_CMD_SHIFT & WEFT_OSIF_RESP_CMD_MASK;
+}
+inline uint32_t resp_status(uint32_t w)
+{
+    return w >> WEFT_OSIF_RESP_STATUS_SHIFT & WEFT_OSIF_RESP_STATUS_MASK;
+}
+inline uint32_t resp_nwords(uint32_t w)
+{
+    return w >> WEFT_OSIF_RESP_NWORDS_SHIFT & WEFT_OSIF_RESP_NWORDS_MASK;
+}
+inline uint32_t memif_cmd0(uint32_t op, uint32_t len)
+{
+    return (op & WEFT_MEMIF_OP_MASK) << WEFT_MEMIF_OP_SHIFT | (len & WEFT_MEMIF_LENGTH_MASK)
+                                                                  << WEFT_MEMIF_LENGTH_SHIFT;
+}
+
+struct Resource {
+    weft_res_type_t type = WEFT_RES_NONE;
+    uint32_t sem = 0;          // SEM: count
+    bool locked = false;       // MUTEX: held (by the thread under test or the bench)
+    uint32_t signals = 0;      // COND: pending signals for a waiter
+    std::deque<uint32_t> mbox; // MBOX: words
+    size_t cap = 16;           // MBOX: capacity
+};
+
+template <class M> class SlotModel
+{
+  public:
+    SlotModel(M &m, uint32_t seed) : m_(m), rng_(seed) {}
+
+    // ---- configuration ---------------------------------------------------------------
+    int pct = 60;            // probability (percent) of offering each ready/valid
+    int max_latency = 30;    // most cycles before a delegate answer becomes visible
+    unsigned max_nargs = 16; // framing limit on argument words
+    uint32_t init_data = 0;
+    std::vector<Resource> res;
+    uint32_t mem_base = 0x10000000u;
+    std::vector<uint32_t> mem; // memory window: [mem_base, mem_base + 4 * mem.size())
+
+    // ---- observations ----------------------------------------------------------------
+    uint64_t cycle = 0;
+    bool exited = false;
+    uint32_t exit_value = 0;
+    bool osif_fault = false;
+    bool mem_fault = false;
+    uint32_t fault_addr = 0, fault_info = 0;
+    uint64_t rule2_violations = 0;
+    uint64_t stability_violations = 0; // a thread valid withdrawn or its data changed
+    uint64_t blocked_cycles = 0;       // cycles with osif_in_ready_o high
+    uint64_t memif_cmds = 0;           // accepted MEMIF commands
+    std::vector<uint32_t> osif_log;    // every request word the thread sent
+
+    uint32_t &word(uint32_t addr) { return mem.at((addr - mem_base) / 4); }
+    bool in_window(uint64_t addr, uint64_t len) const
+    {
+        return addr >= mem_base && addr + len <= mem_base + 4ull * mem.size();
+    }
+
+    /// Holds the thread in reset for `n` cycles.
+    void reset(int n = 4)
+    {
+        for (int i = 0; i < n; ++i)
+            step(false);
+    }
+
+    /// One fabric cycle.
+    void step(bool run = true)
+    {
+        // Registered outputs of the static side.
+        m_.rst_ni = run;
+        m_.osif_in_valid_i = in_valid_q_;
+        m_.osif_in_data_i = in_valid_q_ ? sw2hw_.front().word : 0;
+        m_.osif_out_ready_i = out_ready_q_;
+        m_.mem_cmd_ready_i = cmd_ready_q_;
+        m_.mem_wr_ready_i = wr_ready_q_;
+        m_.mem_rd_valid_i = rd_valid_q_;
+        m_.mem_rd_data_i = rd_valid_q_ ? rd_q_.front() : 0;
+        m_.clk_i = 0;
+        m_.eval();
+
+        // Handshakes on pre-edge values.
+        const bool in_fire = run && in_valid_q_ && m_.osif_in_ready_o;
+        const bool out_fire = run && out_ready_q_ && m_.osif_out_valid_o;
+        const bool cmd_fire = run && cmd_ready_q_ && m_.mem_cmd_valid_o;
+        const bool wr_fire = run && wr_ready_q_ && m_.mem_wr_valid_o;
+        const bool rd_fire = run && rd_valid_q_ && m_.mem_rd_ready_o;
+        const uint32_t out_word = m_.osif_out_data_o;
+        const uint32_t cmd_word = m_.mem_cmd_data_o;
+        const uint32_t wr_word = m_.mem_wr_data_o;
+        if (run) {
+            if (m_.osif_in_ready_o) {
+                ++blocked_cycles;
+                if (waiting_ == 0 && !exited)
+                    ++rule2_violations;
+            }
+            check_stable(osif_out_, m_.osif_out_valid_o, out_word, out_fire);
+            check_stable(mem_cmd_, m_.mem_cmd_valid_o, cmd_word, cmd_fire);
+            check_stable(mem_wr_, m_.mem_wr_valid_o, wr_word, wr_fire);
+        }
+
+        m_.clk_i = 1;
+        m_.eval();
+        ++cycle;
+
+        if (!run) {
+            in_valid_q_ = out_ready_q_ = cmd_ready_q_ = wr_ready_q_ = rd_valid_q_ = false;
+            return;
+        }
+        if (in_fire) {
+            if (sw2hw_.front().last && waiting_ > 0)
+                --waiting_;
+            sw2hw_.pop_front();
+        }
+        if (out_fire)
+            osif_word(out_word);
+        if (cmd_fire)
+            memif_cmd_word(cmd_word);
+        if (wr_fire)
+            wr_buf_.push_back(wr_word);
+        if (rd_fire)
+            rd_q_.pop_front();
+        serve_memif();
+        serve_osif();
+
+        // Next cycle's registered outputs.
+        in_valid_q_ = (in_valid_q_ && !in_fire) ||
+                      (!sw2hw_.empty() && sw2hw_.front().visible_at <= cycle && chance());
+        rd_valid_q_ = (rd_valid_q_ && !rd_fire) || (!rd_q_.empty() && chance());
+        out_ready_q_ = !osif_fault && chance();
+        cmd_ready_q_ = !mem_fault && chance();
+        wr_ready_q_ = !mem_fault && chance();
+        if (mem_fault)
+            rd_valid_q_ = false;
+    }
+
+    /// Steps until `done()` holds or `max_cycles` pass; false on timeout.
+    bool run_until(const std::function<bool()> &done, uint64_t max_cycles)
+    {
+        for (uint64_t i = 0; i < max_cycles; ++i) {
+            if (done())
+                return true;
+            step();
+        }
+        return done();
+    }
+
+    /// True while a call of the thread is pending in the model delegate (blocked).
+    bool call_pending() const { return !pending_.empty(); }
+
+  private:
+    struct Word {
+        uint32_t word;
+        uint64_t visible_at;
+        bool last;
+    };
+    struct Request {
+        uint32_t hdr;
+        std::vector<uint32_t> args;
+        int phase = 0; // COND_WAIT: 0 = not yet released, 1 = waiting for the signal
+    };
+    struct Stream {
+        bool was_pending = false;
+        uint32_t data = 0;
+    };
+    struct MemCmd {
+        bool write;
+        uint32_t addr;
+        uint32_t words;
+    };
+
+    bool chance() { return static_cast<int>(rng_() % 100) < pct; }
+
+    void check_stable(Stream &s, bool valid, uint32_t data, bool fire)
+    {
+        if (s.was_pending && (!valid || data != s.data))
+            ++stability_violations;
+        s.was_pending = valid && !fire;
+        s.data = data;
+    }
+
+    void osif_word(uint32_t w)
+    {
+        osif_log.push_back(w);
+        if (!in_req_) {
+            cur_ = Request{w, {}, 0};
+            const uint32_t nargs = w >> WEFT_OSIF_REQ_NARGS_SHIFT & WEFT_OSIF_REQ_NARGS_MASK;
+            if (nargs > max_nargs) {
+                osif_fault = true; // framing broken: the slot is faulted
+                return;
+            }
+            in_req_ = nargs > 0;
+        } else {
+            cur_.args.push_back(w);
+            const uint32_t nargs = cur_.hdr >> WEFT_OSIF_REQ_NARGS_SHIFT & WEFT_OSIF_REQ_NARGS_MASK;
+            in_req_ = cur_.args.size() < nargs;
+        }
+        if (!in_req_) {
+            const uint32_t cmd = cur_.hdr >> WEFT_OSIF_REQ_CMD_SHIFT & WEFT_OSIF_REQ_CMD_MASK;
+            const weft_osif_cmd_info_t *info = weft_osif_cmd_lookup(cmd);
+            if (!info || info->has_response)
+                ++waiting_;
+            pending_.push_back(cur_);
+        }
+    }
+
+    void respond(uint32_t cmd, uint32_t status, const std::vector<uint32_t> &results = {})
+    {
+        uint64_t at = cycle + rng_() % (max_latency + 1);
+        if (!sw2hw_.empty() && sw2hw_.back().visible_at > at)
+            at = sw2hw_.back().visible_at;
+        sw2hw_.push_back({resp_hdr(cmd, status, results.size()), at, results.empty()});
+        for (size_t i = 0; i < results.size(); ++i)
+            sw2hw_.push_back({results[i], at, i + 1 == results.size()});
+    }
+
+    // Executes the oldest pending request if it can complete now.
+    void serve_osif()
+    {
+        while (!pending_.empty()) {
+            Request &r = pending_.front();
+            const uint32_t cmd = r.hdr >> WEFT_OSIF_REQ_CMD_SHIFT & WEFT_OSIF_REQ_CMD_MASK;
+            const uint32_t h = r.hdr >> WEFT_OSIF_REQ_HANDLE_SHIFT & WEFT_OSIF_REQ_HANDLE_MASK;
+            const weft_osif_cmd_info_t *info = weft_osif_cmd_lookup(cmd);
+            if (!info) {
+                respond(cmd, WEFT_OSIF_NOSYS);
+            } else if (info->handle_type != WEFT_RES_NONE && h >= res.size()) {
+                respond(cmd, WEFT_OSIF_BADHANDLE);
+            } else if (info->handle_type != WEFT_RES_NONE && res[h].type != info->handle_type) {
+                respond(cmd, WEFT_OSIF_WRONG_TYPE);
+            } else if (r.args.size() != info->nargs) {
+                if (info->has_response)
+                    respond(cmd, WEFT_OSIF_BADARGS);
+            } else if (!execute(r, cmd, h)) {
+                return; // blocked: stays pending
+            }
+            pending_.pop_front();
+        }
+    }
+
+    // Returns false when the call blocks.
+    bool execute(Request &r, uint32_t cmd, uint32_t h)
+    {
+        switch (cmd) {
+        case WEFT_OSIF_CMD_SEM_POST:
+            res[h].sem++;
+            respond(cmd, WEFT_OSIF_OK);
+            return true;
+        case WEFT_OSIF_CMD_SEM_WAIT:
+            if (res[h].sem == 0)
+                return false;
+            res[h].sem--;
+            respond(cmd, WEFT_OSIF_OK);
+            return true;
+        case WEFT_OSIF_CMD_MUTEX_LOCK:
+            if (res[h].locked)
+                return false;
+            res[h].locked = true;
+            respond(cmd, WEFT_OSIF_OK);
+            return true;
+        case WEFT_OSIF_CMD_MUTEX_UNLOCK:
+            if (!res[h].locked) {
+                respond(cmd, WEFT_OSIF_PERM);
+                return true;
+            }
+            res[h].locked = false;
+            respond(cmd, WEFT_OSIF_OK);
+            return true;
+        case WEFT_OSIF_CMD_MUTEX_TRYLOCK:
+            if (res[h].locked) {
+                respond(cmd, WEFT_OSIF_BUSY);
+                return true;
+            }
+            res[h].locked = true;
+            respond(cmd, WEFT_OSIF_OK);
+            return true;
+        case WEFT_OSIF_CMD_COND_WAIT: {
+            const uint32_t mh = r.args[0];
+            if (mh >= res.size() || res[mh].type != WEFT_RES_MUTEX) {
+                respond(cmd, WEFT_OSIF_BADARGS);
+                return true;
+            }
+            if (r.phase == 0) {
+                if (!res[mh].locked) {
+                    respond(cmd, WEFT_OSIF_PERM);
+                    return true;
+                }
+                res[mh].locked = false;
+                r.phase = 1;
+            }
+            if (res[h].signals == 0 || res[mh].locked)
+                return false;
+            res[h].signals--;
+            res[mh].locked = true;
+            respond(cmd, WEFT_OSIF_OK);
+            return true;
+        }
+        case WEFT_OSIF_CMD_COND_SIGNAL:
+        case WEFT_OSIF_CMD_COND_BROADCAST:
+            respond(cmd, WEFT_OSIF_OK);
+            return true;
+        case WEFT_OSIF_CMD_MBOX_GET:
+            if (res[h].mbox.empty())
+                return false;
+            respond(cmd, WEFT_OSIF_OK, {res[h].mbox.front()});
+            res[h].mbox.pop_front();
+            return true;
+        case WEFT_OSIF_CMD_MBOX_PUT:
+            if (res[h].mbox.size() >= res[h].cap)
+                return false;
+            res[h].mbox.push_back(r.args[0]);
+            respond(cmd, WEFT_OSIF_OK);
+            return true;
+        case WEFT_OSIF_CMD_MBOX_TRYGET:
+            if (res[h].mbox.empty()) {
+                respond(cmd, WEFT_OSIF_AGAIN);
+                return true;
+            }
+            respond(cmd, WEFT_OSIF_OK, {res[h].mbox.front()});
+            res[h].mbox.pop_front();
+            return true;
+        case WEFT_OSIF_CMD_MBOX_TRYPUT:
+            if (res[h].mbox.size() >= res[h].cap) {
+                respond(cmd, WEFT_OSIF_AGAIN);
+                return true;
+            }
+            res[h].mbox.push_back(r.args[0]);
+            respond(cmd, WEFT_OSIF_OK);
+            return true;
+        case WEFT_OSIF_CMD_GET_INIT_DATA:
+            respond(cmd, WEFT_OSIF_OK, {init_data});
+            return true;
+        case WEFT_OSIF_CMD_THREAD_EXIT:
+            exited = true;
+            exit_value = r.args[0];
+            return true;
+        default:
+            respond(cmd, WEFT_OSIF_NOSYS);
+            return true;
+        }
+    }
+
+    void memif_cmd_word(uint32_t w)
+    {
+        if (!have_cmd0_) {
+            cmd0_ = w;
+            have_cmd0_ = true;
+            return;
+        }
+        have_cmd0_ = false;
+        const uint32_t op = cmd0_ >> WEFT_MEMIF_OP_SHIFT & WEFT_MEMIF_OP_MASK;
+        const uint32_t rsvd = cmd0_ >> WEFT_MEMIF_RSVD_SHIFT & WEFT_MEMIF_RSVD_MASK;
+        const uint32_t len = cmd0_ >> WEFT_MEMIF_LENGTH_SHIFT & WEFT_MEMIF_LENGTH_MASK;
+        const bool ok = (op == WEFT_MEMIF_OP_READ || op == WEFT_MEMIF_OP_WRITE) && rsvd == 0 &&
+                        len != 0 && len % 4 == 0 && w % 4 == 0 && in_window(w, len);
+        if (!ok) {
+            mem_fault = true;
+            fault_addr = w;
+            fault_info = cmd0_;
+            return;
+        }
+        ++memif_cmds;
+        cmds_.push_back({op == WEFT_MEMIF_OP_WRITE, w, len / 4});
+    }
+
+    // Serves MEMIF commands in order.
+    void serve_memif()
+    {
+        while (!mem_fault && !cmds_.empty()) {
+            MemCmd &c = cmds_.front();
+            if (c.write) {
+                while (c.words > 0 && !wr_buf_.empty()) {
+                    word(c.addr) = wr_buf_.front();
+                    wr_buf_.pop_front();
+                    c.addr += 4;
+                    c.words--;
+                }
+                if (c.words > 0)
+                    return;
+            } else {
+                for (uint32_t i = 0; i < c.words; ++i)
+                    rd_q_.push_back(word(c.addr + 4 * i));
+            }
+            cmds_.pop_front();
+        }
+    }
+
+    M &m_;
+    std::mt19937 rng_;
+    bool in_valid_q_ = false, out_ready_q_ = false, cmd_ready_q_ = false;
+    bool wr_ready_q_ = false, rd_valid_q_ = false;
+    std::deque<Word> sw2hw_;
+    std::deque<Request> pending_;
+    Request cur_;
+    bool in_req_ = false;
+    int waiting_ = 0;
+    Stream osif_out_, mem_cmd_, mem_wr_;
+    bool have_cmd0_ = false;
+    uint32_t cmd0_ = 0;
+    std::deque<MemCmd> cmds_;
+    std::deque<uint32_t> wr_buf_, rd_q_;
+};
+
+} // namespace tbm

@@ -1,0 +1,644 @@
+// Self-checking test bench of the MEMIF path of weft_static: slot command checking,
+// burst cutting, round-robin arbitration and the AXI4 memory master.
+//
+// The test bench plays the threads (one per slot: MEMIF command words, write-data words,
+// read-data words, each channel with random stalls) and an AXI4 slave backed by a C++
+// memory with random ready/valid delays on every channel. Each slot gets a disjoint
+// memory window, so a per-slot expected image predicts memory exactly. Checked:
+// * every byte of memory after each phase and every read word delivered to a thread;
+// * every AXI burst: INCR, 4-byte beats, at most 256 beats, no 4 KiB crossing, wlast on
+//   the last beat only, one transaction at a time;
+// * round-robin: two slots with multi-burst commands get alternate bursts;
+// * throughput of long reads and writes without back-pressure (bytes per cycle);
+// * bad commands (op, reserved bits, length, alignment, window, wrap-around, MEM_SIZE 0)
+//   set FAULT.MEM/FAULT_ADDR/FAULT_INFO, raise the interrupt, stop the slot's MEMIF and
+//   touch no memory; a bus error answer faults the slot the same way;
+// * a slot reset (or fault) in the middle of a write or read burst: the burst completes
+//   legally (write strobes 0, read data dropped) and the other slots carry on;
+// * quiet_o: high once every thread is idle and the bus is idle, low while one has work.
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <deque>
+#include <memory>
+#include <vector>
+
+#include "tb_rtl_static_harness.h"
+#include "weft/osif_protocol.h"
+
+using namespace weft_tb;
+
+namespace {
+
+constexpr uint32_t kSeed = 0x5eed0003u;
+constexpr uint32_t kMemBase = 0x40000000u;
+constexpr uint32_t kWinSize = 0x10000u;  // 64 KiB per slot
+constexpr uint32_t kMemSize = kWinSize * kNumSlots;
+
+int g_errors = 0;
+#define CHECK(cond, ...)                                   \
+    do {                                                   \
+        if (!(cond)) {                                     \
+            if (g_errors < 30) {                           \
+                std::printf("CHECK failed: " __VA_ARGS__); \
+                std::printf("\n");                         \
+            }                                              \
+            ++g_errors;                                    \
+        }                                                  \
+    } while (0)
+
+uint32_t cmd_word0(uint32_t op, uint32_t len) {
+    return (op << WEFT_MEMIF_OP_SHIFT) | ((len & WEFT_MEMIF_LENGTH_MASK) << WEFT_MEMIF_LENGTH_SHIFT);
+}
+
+// ---------------------------------------------------------------------------------------
+// AXI4 slave with memory
+// ---------------------------------------------------------------------------------------
+struct SlaveTiming {
+    unsigned p_aw = 100, p_w = 100, p_ar = 100, p_r = 100, p_b = 100;
+};
+
+struct BurstLog {
+    bool write;
+    uint32_t addr;
+    unsigned beats;
+};
+
+class MemSlave : public Agent {
+public:
+    MemSlave(StaticHarness &h, std::vector<uint8_t> &mem) : h_(h), mem_(mem) {}
+    SlaveTiming timing;
+    std::vector<BurstLog> log;
+    uint64_t write_beats = 0, read_beats = 0, masked_beats = 0, max_beats = 0;
+    uint64_t last_b_cycle = 0;
+
+    bool idle() const { return aw_.empty() && w_.empty() && b_.empty() && ar_.empty(); }
+
+    void drive(Vweft_static &d) override {
+        d.m_axi_awready_i = h_.chance(timing.p_aw);
+        d.m_axi_wready_i = h_.chance(timing.p_w);
+        d.m_axi_arready_i = h_.chance(timing.p_ar);
+        if (!b_.empty() && (d.m_axi_bvalid_i || h_.chance(timing.p_b))) {
+            d.m_axi_bvalid_i = 1;
+            d.m_axi_bresp_i = b_.front();
+        } else {
+            d.m_axi_bvalid_i = 0;
+        }
+        if (!r_presenting_ && !ar_.empty() && h_.chance(timing.p_r)) {
+            const Burst &b = ar_.front();
+            uint32_t a = b.addr + 4 * r_beat_;
+            bool ok = in_range(b.addr, b.beats);
+            d.m_axi_rdata_i = ok ? word(a) : 0xDEADBEEFu;
+            d.m_axi_rresp_i = ok ? 0 : 2;  // SLVERR outside memory
+            d.m_axi_rlast_i = (r_beat_ + 1 == b.beats);
+            r_presenting_ = true;
+        }
+        d.m_axi_rvalid_i = r_presenting_;
+    }
+
+    void sample(Vweft_static &d) override {
+        if (d.m_axi_awvalid_o && d.m_axi_awready_i) {
+            check_addr(d.m_axi_awaddr_o, d.m_axi_awlen_o, d.m_axi_awsize_o, d.m_axi_awburst_o);
+            CHECK(outstanding() == 0, "AW while another transaction is outstanding");
+            aw_.push_back({d.m_axi_awaddr_o, unsigned(d.m_axi_awlen_o) + 1});
+            log.push_back({true, d.m_axi_awaddr_o, unsigned(d.m_axi_awlen_o) + 1});
+        }
+        if (d.m_axi_wvalid_o && d.m_axi_wready_i) {
+            w_.push_back({d.m_axi_wdata_o, uint8_t(d.m_axi_wstrb_o), bool(d.m_axi_wlast_o)});
+        }
+        while (!aw_.empty()) {
+            Burst &b = aw_.front();
+            if (w_.size() < b.beats) break;
+            bool ok = in_range(b.addr, b.beats);
+            for (unsigned i = 0; i < b.beats; ++i) {
+                WBeat wb = w_.front();
+                w_.pop_front();
+                CHECK(wb.last == (i + 1 == b.beats), "wlast on beat %u of %u (addr 0x%08x)", i,
+                      b.beats, b.addr);
+                if (wb.strb == 0) ++masked_beats;
+                CHECK(wb.strb == 0 || wb.strb == 0xF, "partial write strobe 0x%x", wb.strb);
+                if (ok)
+                    for (unsigned k = 0; k < 4; ++k)
+                        if (wb.strb & (1u << k))
+                            mem_[b.addr - kMemBase + 4 * i + k] = uint8_t(wb.data >> (8 * k));
+                ++write_beats;
+            }
+            b_.push_back(ok ? 0 : 2);
+            aw_.pop_front();
+        }
+        if (d.m_axi_bvalid_i && d.m_axi_bready_o) {
+            b_.pop_front();
+            last_b_cycle = h_.cycle();
+        }
+        if (d.m_axi_arvalid_o && d.m_axi_arready_i) {
+            check_addr(d.m_axi_araddr_o, d.m_axi_arlen_o, d.m_axi_arsize_o, d.m_axi_arburst_o);
+            CHECK(outstanding() == 0, "AR while another transaction is outstanding");
+            ar_.push_back({d.m_axi_araddr_o, unsigned(d.m_axi_arlen_o) + 1});
+            log.push_back({false, d.m_axi_araddr_o, unsigned(d.m_axi_arlen_o) + 1});
+        }
+        if (d.m_axi_rvalid_i && d.m_axi_rready_o) {
+            r_presenting_ = false;
+            ++read_beats;
+            if (++r_beat_ == ar_.front().beats) {
+                ar_.pop_front();
+                r_beat_ = 0;
+            }
+        }
+    }
+
+private:
+    struct Burst {
+        uint32_t addr;
+        unsigned beats;
+    };
+    struct WBeat {
+        uint32_t data;
+        uint8_t strb;
+        bool last;
+    };
+    StaticHarness &h_;
+    std::vector<uint8_t> &mem_;
+    std::deque<Burst> aw_, ar_;
+    std::deque<WBeat> w_;
+    std::deque<uint8_t> b_;
+    unsigned r_beat_ = 0;
+    bool r_presenting_ = false;
+
+    unsigned outstanding() const {
+        return unsigned(aw_.size() + b_.size() + ar_.size());
+    }
+    bool in_range(uint32_t addr, unsigned beats) const {
+        return addr >= kMemBase && uint64_t(addr) + 4ull * beats <= uint64_t(kMemBase) + kMemSize;
+    }
+    uint32_t word(uint32_t a) const {
+        const uint8_t *p = &mem_[a - kMemBase];
+        return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+    }
+    void check_addr(uint32_t addr, unsigned len, unsigned size, unsigned burst) {
+        unsigned beats = len + 1;
+        if (beats > max_beats) max_beats = beats;
+        CHECK(size == 2, "AxSIZE %u", size);
+        CHECK(burst == 1, "AxBURST %u", burst);
+        CHECK((addr & 3) == 0, "unaligned burst address 0x%08x", addr);
+        CHECK((addr & 0xFFFu) + 4u * beats <= 0x1000u, "burst 0x%08x + %u beats crosses 4 KiB",
+              addr, beats);
+    }
+};
+
+// ---------------------------------------------------------------------------------------
+// Thread side of one slot
+// ---------------------------------------------------------------------------------------
+struct ThreadTiming {
+    unsigned p_cmd = 100, p_wr = 100, p_rd = 100;
+};
+
+class Thread : public Agent {
+public:
+    Thread(StaticHarness &h, unsigned slot) : h_(h), s_(slot) {}
+    ThreadTiming timing;
+    std::deque<uint32_t> cmd, wr, rd_expect;
+    uint64_t rd_words = 0, wr_words = 0, cmd_words = 0;
+    uint64_t last_rd_cycle = 0, first_cmd_cycle = 0;
+    bool drop_pending = false;  // forget a presented word (slot reset while it waits)
+
+    bool idle() const { return cmd.empty() && wr.empty() && rd_expect.empty(); }
+
+    void drive(Vweft_static &d) override {
+        if (drop_pending) {
+            cmd_pending_ = wr_pending_ = false;
+            drop_pending = false;
+        }
+        if (!cmd_pending_ && !cmd.empty() && h_.chance(timing.p_cmd)) cmd_pending_ = true;
+        if (!wr_pending_ && !wr.empty() && h_.chance(timing.p_wr)) wr_pending_ = true;
+        set_bit(d.slot_mem_cmd_valid_i, s_, cmd_pending_);
+        set_slot_word(d.slot_mem_cmd_data_i, s_, cmd_pending_ ? cmd.front() : 0);
+        set_bit(d.slot_mem_wr_valid_i, s_, wr_pending_);
+        set_slot_word(d.slot_mem_wr_data_i, s_, wr_pending_ ? wr.front() : 0);
+        set_bit(d.slot_mem_rd_ready_i, s_, !rd_expect.empty() && h_.chance(timing.p_rd));
+        // An idle thread waits in an OSIF call: "blocked" for the quiet_o logic.
+        set_bit(d.slot_osif_in_ready_i, s_, idle());
+    }
+
+    void sample(Vweft_static &d) override {
+        if (cmd_pending_ && bit(d.slot_mem_cmd_ready_o, s_)) {
+            if (cmd_words++ == 0) first_cmd_cycle = h_.cycle();
+            cmd.pop_front();
+            cmd_pending_ = false;
+        }
+        if (wr_pending_ && bit(d.slot_mem_wr_ready_o, s_)) {
+            wr.pop_front();
+            wr_pending_ = false;
+            ++wr_words;
+        }
+        if (bit(d.slot_mem_rd_valid_o, s_) && bit(d.slot_mem_rd_ready_i, s_)) {
+            uint32_t got = slot_word(d.slot_mem_rd_data_o, s_);
+            CHECK(!rd_expect.empty(), "slot %u: unexpected read word 0x%08x", s_, got);
+            if (!rd_expect.empty()) {
+                CHECK(got == rd_expect.front(), "slot %u: read word 0x%08x, want 0x%08x", s_, got,
+                      rd_expect.front());
+                rd_expect.pop_front();
+            }
+            ++rd_words;
+            last_rd_cycle = h_.cycle();
+        }
+    }
+
+private:
+    StaticHarness &h_;
+    unsigned s_;
+    bool cmd_pending_ = false, wr_pending_ = false;
+};
+
+// ---------------------------------------------------------------------------------------
+// Test bench
+// ---------------------------------------------------------------------------------------
+class Bench {
+public:
+    Bench() : h(kSeed), mem(kMemSize), shadow(kMemSize), slave(h, mem) {
+        for (unsigned s = 0; s < kNumSlots; ++s) threads.emplace_back(new Thread(h, s));
+        for (auto &t : threads) h.add_agent(t.get());
+        h.add_agent(&slave);
+        for (uint32_t i = 0; i < kMemSize; ++i) mem[i] = shadow[i] = uint8_t(h.rng()());
+    }
+
+    StaticHarness h;
+    std::vector<uint8_t> mem, shadow;
+    MemSlave slave;
+    std::vector<std::unique_ptr<Thread>> threads;
+    uint64_t commands = 0, cmd_bytes = 0, crossing_cmds = 0;
+
+    static uint32_t win(unsigned s) { return kMemBase + s * kWinSize; }
+
+    void setup_slot(unsigned s) {
+        h.mmio_write(WEFT_SLOT_REG(s, WEFT_SLOT_REG_MEM_BASE), win(s));
+        h.mmio_write(WEFT_SLOT_REG(s, WEFT_SLOT_REG_MEM_SIZE), kWinSize);
+        h.mmio_write(WEFT_SLOT_REG(s, WEFT_SLOT_REG_CONTROL), WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN);
+    }
+
+    uint32_t shadow_word(uint32_t a) const {
+        const uint8_t *p = &shadow[a - kMemBase];
+        return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+    }
+
+    // Queue one command on a thread and update the expected image.
+    void queue_cmd(unsigned s, bool write, uint32_t addr, uint32_t len) {
+        Thread &t = *threads[s];
+        t.cmd.push_back(cmd_word0(write ? WEFT_MEMIF_OP_WRITE : WEFT_MEMIF_OP_READ, len));
+        t.cmd.push_back(addr);
+        for (uint32_t i = 0; i < len; i += 4) {
+            uint32_t a = addr + i;
+            if (write) {
+                uint32_t v = h.rng()();
+                t.wr.push_back(v);
+                for (unsigned k = 0; k < 4; ++k) shadow[a - kMemBase + k] = uint8_t(v >> (8 * k));
+            } else {
+                t.rd_expect.push_back(shadow_word(a));
+            }
+        }
+        ++commands;
+        cmd_bytes += len;
+        if (addr / 4096 != (addr + len - 1) / 4096) ++crossing_cmds;
+    }
+
+    void queue_random_cmd(unsigned s) {
+        std::mt19937 &r = h.rng();
+        unsigned k = r() % 100;
+        uint32_t len = k < 40 ? 4 * (1 + r() % 16) : k < 80 ? 4 * (1 + r() % 256)
+                                                            : 4 * (1 + r() % 1600);
+        uint32_t addr;
+        if (r() % 3 == 0) {
+            // Start just below a 4 KiB boundary so that the command crosses it.
+            uint32_t boundary = 4096 * (1 + r() % (kWinSize / 4096 - 1));
+            addr = boundary - 4 * (1 + r() % 64);
+        } else {
+            addr = 4 * (r() % (kWinSize / 4));
+        }
+        if (addr + len > kWinSize) addr = kWinSize - len;
+        queue_cmd(s, r() % 2, win(s) + addr, len);
+    }
+
+    bool all_idle() const {
+        for (auto &t : threads)
+            if (!t->idle()) return false;
+        return true;
+    }
+
+    // Run until every thread is idle and quiet_o is high; check quiet_o on the way.
+    bool run_until_quiet(unsigned limit, const char *phase) {
+        for (unsigned i = 0; i < limit; ++i) {
+            h.step();
+            Vweft_static &d = h.dut();
+            if (!all_idle()) CHECK(!d.quiet_o, "%s: quiet_o while a thread has work", phase);
+            if (all_idle() && d.quiet_o && slave.idle()) return true;
+        }
+        CHECK(false, "%s: no quiescence after %u cycles", phase, limit);
+        return false;
+    }
+
+    void check_memory(const char *phase) {
+        unsigned bad = 0;
+        for (uint32_t i = 0; i < kMemSize; ++i)
+            if (mem[i] != shadow[i]) {
+                if (bad < 5)
+                    std::printf("%s: memory 0x%08x = %02x, want %02x\n", phase, kMemBase + i,
+                                mem[i], shadow[i]);
+                ++bad;
+            }
+        CHECK(bad == 0, "%s: %u memory bytes differ", phase, bad);
+    }
+
+    void set_slave_timing(unsigned p) {
+        slave.timing = {p, p, p, p, p};
+    }
+    void set_thread_timing(unsigned p) {
+        for (auto &t : threads) t->timing = {p, p, p};
+    }
+
+    // ---- phases ----
+    void random_phase(unsigned cmds_per_slot, unsigned slots, const char *name) {
+        for (unsigned n = 0; n < cmds_per_slot; ++n)
+            for (unsigned s = 0; s < slots; ++s) queue_random_cmd(s);
+        // Vary timing while it runs.
+        unsigned guard = 0;
+        while (!all_idle() && guard++ < 4000) {
+            set_slave_timing(30 + h.rng()() % 71);
+            for (auto &t : threads) t->timing = {unsigned(20 + h.rng()() % 81),
+                                                 unsigned(20 + h.rng()() % 81),
+                                                 unsigned(20 + h.rng()() % 81)};
+            h.step(500);
+        }
+        set_slave_timing(100);
+        set_thread_timing(100);
+        run_until_quiet(200000, name);
+        check_memory(name);
+    }
+
+    void round_robin_phase() {
+        set_slave_timing(100);
+        set_thread_timing(100);
+        bool ok = true;
+        for (int write = 0; write < 2; ++write) {
+            size_t first = slave.log.size();
+            // 4 KiB each from a 4 KiB-aligned address: 4 bursts of 256 beats per slot,
+            // both commands presented in the same cycle.
+            queue_cmd(0, write, win(0) + 0x4000, 4096);
+            queue_cmd(1, write, win(1) + 0x4000, 4096);
+            run_until_quiet(20000, "round robin");
+            std::vector<unsigned> order;
+            for (size_t i = first; i < slave.log.size(); ++i)
+                order.push_back((slave.log[i].addr - kMemBase) / kWinSize);
+            CHECK(order.size() == 8, "round robin: %zu bursts, want 8", order.size());
+            for (size_t i = 1; i < order.size(); ++i)
+                if (order[i] == order[i - 1]) ok = false;
+            std::printf("round robin (%s): burst order by slot:", write ? "writes" : "reads");
+            for (unsigned o : order) std::printf(" %u", o);
+            std::printf("\n");
+        }
+        CHECK(ok, "round robin: a slot got two bursts in a row while the other waited");
+        check_memory("round robin");
+    }
+
+    double throughput(bool write, unsigned slots) {
+        set_slave_timing(100);
+        set_thread_timing(100);
+        const uint32_t len = 32768;
+        uint64_t start = h.cycle();
+        for (unsigned s = 0; s < slots; ++s) queue_cmd(s, write, win(s), len);
+        uint64_t end = 0;
+        for (unsigned i = 0; i < 200000 && !(all_idle() && h.dut().quiet_o); ++i) h.step();
+        if (write) {
+            end = slave.last_b_cycle;
+        } else {
+            for (unsigned s = 0; s < slots; ++s) end = std::max(end, threads[s]->last_rd_cycle);
+        }
+        run_until_quiet(1000, "throughput");
+        double bpc = double(len) * slots / double(end - start + 1);
+        std::printf("throughput: %u slot(s), %s of %u bytes each: %llu cycles from the first "
+                    "command word to the last %s, %.3f bytes/cycle\n",
+                    slots, write ? "write" : "read", len,
+                    (unsigned long long)(end - start + 1), write ? "write response" : "read word",
+                    bpc);
+        check_memory("throughput");
+        return bpc;
+    }
+
+    struct Fault {
+        const char *what;
+        uint32_t w0, addr;
+        uint32_t base, size;  // window while the command is checked
+    };
+
+    void fault_phase(unsigned s) {
+        set_slave_timing(70);
+        set_thread_timing(100);
+        const uint32_t b = win(s);
+        const Fault faults[] = {
+            {"op 2", (2u << WEFT_MEMIF_OP_SHIFT) | 16u, b, b, kWinSize},
+            {"op 3", (3u << WEFT_MEMIF_OP_SHIFT) | 16u, b, b, kWinSize},
+            {"reserved bits", cmd_word0(WEFT_MEMIF_OP_WRITE, 16) | (1u << WEFT_MEMIF_RSVD_SHIFT), b,
+             b, kWinSize},
+            {"length 0", cmd_word0(WEFT_MEMIF_OP_WRITE, 0), b, b, kWinSize},
+            {"length 6", cmd_word0(WEFT_MEMIF_OP_WRITE, 6), b, b, kWinSize},
+            {"unaligned address", cmd_word0(WEFT_MEMIF_OP_WRITE, 16), b + 2, b, kWinSize},
+            {"below window", cmd_word0(WEFT_MEMIF_OP_WRITE, 16), b - 4, b, kWinSize},
+            {"end past window", cmd_word0(WEFT_MEMIF_OP_WRITE, 8), b + kWinSize - 4, b, kWinSize},
+            {"above window", cmd_word0(WEFT_MEMIF_OP_READ, 4), b + kWinSize, b, kWinSize},
+            {"32-bit wrap-around", cmd_word0(WEFT_MEMIF_OP_WRITE, 0x20), 0xFFFFFFF0u, 0xFFFF0000u,
+             0x10000u},
+            {"wrap-around below base", cmd_word0(WEFT_MEMIF_OP_WRITE, 0x100), 0xFFFFFFF0u, b,
+             kWinSize},
+            {"MEM_SIZE 0", cmd_word0(WEFT_MEMIF_OP_READ, 4), b, b, 0},
+        };
+        unsigned checked = 0;
+        for (const Fault &f : faults) {
+            h.mmio_write(WEFT_SLOT_REG(s, WEFT_SLOT_REG_MEM_BASE), f.base);
+            h.mmio_write(WEFT_SLOT_REG(s, WEFT_SLOT_REG_MEM_SIZE), f.size);
+            size_t bursts = slave.log.size();
+            Thread &t = *threads[s];
+            t.cmd.push_back(f.w0);
+            t.cmd.push_back(f.addr);
+            // Write data the thread would send with it must not reach memory.
+            for (int i = 0; i < 8; ++i) t.wr.push_back(h.rng()());
+            h.step(60);
+            expect_fault(s, f.what, f.addr, f.w0);
+            CHECK(slave.log.size() == bursts, "%s: the bad command reached the bus", f.what);
+            Vweft_static &d = h.dut();
+            CHECK(!bit(d.slot_mem_cmd_ready_o, s) && !bit(d.slot_mem_wr_ready_o, s),
+                  "%s: MEMIF still accepts words after the fault", f.what);
+            reset_slot(s, f.what);
+            check_memory(f.what);
+            ++checked;
+        }
+        // A window ending exactly at 2^32 accepts its last word (no false wrap fault); the
+        // model has no memory there, so the bus answers SLVERR: a bus-error fault.
+        h.mmio_write(WEFT_SLOT_REG(s, WEFT_SLOT_REG_MEM_BASE), 0xFFFF0000u);
+        h.mmio_write(WEFT_SLOT_REG(s, WEFT_SLOT_REG_MEM_SIZE), 0x10000u);
+        {
+            Thread &t = *threads[s];
+            t.cmd.push_back(cmd_word0(WEFT_MEMIF_OP_READ, 16));
+            t.cmd.push_back(0xFFFFFFF0u);
+            size_t bursts = slave.log.size();
+            h.step(100);
+            CHECK(slave.log.size() == bursts + 1, "top-of-memory read: %zu bursts, want 1",
+                  slave.log.size() - bursts);
+            expect_fault(s, "bus error", 0xFFFFFFF0u, cmd_word0(WEFT_MEMIF_OP_READ, 16));
+            CHECK(!bit(h.dut().slot_mem_rd_valid_o, s), "bus error: read data delivered");
+            reset_slot(s, "bus error");
+            ++checked;
+        }
+        h.mmio_write(WEFT_SLOT_REG(s, WEFT_SLOT_REG_MEM_BASE), win(s));
+        h.mmio_write(WEFT_SLOT_REG(s, WEFT_SLOT_REG_MEM_SIZE), kWinSize);
+        // The last word of the window and the whole window are accepted.
+        queue_cmd(s, true, win(s) + kWinSize - 4, 4);
+        queue_cmd(s, false, win(s), kWinSize);
+        run_until_quiet(50000, "window edges");
+        check_memory("window edges");
+        std::printf("faults: %u bad commands and 1 bus error each faulted the slot (FAULT.MEM, "
+                    "FAULT_ADDR, FAULT_INFO, IRQ) with memory unchanged\n",
+                    checked - 1);
+    }
+
+    void expect_fault(unsigned s, const char *what, uint32_t addr, uint32_t info) {
+        uint32_t fault = h.mmio_read(WEFT_SLOT_REG(s, WEFT_SLOT_REG_FAULT));
+        CHECK(fault == WEFT_FAULT_MEM, "%s: FAULT 0x%x", what, fault);
+        uint32_t fa = h.mmio_read(WEFT_SLOT_REG(s, WEFT_SLOT_REG_FAULT_ADDR));
+        CHECK(fa == addr, "%s: FAULT_ADDR 0x%08x, want 0x%08x", what, fa, addr);
+        uint32_t fi = h.mmio_read(WEFT_SLOT_REG(s, WEFT_SLOT_REG_FAULT_INFO));
+        CHECK(fi == info, "%s: FAULT_INFO 0x%08x, want 0x%08x", what, fi, info);
+        uint32_t irqs = h.mmio_read(WEFT_SLOT_REG(s, WEFT_SLOT_REG_IRQ_STATUS));
+        CHECK(irqs & WEFT_IRQ_FAULT, "%s: IRQ_STATUS 0x%x", what, irqs);
+        CHECK(bit(h.dut().irq_o, s), "%s: interrupt line low", what);
+    }
+
+    void reset_slot(unsigned s, const char *what) {
+        uint32_t base = h.mmio_read(WEFT_SLOT_REG(s, WEFT_SLOT_REG_MEM_BASE));
+        uint32_t size = h.mmio_read(WEFT_SLOT_REG(s, WEFT_SLOT_REG_MEM_SIZE));
+        h.mmio_write(WEFT_SLOT_REG(s, WEFT_SLOT_REG_CONTROL), WEFT_CONTROL_RESET | WEFT_CONTROL_RUN);
+        Thread &t = *threads[s];
+        t.cmd.clear();
+        t.wr.clear();
+        t.rd_expect.clear();
+        t.drop_pending = true;
+        h.step(4);
+        h.mmio_write(WEFT_SLOT_REG(s, WEFT_SLOT_REG_CONTROL), WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN);
+        uint32_t fault = h.mmio_read(WEFT_SLOT_REG(s, WEFT_SLOT_REG_FAULT));
+        CHECK(fault == 0, "%s: FAULT 0x%x after reset", what, fault);
+        CHECK(h.mmio_read(WEFT_SLOT_REG(s, WEFT_SLOT_REG_MEM_BASE)) == base &&
+                  h.mmio_read(WEFT_SLOT_REG(s, WEFT_SLOT_REG_MEM_SIZE)) == size,
+              "%s: reset changed MEM_BASE/MEM_SIZE", what);
+    }
+
+    // A burst stalls in the middle (the thread stops sending or taking data); then the
+    // slot is reset (or faulted by a bad command) while other slots run traffic.
+    void interrupted_burst_phase(unsigned s, bool write, bool by_fault) {
+        const char *name = write ? (by_fault ? "write burst, fault" : "write burst, reset")
+                                 : "read burst, reset";
+        set_slave_timing(80);
+        set_thread_timing(100);
+        const uint32_t addr = win(s) + 0x8000;
+        Thread &t = *threads[s];
+        t.cmd.push_back(cmd_word0(write ? WEFT_MEMIF_OP_WRITE : WEFT_MEMIF_OP_READ, 1024));
+        t.cmd.push_back(addr);
+        std::vector<uint32_t> sent;
+        if (write) {
+            for (int i = 0; i < 40; ++i) {
+                sent.push_back(h.rng()());
+                t.wr.push_back(sent.back());
+            }
+        } else {
+            for (int i = 0; i < 10; ++i) t.rd_expect.push_back(shadow_word(addr + 4 * i));
+        }
+        if (by_fault) {
+            t.cmd.push_back((3u << WEFT_MEMIF_OP_SHIFT) | 4u);
+            t.cmd.push_back(addr);
+        }
+        h.step(300);
+        CHECK(!h.dut().quiet_o, "%s: quiet_o during a stalled burst", name);
+        if (by_fault) {
+            // The faulted thread's remaining words are never accepted; it gives up.
+            t.cmd.clear();
+            t.wr.clear();
+            t.rd_expect.clear();
+            t.drop_pending = true;
+        }
+        // Traffic on the other slots waits behind the stalled burst and then resumes.
+        for (unsigned o = 0; o < kNumSlots; ++o)
+            if (o != s) queue_random_cmd(o);
+        size_t beats_before = slave.write_beats + slave.read_beats;
+        if (!by_fault) {
+            h.mmio_write(WEFT_SLOT_REG(s, WEFT_SLOT_REG_CONTROL),
+                         WEFT_CONTROL_RESET | WEFT_CONTROL_RUN);
+            t.cmd.clear();
+            t.wr.clear();
+            t.rd_expect.clear();
+            t.drop_pending = true;
+        }
+        run_until_quiet(100000, name);
+        CHECK(slave.write_beats + slave.read_beats > beats_before, "%s: burst never completed",
+              name);
+        if (write) {
+            // A prefix of the sent words reached memory, nothing else changed.
+            unsigned k = 0;
+            while (k < sent.size()) {
+                uint32_t a = addr - kMemBase + 4 * k;
+                uint32_t v = uint32_t(mem[a]) | uint32_t(mem[a + 1]) << 8 |
+                             uint32_t(mem[a + 2]) << 16 | uint32_t(mem[a + 3]) << 24;
+                if (v != sent[k]) break;
+                ++k;
+            }
+            for (unsigned i = 0; i < 4 * k; ++i) shadow[addr - kMemBase + i] = mem[addr - kMemBase + i];
+            std::printf("%s: %u of the 40 words sent were written, the other %u beats of the "
+                        "256-beat burst went out with wstrb 0\n",
+                        name, k, 256 - k);
+        }
+        check_memory(name);
+        if (by_fault) {
+            expect_fault(s, name, addr, (3u << WEFT_MEMIF_OP_SHIFT) | 4u);
+        }
+        reset_slot(s, name);
+        // The slot works again.
+        queue_random_cmd(s);
+        queue_random_cmd(s);
+        run_until_quiet(100000, name);
+        check_memory(name);
+    }
+};
+
+}  // namespace
+
+int main(int argc, char **argv) {
+    Verilated::commandArgs(argc, argv);
+    std::printf("tb_rtl_memif: seed 0x%08x\n", kSeed);
+    Bench b;
+    b.h.reset();
+    b.h.axil_timing() = {100, 100};
+    for (unsigned s = 0; s < kNumSlots; ++s) b.setup_slot(s);
+
+    b.random_phase(60, kNumSlots, "random, 4 slots");
+    b.random_phase(60, 2, "random, 2 slots");
+    b.round_robin_phase();
+    double wr1 = b.throughput(true, 1);
+    double rd1 = b.throughput(false, 1);
+    double wr2 = b.throughput(true, 2);
+    double rd2 = b.throughput(false, 2);
+    CHECK(wr1 >= 3.5 && rd1 >= 3.5 && wr2 >= 3.5 && rd2 >= 3.5,
+          "throughput below 3.5 bytes/cycle");
+    b.fault_phase(2);
+    b.interrupted_burst_phase(3, true, false);
+    b.interrupted_burst_phase(3, false, false);
+    b.interrupted_burst_phase(1, true, true);
+    b.random_phase(30, kNumSlots, "random after faults");
+
+    uint64_t bursts = b.slave.log.size();
+    std::printf("checked %llu commands (%llu bytes, %llu crossing a 4 KiB boundary) from %u "
+                "slots, %llu AXI bursts (max %llu beats), %llu write beats (%llu with wstrb 0), "
+                "%llu read beats, every byte of %u KiB of memory, %llu cycles\n",
+                (unsigned long long)b.commands, (unsigned long long)b.cmd_bytes,
+                (unsigned long long)b.crossing_cmds, kNumSlots, (unsigned long long)bursts,
+                (unsigned long long)b.slave.max_beats, (unsigned long long)b.slave.write_beats,
+                (unsigned long long)b.slave.masked_beats, (unsigned long long)b.slave.read_beats,
+                kMemSize / 1024, (unsigned long long)b.h.cycle());
+    if (b.h.axil_errors()) g_errors += b.h.axil_errors();
+    std::printf("tb_rtl_memif: %d failed checks: %s\n", g_errors, g_errors ? "FAIL" : "PASS");
+    return g_errors ? 1 : 0;
+}

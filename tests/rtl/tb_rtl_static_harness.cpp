@@ -1,0 +1,179 @@
+// Test harness around the Verilator model of weft_static; see tb_rtl_static_harness.h.
+#include "tb_rtl_static_harness.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace weft_tb {
+
+/** AXI4-Lite master: one transaction at a time, random valid/ready delays. */
+class StaticHarness::AxilMaster : public Agent {
+public:
+    explicit AxilMaster(StaticHarness &h) : h_(h) {}
+
+    void start_write(uint32_t addr, uint32_t data, uint8_t strb) {
+        write_ = true;
+        addr_ = addr;
+        data_ = data;
+        strb_ = strb;
+        aw_done_ = w_done_ = resp_done_ = false;
+        busy_ = true;
+    }
+    void start_read(uint32_t addr) {
+        write_ = false;
+        addr_ = addr;
+        aw_done_ = w_done_ = resp_done_ = false;
+        busy_ = true;
+    }
+    bool busy() const { return busy_; }
+    uint32_t rdata() const { return rdata_; }
+
+    void drive(Vweft_static &d) override {
+        const AxilTiming &t = h_.axil_timing();
+        // A valid once raised stays up until its handshake.
+        d.s_axil_awaddr_i = static_cast<uint16_t>(addr_);
+        d.s_axil_araddr_i = static_cast<uint16_t>(addr_);
+        d.s_axil_wdata_i = data_;
+        d.s_axil_wstrb_i = strb_;
+        if (!busy_) {
+            d.s_axil_awvalid_i = d.s_axil_wvalid_i = d.s_axil_arvalid_i = 0;
+            d.s_axil_bready_i = d.s_axil_rready_i = 0;
+            return;
+        }
+        if (write_) {
+            if (!aw_done_ && !d.s_axil_awvalid_i) d.s_axil_awvalid_i = h_.chance(t.p_valid);
+            if (!w_done_ && !d.s_axil_wvalid_i) d.s_axil_wvalid_i = h_.chance(t.p_valid);
+            d.s_axil_arvalid_i = 0;
+            d.s_axil_bready_i = h_.chance(t.p_ready);
+            d.s_axil_rready_i = 0;
+        } else {
+            if (!aw_done_ && !d.s_axil_arvalid_i) d.s_axil_arvalid_i = h_.chance(t.p_valid);
+            d.s_axil_awvalid_i = d.s_axil_wvalid_i = 0;
+            d.s_axil_rready_i = h_.chance(t.p_ready);
+            d.s_axil_bready_i = 0;
+        }
+    }
+
+    void sample(Vweft_static &d) override {
+        if (!busy_) return;
+        if (write_) {
+            if (d.s_axil_awvalid_i && d.s_axil_awready_o) {
+                aw_done_ = true;
+                next_awvalid_ = false;
+            }
+            if (d.s_axil_wvalid_i && d.s_axil_wready_o) {
+                w_done_ = true;
+                next_wvalid_ = false;
+            }
+            if (d.s_axil_bvalid_o && d.s_axil_bready_i) {
+                if (!aw_done_ || !w_done_) {
+                    std::printf("axil: B before AW/W handshakes\n");
+                    ++h_.axil_errors_;
+                }
+                if (d.s_axil_bresp_o != 0) ++h_.axil_errors_;
+                busy_ = false;
+            }
+        } else {
+            if (d.s_axil_arvalid_i && d.s_axil_arready_o) {
+                aw_done_ = true;
+                next_arvalid_ = false;
+            }
+            if (d.s_axil_rvalid_o && d.s_axil_rready_i) {
+                if (!aw_done_) {
+                    std::printf("axil: R before AR handshake\n");
+                    ++h_.axil_errors_;
+                }
+                if (d.s_axil_rresp_o != 0) ++h_.axil_errors_;
+                rdata_ = d.s_axil_rdata_o;
+                busy_ = false;
+            }
+        }
+    }
+
+    // Lower the valids that completed their handshake (applied after the edge).
+    void after_edge(Vweft_static &d) {
+        if (!next_awvalid_) d.s_axil_awvalid_i = 0;
+        if (!next_wvalid_) d.s_axil_wvalid_i = 0;
+        if (!next_arvalid_) d.s_axil_arvalid_i = 0;
+        next_awvalid_ = next_wvalid_ = next_arvalid_ = true;
+    }
+
+private:
+    StaticHarness &h_;
+    bool write_ = false, busy_ = false;
+    bool aw_done_ = false, w_done_ = false, resp_done_ = false;
+    bool next_awvalid_ = true, next_wvalid_ = true, next_arvalid_ = true;
+    uint32_t addr_ = 0, data_ = 0, rdata_ = 0;
+    uint8_t strb_ = 0xF;
+};
+
+StaticHarness::StaticHarness(uint32_t seed)
+    : ctx_(std::make_unique<VerilatedContext>()), rng_(seed) {
+    ctx_->fatalOnError(true);
+    dut_ = std::make_unique<Vweft_static>(ctx_.get(), "weft_static");
+    axil_ = std::make_unique<AxilMaster>(*this);
+}
+
+StaticHarness::~StaticHarness() { dut_->final(); }
+
+void StaticHarness::reset() {
+    Vweft_static &d = *dut_;
+    d.rst_ni = 0;
+    d.clk_i = 0;
+    d.s_axil_awvalid_i = d.s_axil_wvalid_i = d.s_axil_arvalid_i = 0;
+    d.s_axil_bready_i = d.s_axil_rready_i = 0;
+    d.m_axi_awready_i = d.m_axi_wready_i = d.m_axi_arready_i = 0;
+    d.m_axi_bvalid_i = d.m_axi_rvalid_i = 0;
+    d.slot_osif_in_ready_i = d.slot_osif_out_valid_i = 0;
+    d.slot_mem_cmd_valid_i = d.slot_mem_wr_valid_i = d.slot_mem_rd_ready_i = 0;
+    for (int i = 0; i < 4; ++i) {
+        d.clk_i = 0;
+        d.eval();
+        d.clk_i = 1;
+        d.eval();
+    }
+    d.rst_ni = 1;
+    step(2);
+}
+
+void StaticHarness::step() {
+    Vweft_static &d = *dut_;
+    d.clk_i = 0;
+    axil_->drive(d);
+    for (Agent *a : agents_) a->drive(d);
+    d.eval();
+    axil_->sample(d);
+    for (Agent *a : agents_) a->sample(d);
+    d.clk_i = 1;
+    d.eval();
+    axil_->after_edge(d);
+    ++cycle_;
+    ctx_->timeInc(1);
+}
+
+uint32_t StaticHarness::mmio_read(uint32_t addr) {
+    axil_->start_read(addr);
+    unsigned guard = 0;
+    while (axil_->busy()) {
+        step();
+        if (++guard > 10000) {
+            std::printf("axil: read of 0x%04x never completed\n", addr);
+            std::exit(2);
+        }
+    }
+    return axil_->rdata();
+}
+
+void StaticHarness::mmio_write(uint32_t addr, uint32_t data, uint8_t strb) {
+    axil_->start_write(addr, data, strb);
+    unsigned guard = 0;
+    while (axil_->busy()) {
+        step();
+        if (++guard > 10000) {
+            std::printf("axil: write of 0x%04x never completed\n", addr);
+            std::exit(2);
+        }
+    }
+}
+
+}  // namespace weft_tb

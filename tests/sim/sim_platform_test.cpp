@@ -1,0 +1,371 @@
+// Tests of the simulation platform (platform/sim) through the platform interface: the
+// static region model, MMIO as AXI4-Lite, interrupts, the idle sleep, run-time
+// reconfiguration with test-only thread images, and MEMIF through the DMA region.
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <unistd.h>
+
+#include "weft/osif_protocol.h"
+#include "weft/platform.h"
+#include "weft/sim.h"
+
+namespace
+{
+
+const std::string kImageDir = WEFT_TEST_IMAGE_DIR;
+const std::string kLoopback = kImageDir + "/test_loopback.so";
+const std::string kIncrement = kImageDir + "/test_increment.so";
+const std::string kMemcopy = kImageDir + "/test_memcopy.so";
+const std::string kNotAnImage = kImageDir + "/test_not_an_image.so";
+constexpr uint32_t kMemcopyDone = 0xC0DED0E5;
+constexpr int kIrqTimeoutMs = 5000;
+
+class SimPlatformTest : public ::testing::Test
+{
+  protected:
+    void SetUp() override { ASSERT_EQ(weft_sim_open(&p_, nullptr), 0); }
+    void TearDown() override
+    {
+        if (p_)
+            p_->ops->close(p_);
+    }
+
+    uint32_t rd(uint32_t off)
+    {
+        uint32_t v = 0xdeadbeef;
+        EXPECT_EQ(p_->ops->mmio_read(p_, off, &v), 0) << "offset 0x" << std::hex << off;
+        return v;
+    }
+    void wr(uint32_t off, uint32_t v)
+    {
+        EXPECT_EQ(p_->ops->mmio_write(p_, off, v), 0) << "offset 0x" << std::hex << off;
+    }
+    weft_sim_stats_t stats()
+    {
+        weft_sim_stats_t s{};
+        EXPECT_EQ(weft_sim_stats(p_, &s), 0);
+        return s;
+    }
+
+    // Load an image into a stopped slot, give it the DMA region, pulse reset, run it.
+    void start(unsigned slot, const std::string &image)
+    {
+        ASSERT_EQ(p_->ops->slot_reconfigure(p_, slot, image.c_str()), 0) << image;
+        weft_dma_region_t r{};
+        ASSERT_EQ(p_->ops->dma_region(p_, &r), 0);
+        wr(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_MEM_BASE), static_cast<uint32_t>(r.bus));
+        wr(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_MEM_SIZE), static_cast<uint32_t>(r.size));
+        wr(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_CONTROL), WEFT_CONTROL_RESET | WEFT_CONTROL_RUN);
+        wr(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_CONTROL), WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN);
+    }
+
+    void stop(unsigned slot) { wr(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_CONTROL), WEFT_CONTROL_RESET); }
+
+    // Send one word to a slot and return the word it answers, waiting on its interrupt.
+    uint32_t exchange(unsigned slot, uint32_t word)
+    {
+        wr(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_OSIF_SW2HW), word);
+        EXPECT_EQ(p_->ops->irq_wait(p_, slot, kIrqTimeoutMs), 0) << "slot " << slot;
+        EXPECT_EQ(rd(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_STATUS)) & 0xffffu, 1u);
+        return rd(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_OSIF_HW2SW));
+    }
+
+    weft_platform_t *p_ = nullptr;
+};
+
+TEST(SimOpen, OpenCloseRepeatedly)
+{
+    for (int i = 0; i < 3; ++i) {
+        weft_platform_t *p = nullptr;
+        ASSERT_EQ(weft_sim_open(&p, nullptr), 0);
+        ASSERT_NE(p, nullptr);
+        EXPECT_STREQ(p->name, "sim");
+        weft_dma_region_t r{};
+        ASSERT_EQ(p->ops->dma_region(p, &r), 0);
+        EXPECT_EQ(r.bus, 0x10000000u);
+        EXPECT_EQ(r.size, size_t{16} << 20);
+        ASSERT_NE(r.cpu, nullptr);
+        static_cast<uint8_t *>(r.cpu)[r.size - 1] = 1; // the whole region is host memory
+        p->ops->close(p);
+    }
+}
+
+TEST(SimOpen, ConfiguredDmaRegion)
+{
+    weft_sim_config_t cfg{};
+    cfg.dma_size = 1 << 20;
+    cfg.dma_bus_base = 0x40000000;
+    weft_platform_t *p = nullptr;
+    ASSERT_EQ(weft_sim_open(&p, &cfg), 0);
+    weft_dma_region_t r{};
+    ASSERT_EQ(p->ops->dma_region(p, &r), 0);
+    EXPECT_EQ(r.bus, 0x40000000u);
+    EXPECT_EQ(r.size, size_t{1} << 20);
+    p->ops->close(p);
+}
+
+TEST(SimOpen, BadConfigIsEinval)
+{
+    weft_platform_t *p = nullptr;
+    weft_sim_config_t cfg{};
+    cfg.dma_size = 1000;
+    EXPECT_EQ(weft_sim_open(&p, &cfg), -EINVAL);
+    cfg.dma_size = 4096;
+    cfg.dma_bus_base = 0x10000010;
+    EXPECT_EQ(weft_sim_open(&p, &cfg), -EINVAL);
+    cfg.dma_bus_base = 0xfff00000;
+    cfg.dma_size = 2u << 20;
+    EXPECT_EQ(weft_sim_open(&p, &cfg), -EINVAL);
+    EXPECT_EQ(weft_sim_open(nullptr, nullptr), -EINVAL);
+}
+
+TEST(SimOpen, TwoPlatformsAtOnce)
+{
+    weft_platform_t *a = nullptr, *b = nullptr;
+    ASSERT_EQ(weft_sim_open(&a, nullptr), 0);
+    ASSERT_EQ(weft_sim_open(&b, nullptr), 0);
+    uint32_t va = 0, vb = 0;
+    EXPECT_EQ(a->ops->mmio_read(a, WEFT_REG_ID, &va), 0);
+    EXPECT_EQ(b->ops->mmio_read(b, WEFT_REG_ID, &vb), 0);
+    EXPECT_EQ(va, WEFT_REG_ID_VALUE);
+    EXPECT_EQ(vb, WEFT_REG_ID_VALUE);
+    a->ops->close(a);
+    b->ops->close(b);
+}
+
+TEST(SimOpen, StatsRejectsOtherPlatforms)
+{
+    weft_platform_ops_t ops{};
+    weft_platform_t fake{&ops, "fake"};
+    weft_sim_stats_t s;
+    EXPECT_EQ(weft_sim_stats(&fake, &s), -EINVAL);
+    EXPECT_EQ(weft_sim_stats(nullptr, &s), -EINVAL);
+}
+
+TEST_F(SimPlatformTest, IdentityRegisters)
+{
+    EXPECT_EQ(rd(WEFT_REG_ID), WEFT_REG_ID_VALUE);
+    EXPECT_EQ(rd(WEFT_REG_VERSION), WEFT_OSIF_VERSION);
+    EXPECT_EQ(rd(WEFT_REG_NUM_SLOTS), p_->ops->num_slots(p_));
+    EXPECT_GE(p_->ops->num_slots(p_), 2u);
+}
+
+TEST_F(SimPlatformTest, MmioCountsAndAdvancesCycles)
+{
+    const auto before = stats();
+    const uint32_t c0 = rd(WEFT_REG_CYCLE_LO);
+    const uint32_t c1 = rd(WEFT_REG_CYCLE_LO);
+    EXPECT_GT(c1, c0);
+    const auto after = stats();
+    EXPECT_EQ(after.mmio_ops, before.mmio_ops + 2);
+    EXPECT_GT(after.cycles, before.cycles);
+}
+
+TEST_F(SimPlatformTest, BadOffsetsAreEinval)
+{
+    uint32_t v = 0;
+    for (uint32_t off : {0x1u, 0x2u, 0x103u, 0x10000u, 0x10004u, 0xfffffffcu}) {
+        EXPECT_EQ(p_->ops->mmio_read(p_, off, &v), -EINVAL) << off;
+        EXPECT_EQ(p_->ops->mmio_write(p_, off, 0), -EINVAL) << off;
+    }
+    EXPECT_EQ(p_->ops->mmio_read(p_, 0, nullptr), -EINVAL);
+    EXPECT_EQ(rd(WEFT_REG_ID), WEFT_REG_ID_VALUE); // and nothing broke
+}
+
+TEST_F(SimPlatformTest, ConcurrentMmioFromSeveralThreads)
+{
+    const unsigned n = p_->ops->num_slots(p_);
+    constexpr int kOps = 200;
+    const auto before = stats();
+    std::atomic<int> errors{0};
+    std::vector<std::thread> threads;
+    for (unsigned t = 0; t < n; ++t) {
+        threads.emplace_back([&, t] {
+            const uint32_t reg = WEFT_SLOT_REG(t, WEFT_SLOT_REG_MEM_BASE);
+            for (int i = 0; i < kOps; ++i) {
+                uint32_t v = 0;
+                const uint32_t w = (t << 24) | static_cast<uint32_t>(i * 4);
+                if (p_->ops->mmio_write(p_, reg, w) != 0)
+                    ++errors;
+                if (p_->ops->mmio_read(p_, reg, &v) != 0 || v != w)
+                    ++errors;
+                if (p_->ops->mmio_read(p_, WEFT_REG_ID, &v) != 0 || v != WEFT_REG_ID_VALUE)
+                    ++errors;
+            }
+        });
+    }
+    for (auto &th : threads)
+        th.join();
+    EXPECT_EQ(errors.load(), 0);
+    EXPECT_EQ(stats().mmio_ops, before.mmio_ops + uint64_t{n} * kOps * 3);
+}
+
+TEST_F(SimPlatformTest, IrqWaitTimesOutAndCancels)
+{
+    EXPECT_EQ(p_->ops->irq_wait(p_, 0, 20), -ETIMEDOUT);
+    EXPECT_EQ(p_->ops->irq_wait(p_, p_->ops->num_slots(p_), 0), -EINVAL);
+    EXPECT_EQ(p_->ops->irq_cancel(p_, p_->ops->num_slots(p_)), -EINVAL);
+
+    // A cancel before the wait is consumed by that wait.
+    EXPECT_EQ(p_->ops->irq_cancel(p_, 1), 0);
+    EXPECT_EQ(p_->ops->irq_wait(p_, 1, 1000), -ECANCELED);
+    EXPECT_EQ(p_->ops->irq_wait(p_, 1, 10), -ETIMEDOUT);
+
+    // A cancel from another thread wakes a wait without timeout.
+    std::thread canceller([this] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(30));
+        p_->ops->irq_cancel(p_, 0);
+    });
+    EXPECT_EQ(p_->ops->irq_wait(p_, 0, -1), -ECANCELED);
+    canceller.join();
+}
+
+TEST_F(SimPlatformTest, QuietFabricSleepsAndStopsTheClock)
+{
+    EXPECT_EQ(rd(WEFT_REG_ID), WEFT_REG_ID_VALUE);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const auto a = stats();
+    EXPECT_GE(a.sleeps, 1u);
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    const auto b = stats();
+    EXPECT_EQ(b.cycles, a.cycles) << "fabric time must stand still while quiet";
+    EXPECT_EQ(b.sleeps, a.sleeps);
+    // An MMIO request wakes the fabric; afterwards it sleeps again.
+    EXPECT_EQ(rd(WEFT_REG_ID), WEFT_REG_ID_VALUE);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const auto c = stats();
+    EXPECT_GT(c.cycles, b.cycles);
+    EXPECT_GT(c.sleeps, b.sleeps);
+}
+
+TEST_F(SimPlatformTest, TwoImagesExchangeOsifWords)
+{
+    start(0, kLoopback);
+    start(1, kIncrement);
+    for (uint32_t i = 0; i < 50; ++i) {
+        const uint32_t w = 0x1000u * i + 7u;
+        EXPECT_EQ(exchange(0, w), w);
+        EXPECT_EQ(exchange(1, w), w + 1);
+    }
+    // With the answer taken the line is low again.
+    EXPECT_EQ(rd(WEFT_REG_IRQ_PENDING) & 0x3u, 0u);
+    EXPECT_EQ(p_->ops->irq_wait(p_, 0, 10), -ETIMEDOUT);
+    // Threads blocked on OSIF leave the fabric quiet.
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    const auto a = stats();
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    EXPECT_EQ(stats().cycles, a.cycles);
+}
+
+TEST_F(SimPlatformTest, SameImageInTwoSlots)
+{
+    const unsigned n = p_->ops->num_slots(p_);
+    start(0, kLoopback);
+    start(n - 1, kLoopback);
+    EXPECT_EQ(exchange(0, 11), 11u);
+    EXPECT_EQ(exchange(n - 1, 22), 22u);
+    EXPECT_EQ(exchange(0, 33), 33u);
+    // Unloading one leaves the other working.
+    stop(0);
+    ASSERT_EQ(p_->ops->slot_reconfigure(p_, 0, kIncrement.c_str()), 0);
+    EXPECT_EQ(exchange(n - 1, 44), 44u);
+}
+
+TEST_F(SimPlatformTest, ReconfigureAtRunTime)
+{
+    start(0, kLoopback);
+    EXPECT_EQ(exchange(0, 5), 5u);
+    EXPECT_EQ(p_->ops->slot_reconfigure(p_, 0, kIncrement.c_str()), -EBUSY);
+    EXPECT_EQ(exchange(0, 6), 6u); // still the loopback
+    stop(0);
+    start(0, kIncrement);
+    EXPECT_EQ(exchange(0, 6), 7u);
+    stop(0);
+    start(0, kLoopback);
+    EXPECT_EQ(exchange(0, 8), 8u);
+    EXPECT_EQ(p_->ops->slot_reconfigure(p_, p_->ops->num_slots(p_), kLoopback.c_str()), -EINVAL);
+}
+
+TEST_F(SimPlatformTest, BadImagesAreRefusedAndTheFabricGoesOn)
+{
+    start(1, kLoopback);
+    EXPECT_EQ(exchange(1, 1), 1u);
+    stop(1);
+    EXPECT_EQ(p_->ops->slot_reconfigure(p_, 1, (kImageDir + "/no_such_image.so").c_str()), -ENOENT);
+
+    char garbage[] = "/tmp/weft_sim_test_garbage_XXXXXX";
+    const int fd = mkstemp(garbage);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(write(fd, "not an ELF file\n", 16), 16);
+    close(fd);
+    EXPECT_EQ(p_->ops->slot_reconfigure(p_, 1, garbage), -ENOEXEC);
+    unlink(garbage);
+    EXPECT_EQ(p_->ops->slot_reconfigure(p_, 1, kNotAnImage.c_str()), -ENOEXEC);
+    EXPECT_EQ(p_->ops->slot_reconfigure(p_, 1, kImageDir.c_str()), -ENOEXEC);
+
+    // The previous thread is still in the slot, and the platform still works.
+    EXPECT_EQ(rd(WEFT_REG_ID), WEFT_REG_ID_VALUE);
+    wr(WEFT_SLOT_REG(1, WEFT_SLOT_REG_CONTROL), WEFT_CONTROL_RESET | WEFT_CONTROL_RUN);
+    wr(WEFT_SLOT_REG(1, WEFT_SLOT_REG_CONTROL), WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN);
+    EXPECT_EQ(exchange(1, 2), 2u);
+    stop(1);
+    start(1, kIncrement);
+    EXPECT_EQ(exchange(1, 2), 3u);
+}
+
+TEST_F(SimPlatformTest, MemifCopyInsideTheDmaRegion)
+{
+    weft_dma_region_t r{};
+    ASSERT_EQ(p_->ops->dma_region(p_, &r), 0);
+    auto *mem = static_cast<uint8_t *>(r.cpu);
+    // Odd offsets and a length of several chunks that crosses 4 KiB boundaries.
+    const uint32_t src_off = 0x1f00, dst_off = 0x23100, len = 5 * 1024 + 12;
+    for (uint32_t i = 0; i < len; ++i)
+        mem[src_off + i] = static_cast<uint8_t>(i * 7 + 3);
+    std::memset(mem + dst_off - 64, 0x5a, len + 128);
+
+    start(2, kMemcopy);
+    const auto before = stats();
+    wr(WEFT_SLOT_REG(2, WEFT_SLOT_REG_OSIF_SW2HW), static_cast<uint32_t>(r.bus) + src_off);
+    wr(WEFT_SLOT_REG(2, WEFT_SLOT_REG_OSIF_SW2HW), static_cast<uint32_t>(r.bus) + dst_off);
+    wr(WEFT_SLOT_REG(2, WEFT_SLOT_REG_OSIF_SW2HW), len);
+    ASSERT_EQ(p_->ops->irq_wait(p_, 2, kIrqTimeoutMs), 0);
+    EXPECT_EQ(rd(WEFT_SLOT_REG(2, WEFT_SLOT_REG_OSIF_HW2SW)), kMemcopyDone);
+    EXPECT_EQ(rd(WEFT_SLOT_REG(2, WEFT_SLOT_REG_FAULT)), 0u);
+    const auto after = stats();
+
+    EXPECT_EQ(std::memcmp(mem + src_off, mem + dst_off, len), 0);
+    for (uint32_t i = 0; i < 64; ++i) {
+        ASSERT_EQ(mem[dst_off - 64 + i], 0x5a) << "below the destination";
+        ASSERT_EQ(mem[dst_off + len + i], 0x5a) << "past the destination";
+    }
+    std::printf("memcopy of %u bytes: %llu fabric cycles\n", len,
+                static_cast<unsigned long long>(after.cycles - before.cycles));
+}
+
+TEST_F(SimPlatformTest, MemifOutsideTheWindowFaults)
+{
+    weft_dma_region_t r{};
+    ASSERT_EQ(p_->ops->dma_region(p_, &r), 0);
+    start(3, kMemcopy);
+    // The window is the DMA region; a copy to just past its end must fault the thread.
+    const uint32_t end = static_cast<uint32_t>(r.bus + r.size);
+    wr(WEFT_SLOT_REG(3, WEFT_SLOT_REG_OSIF_SW2HW), static_cast<uint32_t>(r.bus));
+    wr(WEFT_SLOT_REG(3, WEFT_SLOT_REG_OSIF_SW2HW), end - 8);
+    wr(WEFT_SLOT_REG(3, WEFT_SLOT_REG_OSIF_SW2HW), 64);
+    ASSERT_EQ(p_->ops->irq_wait(p_, 3, kIrqTimeoutMs), 0);
+    EXPECT_EQ(rd(WEFT_SLOT_REG(3, WEFT_SLOT_REG_FAULT)) & WEFT_FAULT_MEM, WEFT_FAULT_MEM);
+    EXPECT_EQ(rd(WEFT_SLOT_REG(3, WEFT_SLOT_REG_FAULT_ADDR)), end - 8);
+}
+
+} // namespace

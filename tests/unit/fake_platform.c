@@ -1,0 +1,505 @@
+/*
+ * A software model of Weft's register window, for unit tests (see fake_platform.h).
+ * One mutex guards everything; one condition variable (CLOCK_MONOTONIC) is broadcast on
+ * every change, and both irq_wait and fake_hw_pop wait on it.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "fake_platform.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "weft/osif_protocol.h"
+
+typedef struct fake_queue {
+    uint32_t w[FAKE_FIFO_DEPTH];
+    unsigned head, count;
+} fake_queue_t;
+
+typedef struct fake_slot {
+    fake_queue_t hw2sw, sw2hw;
+    uint32_t control, fault, fault_addr, fault_info, mem_base, mem_size;
+    uint64_t busy;
+    uint32_t busy_hi_latch;
+    int cancel;
+    char image[256];
+    unsigned loads;
+    uint32_t control_log[FAKE_CONTROL_LOG];
+    unsigned control_writes;
+} fake_slot_t;
+
+struct fake_platform {
+    weft_platform_t base; /* first: the platform pointer is the fake's */
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
+    uint32_t id, version;
+    uint64_t cycles;
+    uint32_t cycle_hi_latch;
+    int fail_reconfigure;
+    unsigned num_slots;
+    fake_slot_t *slots;
+    void *dma;
+    size_t dma_size;
+};
+
+static fake_platform_t *of(weft_platform_t *p)
+{
+    return (fake_platform_t *)p;
+}
+
+static int q_push(fake_queue_t *q, uint32_t v)
+{
+    if (q->count == FAKE_FIFO_DEPTH)
+        return -ENOSPC;
+    q->w[(q->head + q->count) % FAKE_FIFO_DEPTH] = v;
+    q->count++;
+    return 0;
+}
+
+static int q_pop(fake_queue_t *q, uint32_t *v)
+{
+    if (q->count == 0)
+        return -ENOENT;
+    *v = q->w[q->head];
+    q->head = (q->head + 1) % FAKE_FIFO_DEPTH;
+    q->count--;
+    return 0;
+}
+
+static uint32_t irq_status(const fake_slot_t *s)
+{
+    return (s->hw2sw.count ? WEFT_IRQ_OSIF : 0u) | (s->fault ? WEFT_IRQ_FAULT : 0u);
+}
+
+static int irq_line(const fake_slot_t *s)
+{
+    return (s->control & WEFT_CONTROL_IRQ_EN) && irq_status(s);
+}
+
+static int running(const fake_slot_t *s)
+{
+    return (s->control & WEFT_CONTROL_RUN) && !(s->control & WEFT_CONTROL_RESET);
+}
+
+/* Decode a slot register offset; NULL for a global register. */
+static int decode(fake_platform_t *f, uint32_t off, fake_slot_t **slot, uint32_t *reg)
+{
+    if (off % 4)
+        return -EINVAL;
+    if (off < WEFT_SLOT_BASE) {
+        *slot = NULL;
+        *reg = off;
+        return off <= WEFT_REG_IRQ_PENDING ? 0 : -EINVAL;
+    }
+    unsigned s = (off - WEFT_SLOT_BASE) / WEFT_SLOT_STRIDE;
+    if (s >= f->num_slots)
+        return -EINVAL;
+    *slot = &f->slots[s];
+    *reg = (off - WEFT_SLOT_BASE) % WEFT_SLOT_STRIDE;
+    return *reg <= WEFT_SLOT_REG_FIFO_DEPTH ? 0 : -EINVAL;
+}
+
+static int fake_mmio_read(weft_platform_t *p, uint32_t off, uint32_t *value)
+{
+    fake_platform_t *f = of(p);
+    fake_slot_t *s;
+    uint32_t reg, v = 0;
+    int rc = decode(f, off, &s, &reg);
+    if (rc != 0)
+        return rc;
+
+    pthread_mutex_lock(&f->lock);
+    if (!s) {
+        switch (reg) {
+        case WEFT_REG_ID:
+            v = f->id;
+            break;
+        case WEFT_REG_VERSION:
+            v = f->version;
+            break;
+        case WEFT_REG_NUM_SLOTS:
+            v = f->num_slots;
+            break;
+        case WEFT_REG_CYCLE_LO:
+            v = (uint32_t)f->cycles;
+            f->cycle_hi_latch = (uint32_t)(f->cycles >> 32);
+            break;
+        case WEFT_REG_CYCLE_HI:
+            v = f->cycle_hi_latch;
+            break;
+        case WEFT_REG_IRQ_PENDING:
+            for (unsigned i = 0; i < f->num_slots; i++)
+                v |= (uint32_t)irq_line(&f->slots[i]) << i;
+            break;
+        }
+    } else {
+        switch (reg) {
+        case WEFT_SLOT_REG_OSIF_HW2SW:
+            if (q_pop(&s->hw2sw, &v) != 0)
+                v = 0;
+            pthread_cond_broadcast(&f->changed);
+            break;
+        case WEFT_SLOT_REG_STATUS:
+            v = s->hw2sw.count | (s->sw2hw.count << 16);
+            break;
+        case WEFT_SLOT_REG_CONTROL:
+            v = s->control;
+            break;
+        case WEFT_SLOT_REG_IRQ_STATUS:
+            v = irq_status(s);
+            break;
+        case WEFT_SLOT_REG_FAULT:
+            v = s->fault;
+            break;
+        case WEFT_SLOT_REG_FAULT_ADDR:
+            v = s->fault_addr;
+            break;
+        case WEFT_SLOT_REG_FAULT_INFO:
+            v = s->fault_info;
+            break;
+        case WEFT_SLOT_REG_MEM_BASE:
+            v = s->mem_base;
+            break;
+        case WEFT_SLOT_REG_MEM_SIZE:
+            v = s->mem_size;
+            break;
+        case WEFT_SLOT_REG_BUSY_LO:
+            v = (uint32_t)s->busy;
+            s->busy_hi_latch = (uint32_t)(s->busy >> 32);
+            break;
+        case WEFT_SLOT_REG_BUSY_HI:
+            v = s->busy_hi_latch;
+            break;
+        case WEFT_SLOT_REG_FIFO_DEPTH:
+            v = FAKE_FIFO_DEPTH | (FAKE_FIFO_DEPTH << 16);
+            break;
+        default:
+            v = 0;
+            break; /* write-only */
+        }
+    }
+    pthread_mutex_unlock(&f->lock);
+    *value = v;
+    return 0;
+}
+
+static int fake_mmio_write(weft_platform_t *p, uint32_t off, uint32_t v)
+{
+    fake_platform_t *f = of(p);
+    fake_slot_t *s;
+    uint32_t reg;
+    int rc = decode(f, off, &s, &reg);
+    if (rc != 0)
+        return rc;
+    if (!s)
+        return 0; /* global registers are read-only; writes are ignored */
+
+    pthread_mutex_lock(&f->lock);
+    switch (reg) {
+    case WEFT_SLOT_REG_OSIF_SW2HW:
+        if (q_push(&s->sw2hw, v) != 0)
+            s->fault |= WEFT_FAULT_OVERFLOW;
+        break;
+    case WEFT_SLOT_REG_CONTROL:
+        s->control = v & (WEFT_CONTROL_RESET | WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN);
+        if (s->control_writes < FAKE_CONTROL_LOG)
+            s->control_log[s->control_writes] = s->control;
+        s->control_writes++;
+        if (v & WEFT_CONTROL_RESET) {
+            memset(&s->hw2sw, 0, sizeof s->hw2sw);
+            memset(&s->sw2hw, 0, sizeof s->sw2hw);
+            s->busy = 0;
+        }
+        break;
+    case WEFT_SLOT_REG_FAULT:
+        s->fault &= ~v;
+        break;
+    case WEFT_SLOT_REG_MEM_BASE:
+        s->mem_base = v;
+        break;
+    case WEFT_SLOT_REG_MEM_SIZE:
+        s->mem_size = v;
+        break;
+    default:
+        break; /* read-only */
+    }
+    pthread_cond_broadcast(&f->changed);
+    pthread_mutex_unlock(&f->lock);
+    return 0;
+}
+
+static struct timespec deadline_after(int ms)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    ts.tv_sec += ms / 1000;
+    ts.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+    }
+    return ts;
+}
+
+static int fake_irq_wait(weft_platform_t *p, unsigned slot, int timeout_ms)
+{
+    fake_platform_t *f = of(p);
+    if (slot >= f->num_slots)
+        return -EINVAL;
+    fake_slot_t *s = &f->slots[slot];
+    struct timespec until = deadline_after(timeout_ms > 0 ? timeout_ms : 0);
+    int ret = 0;
+
+    pthread_mutex_lock(&f->lock);
+    for (;;) {
+        if (s->cancel) {
+            s->cancel = 0;
+            ret = -ECANCELED;
+            break;
+        }
+        if (irq_line(s))
+            break;
+        int rc = timeout_ms < 0 ? pthread_cond_wait(&f->changed, &f->lock)
+                                : pthread_cond_timedwait(&f->changed, &f->lock, &until);
+        if (rc == ETIMEDOUT && !irq_line(s) && !s->cancel) {
+            ret = -ETIMEDOUT;
+            break;
+        }
+    }
+    pthread_mutex_unlock(&f->lock);
+    return ret;
+}
+
+static int fake_irq_cancel(weft_platform_t *p, unsigned slot)
+{
+    fake_platform_t *f = of(p);
+    if (slot >= f->num_slots)
+        return -EINVAL;
+    pthread_mutex_lock(&f->lock);
+    f->slots[slot].cancel = 1;
+    pthread_cond_broadcast(&f->changed);
+    pthread_mutex_unlock(&f->lock);
+    return 0;
+}
+
+static int fake_dma_region(weft_platform_t *p, weft_dma_region_t *r)
+{
+    fake_platform_t *f = of(p);
+    r->cpu = f->dma;
+    r->bus = FAKE_DMA_BUS;
+    r->size = f->dma_size;
+    return 0;
+}
+
+static int fake_slot_reconfigure(weft_platform_t *p, unsigned slot, const char *image)
+{
+    fake_platform_t *f = of(p);
+    if (slot >= f->num_slots || !image)
+        return -EINVAL;
+    int ret = 0;
+    pthread_mutex_lock(&f->lock);
+    fake_slot_t *s = &f->slots[slot];
+    if (s->control & WEFT_CONTROL_RUN) {
+        ret = -EBUSY;
+    } else if (f->fail_reconfigure) {
+        ret = -f->fail_reconfigure;
+        f->fail_reconfigure = 0;
+    } else {
+        strncpy(s->image, image, sizeof s->image - 1);
+        s->image[sizeof s->image - 1] = '\0';
+        s->loads++;
+    }
+    pthread_mutex_unlock(&f->lock);
+    return ret;
+}
+
+static unsigned fake_num_slots(weft_platform_t *p)
+{
+    return of(p)->num_slots;
+}
+
+static void fake_close(weft_platform_t *p)
+{
+    fake_platform_free(of(p));
+}
+
+static const weft_platform_ops_t fake_ops = {
+    .mmio_read = fake_mmio_read,
+    .mmio_write = fake_mmio_write,
+    .irq_wait = fake_irq_wait,
+    .irq_cancel = fake_irq_cancel,
+    .dma_region = fake_dma_region,
+    .slot_reconfigure = fake_slot_reconfigure,
+    .num_slots = fake_num_slots,
+    .close = fake_close,
+};
+
+fake_platform_t *fake_platform_new(const fake_config_t *cfg)
+{
+    fake_config_t c = {0};
+    if (cfg)
+        c = *cfg;
+    fake_platform_t *f = calloc(1, sizeof(*f));
+    if (!f)
+        return NULL;
+    f->num_slots = c.num_slots ? c.num_slots : 4;
+    f->dma_size = c.dma_size ? c.dma_size : (1u << 20);
+    f->id = c.id ? c.id : WEFT_REG_ID_VALUE;
+    f->version = c.version ? c.version : WEFT_OSIF_VERSION;
+    f->slots = calloc(f->num_slots, sizeof(*f->slots));
+    f->dma = aligned_alloc(4096, (f->dma_size + 4095) / 4096 * 4096);
+    if (!f->slots || !f->dma) {
+        free(f->slots);
+        free(f->dma);
+        free(f);
+        return NULL;
+    }
+    for (unsigned i = 0; i < f->num_slots; i++)
+        f->slots[i].control = WEFT_CONTROL_RESET;
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&f->changed, &ca);
+    pthread_condattr_destroy(&ca);
+    pthread_mutex_init(&f->lock, NULL);
+    f->base.ops = &fake_ops;
+    f->base.name = "fake";
+    return f;
+}
+
+weft_platform_t *fake_platform_base(fake_platform_t *f)
+{
+    return &f->base;
+}
+
+void fake_platform_free(fake_platform_t *f)
+{
+    if (!f)
+        return;
+    pthread_cond_destroy(&f->changed);
+    pthread_mutex_destroy(&f->lock);
+    free(f->dma);
+    free(f->slots);
+    free(f);
+}
+
+int fake_hw_push(fake_platform_t *f, unsigned slot, uint32_t word)
+{
+    if (slot >= f->num_slots)
+        return -EINVAL;
+    pthread_mutex_lock(&f->lock);
+    fake_slot_t *s = &f->slots[slot];
+    /* A stopped or reset slot is decoupled: its words never reach the FIFO. */
+    int rc = running(s) ? q_push(&s->hw2sw, word) : -EPIPE;
+    pthread_cond_broadcast(&f->changed);
+    pthread_mutex_unlock(&f->lock);
+    return rc;
+}
+
+int fake_hw_pop(fake_platform_t *f, unsigned slot, uint32_t *word, int timeout_ms)
+{
+    if (slot >= f->num_slots)
+        return -EINVAL;
+    struct timespec until = deadline_after(timeout_ms > 0 ? timeout_ms : 0);
+    int ret = 0;
+    pthread_mutex_lock(&f->lock);
+    fake_slot_t *s = &f->slots[slot];
+    while (q_pop(&s->sw2hw, word) != 0) {
+        int rc = timeout_ms < 0 ? pthread_cond_wait(&f->changed, &f->lock)
+                                : pthread_cond_timedwait(&f->changed, &f->lock, &until);
+        if (rc == ETIMEDOUT && s->sw2hw.count == 0) {
+            ret = -ETIMEDOUT;
+            break;
+        }
+    }
+    pthread_cond_broadcast(&f->changed);
+    pthread_mutex_unlock(&f->lock);
+    return ret;
+}
+
+void fake_hw_fault(fake_platform_t *f, unsigned slot, uint32_t bits, uint32_t addr, uint32_t info)
+{
+    pthread_mutex_lock(&f->lock);
+    fake_slot_t *s = &f->slots[slot];
+    s->fault |= bits;
+    s->fault_addr = addr;
+    s->fault_info = info;
+    pthread_cond_broadcast(&f->changed);
+    pthread_mutex_unlock(&f->lock);
+}
+
+void fake_hw_set_busy(fake_platform_t *f, unsigned slot, uint64_t cycles)
+{
+    pthread_mutex_lock(&f->lock);
+    f->slots[slot].busy = cycles;
+    pthread_mutex_unlock(&f->lock);
+}
+
+void fake_set_cycles(fake_platform_t *f, uint64_t cycles)
+{
+    pthread_mutex_lock(&f->lock);
+    f->cycles = cycles;
+    pthread_mutex_unlock(&f->lock);
+}
+
+void fake_fail_reconfigure(fake_platform_t *f, int err)
+{
+    pthread_mutex_lock(&f->lock);
+    f->fail_reconfigure = err;
+    pthread_mutex_unlock(&f->lock);
+}
+
+uint32_t fake_control(fake_platform_t *f, unsigned slot)
+{
+    pthread_mutex_lock(&f->lock);
+    uint32_t v = f->slots[slot].control;
+    pthread_mutex_unlock(&f->lock);
+    return v;
+}
+
+unsigned fake_control_log(fake_platform_t *f, unsigned slot, uint32_t *out, unsigned max)
+{
+    pthread_mutex_lock(&f->lock);
+    fake_slot_t *s = &f->slots[slot];
+    unsigned n = s->control_writes < FAKE_CONTROL_LOG ? s->control_writes : FAKE_CONTROL_LOG;
+    if (n > max)
+        n = max;
+    memcpy(out, s->control_log, n * sizeof(*out));
+    pthread_mutex_unlock(&f->lock);
+    return n;
+}
+
+const char *fake_image(fake_platform_t *f, unsigned slot, unsigned *loads)
+{
+    pthread_mutex_lock(&f->lock);
+    const char *img = f->slots[slot].image;
+    if (loads)
+        *loads = f->slots[slot].loads;
+    pthread_mutex_unlock(&f->lock);
+    return img;
+}
+
+void fake_window(fake_platform_t *f, unsigned slot, uint32_t *base, uint32_t *size)
+{
+    pthread_mutex_lock(&f->lock);
+    *base = f->slots[slot].mem_base;
+    *size = f->slots[slot].mem_size;
+    pthread_mutex_unlock(&f->lock);
+}
+
+unsigned fake_hw2sw_count(fake_platform_t *f, unsigned slot)
+{
+    pthread_mutex_lock(&f->lock);
+    unsigned n = f->slots[slot].hw2sw.count;
+    pthread_mutex_unlock(&f->lock);
+    return n;
+}
+
+weft_dma_region_t fake_dma(fake_platform_t *f)
+{
+    weft_dma_region_t r = {f->dma, FAKE_DMA_BUS, f->dma_size};
+    return r;
+}

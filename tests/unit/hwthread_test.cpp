@@ -1,0 +1,245 @@
+// Hardware-thread lifecycle on the fake platform: create, join, stats, destroy.
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+#include "runtime_fixture.h"
+
+namespace
+{
+
+using Clock = std::chrono::steady_clock;
+
+TEST_F(Runtime, HwthreadCreateLoadsImageSetsWindowAndStartsSlot)
+{
+    weft_hwthread_attr_t a{};
+    a.name = "loader";
+    a.image = "images/sort.so";
+    a.slot = 2;
+    a.mem_base = FAKE_DMA_BUS + 0x1000;
+    a.mem_size = 0x2000;
+    weft_hwthread_t *t = nullptr;
+    ASSERT_EQ(weft_hwthread_create(w_, &t, &a), 0);
+    threads_.push_back(t);
+
+    unsigned loads = 0;
+    EXPECT_STREQ(fake_image(f_, 2, &loads), "images/sort.so");
+    EXPECT_EQ(loads, 1u);
+    uint32_t base, size;
+    fake_window(f_, 2, &base, &size);
+    EXPECT_EQ(base, FAKE_DMA_BUS + 0x1000);
+    EXPECT_EQ(size, 0x2000u);
+
+    // weft_init's stop, then create: stop, clock in reset, run.
+    uint32_t log[FAKE_CONTROL_LOG];
+    unsigned n = fake_control_log(f_, 2, log, FAKE_CONTROL_LOG);
+    ASSERT_EQ(n, 4u);
+    EXPECT_EQ(log[0], WEFT_CONTROL_RESET);
+    EXPECT_EQ(log[1], WEFT_CONTROL_RESET);
+    EXPECT_EQ(log[2], WEFT_CONTROL_RUN | WEFT_CONTROL_RESET | WEFT_CONTROL_IRQ_EN);
+    EXPECT_EQ(log[3], WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN);
+}
+
+TEST_F(Runtime, HwthreadCreateBadAttributesAreEinval)
+{
+    weft_resource_t good{WEFT_RES_SEM, &sem_};
+    weft_resource_t bad_type{static_cast<weft_res_type_t>(9), &sem_};
+    weft_resource_t none_type{WEFT_RES_NONE, &sem_};
+    weft_resource_t null_obj{WEFT_RES_MUTEX, nullptr};
+    weft_hwthread_t *t = nullptr;
+    auto attr = [&] {
+        weft_hwthread_attr_t a{};
+        a.image = "x.so";
+        a.slot = 0;
+        a.resources = &good;
+        a.num_resources = 1;
+        return a;
+    };
+    weft_hwthread_attr_t a = attr();
+    EXPECT_EQ(weft_hwthread_create(nullptr, &t, &a), -EINVAL);
+    EXPECT_EQ(weft_hwthread_create(w_, nullptr, &a), -EINVAL);
+    EXPECT_EQ(weft_hwthread_create(w_, &t, nullptr), -EINVAL);
+    a.image = nullptr;
+    EXPECT_EQ(weft_hwthread_create(w_, &t, &a), -EINVAL) << "no image";
+    a = attr();
+    a.slot = 4;
+    EXPECT_EQ(weft_hwthread_create(w_, &t, &a), -EINVAL) << "slot out of range";
+    a = attr();
+    a.num_resources = WEFT_MAX_RESOURCES + 1;
+    EXPECT_EQ(weft_hwthread_create(w_, &t, &a), -EINVAL) << "too many resources";
+    a = attr();
+    a.resources = nullptr;
+    EXPECT_EQ(weft_hwthread_create(w_, &t, &a), -EINVAL) << "NULL array";
+    for (weft_resource_t *r : {&bad_type, &none_type, &null_obj}) {
+        a = attr();
+        a.resources = r;
+        EXPECT_EQ(weft_hwthread_create(w_, &t, &a), -EINVAL) << "bad entry";
+    }
+    weft_dma_region_t dma = fake_dma(f_);
+    a = attr();
+    a.mem_base = dma.bus - 64;
+    a.mem_size = 128;
+    EXPECT_EQ(weft_hwthread_create(w_, &t, &a), -EINVAL) << "window starts below the region";
+    a.mem_base = dma.bus + dma.size - 64;
+    EXPECT_EQ(weft_hwthread_create(w_, &t, &a), -EINVAL) << "window ends past the region";
+    a.mem_base = UINT64_MAX - 10;
+    a.mem_size = 100;
+    EXPECT_EQ(weft_hwthread_create(w_, &t, &a), -EINVAL) << "window wraps around";
+    unsigned loads = 0;
+    fake_image(f_, 0, &loads);
+    EXPECT_EQ(loads, 0u) << "nothing was loaded for a rejected attribute";
+}
+
+TEST_F(Runtime, HwthreadCreateOccupiedSlotIsEbusy)
+{
+    weft_hwthread_t *first = Start(1, {});
+    ASSERT_NE(first, nullptr);
+    weft_hwthread_attr_t a{};
+    a.image = "other.so";
+    a.slot = 1;
+    weft_hwthread_t *t = nullptr;
+    EXPECT_EQ(weft_hwthread_create(w_, &t, &a), -EBUSY);
+    // Still occupied after the first thread ended: the slot is freed by destroy only.
+    Issue(1, WEFT_OSIF_CMD_THREAD_EXIT, 0, {0});
+    ASSERT_EQ(weft_hwthread_join(first, nullptr), 0);
+    EXPECT_EQ(weft_hwthread_create(w_, &t, &a), -EBUSY);
+    Destroy(first);
+    ASSERT_EQ(weft_hwthread_create(w_, &t, &a), 0);
+    threads_.push_back(t);
+}
+
+TEST_F(Runtime, HwthreadCreateImageLoadFailureIsReturned)
+{
+    fake_fail_reconfigure(f_, ENOENT);
+    weft_hwthread_attr_t a{};
+    a.image = "missing.so";
+    a.slot = 0;
+    weft_hwthread_t *t = nullptr;
+    EXPECT_EQ(weft_hwthread_create(w_, &t, &a), -ENOENT);
+    EXPECT_EQ(fake_control(f_, 0) & WEFT_CONTROL_RUN, 0u) << "slot left running";
+    // The slot was not kept.
+    ASSERT_NE(Start(0, {}), nullptr);
+}
+
+TEST_F(Runtime, HwthreadJoinReportsExitValueAndStopsSlot)
+{
+    weft_hwthread_t *t = Start(0, {});
+    Issue(0, WEFT_OSIF_CMD_THREAD_EXIT, 0, {0xC0FFEE});
+    weft_exit_status_t st{};
+    ASSERT_EQ(weft_hwthread_join(t, &st), 0);
+    EXPECT_EQ(st.kind, WEFT_EXIT_NORMAL);
+    EXPECT_EQ(st.value, 0xC0FFEEu);
+    EXPECT_EQ(fake_control(f_, 0), WEFT_CONTROL_RESET);
+    EXPECT_FALSE(Collect(0, 50).arrived) << "THREAD_EXIT has no response";
+    // A second join reports the same.
+    weft_exit_status_t again{};
+    ASSERT_EQ(weft_hwthread_join(t, &again), 0);
+    EXPECT_EQ(again.value, 0xC0FFEEu);
+}
+
+TEST_F(Runtime, HwthreadJoinNullIsEinval)
+{
+    EXPECT_EQ(weft_hwthread_join(nullptr, nullptr), -EINVAL);
+    EXPECT_EQ(weft_hwthread_timedjoin(nullptr, nullptr, 5), -EINVAL);
+    EXPECT_EQ(weft_hwthread_destroy(nullptr), -EINVAL);
+    weft_hwthread_stats_t s;
+    EXPECT_EQ(weft_hwthread_stats(nullptr, &s), -EINVAL);
+}
+
+TEST_F(Runtime, HwthreadTimedjoinTimesOutWhileRunning)
+{
+    weft_hwthread_t *t = Start(0, {});
+    auto t0 = Clock::now();
+    EXPECT_EQ(weft_hwthread_timedjoin(t, nullptr, 40), -ETIMEDOUT);
+    EXPECT_GE(Clock::now() - t0, std::chrono::milliseconds(35));
+    EXPECT_EQ(weft_hwthread_timedjoin(t, nullptr, 0), -ETIMEDOUT);
+}
+
+TEST_F(Runtime, HwthreadStatsCountsCallsAndBusyCycles)
+{
+    weft_hwthread_t *t = Start(0, {});
+    for (int i = 0; i < 3; i++)
+        ASSERT_EQ(Call(0, WEFT_OSIF_CMD_GET_INIT_DATA, 0).status, WEFT_OSIF_OK);
+    fake_hw_set_busy(f_, 0, 0x100000002ull);
+    weft_hwthread_stats_t s{};
+    ASSERT_EQ(weft_hwthread_stats(t, &s), 0);
+    EXPECT_EQ(s.calls, 3u);
+    EXPECT_EQ(s.busy_cycles, 0x100000002ull);
+    // After the end the counter read just before the slot reset is kept.
+    fake_hw_set_busy(f_, 0, 1234);
+    Issue(0, WEFT_OSIF_CMD_THREAD_EXIT, 0, {0});
+    ASSERT_EQ(weft_hwthread_join(t, nullptr), 0);
+    ASSERT_EQ(weft_hwthread_stats(t, &s), 0);
+    EXPECT_EQ(s.calls, 4u);
+    EXPECT_EQ(s.busy_cycles, 1234u);
+}
+
+TEST_F(Runtime, HwthreadDestroyWhileBlockedInSemWaitReturnsPromptly)
+{
+    weft_hwthread_t *t = Start(3, {{WEFT_RES_SEM, &sem_}});
+    Issue(3, WEFT_OSIF_CMD_SEM_WAIT, 0);
+    EXPECT_FALSE(Collect(3, 60).arrived);
+    auto t0 = Clock::now();
+    Destroy(t);
+    EXPECT_LT(Clock::now() - t0, std::chrono::seconds(2));
+    EXPECT_EQ(fake_control(f_, 3) & WEFT_CONTROL_RUN, 0u);
+    // The abandoned wait took nothing: a post is still there for the next taker.
+    ASSERT_EQ(sem_post(&sem_), 0);
+    EXPECT_EQ(sem_trywait(&sem_), 0);
+    ASSERT_NE(Start(3, {}), nullptr) << "slot is free again";
+}
+
+TEST_F(Runtime, HwthreadDestroyReleasesMutexesTheThreadHeld)
+{
+    weft_hwthread_t *t = Start(0, {{WEFT_RES_MUTEX, &mutex_}}, "holder");
+    ASSERT_EQ(Call(0, WEFT_OSIF_CMD_MUTEX_LOCK, 0).status, WEFT_OSIF_OK);
+    EXPECT_EQ(pthread_mutex_trylock(&mutex_), EBUSY);
+    Destroy(t);
+    EXPECT_EQ(pthread_mutex_trylock(&mutex_), 0) << "mutex still held after destroy";
+    pthread_mutex_unlock(&mutex_);
+    EXPECT_NE(LogLineWith({"holder", "slot 0", "released"}), "");
+}
+
+TEST_F(Runtime, HwthreadJoinAfterExitHoldingMutexFindsItReleased)
+{
+    weft_hwthread_t *t = Start(0, {{WEFT_RES_MUTEX, &mutex_}}, "leaky");
+    ASSERT_EQ(Call(0, WEFT_OSIF_CMD_MUTEX_LOCK, 0).status, WEFT_OSIF_OK);
+    Issue(0, WEFT_OSIF_CMD_THREAD_EXIT, 0, {1});
+    ASSERT_EQ(weft_hwthread_join(t, nullptr), 0);
+    EXPECT_EQ(pthread_mutex_trylock(&mutex_), 0);
+    pthread_mutex_unlock(&mutex_);
+    EXPECT_NE(LogLineWith({"leaky", "mutex handle 0", "released"}), "");
+}
+
+TEST_F(Runtime, WeftShutdownStopsRunningThreads)
+{
+    weft_hwthread_t *a = Start(0, {{WEFT_RES_SEM, &sem_}}, "a");
+    weft_hwthread_t *b = Start(1, {{WEFT_RES_MBOX, &mbox_}}, "b");
+    weft_hwthread_t *c = Start(2, {}, "c");
+    Issue(0, WEFT_OSIF_CMD_SEM_WAIT, 0);
+    Issue(1, WEFT_OSIF_CMD_MBOX_GET, 0);
+    Issue(2, WEFT_OSIF_CMD_THREAD_EXIT, 0, {7});
+    ASSERT_EQ(weft_hwthread_join(c, nullptr), 0);
+    EXPECT_FALSE(Collect(0, 30).arrived);
+
+    auto t0 = Clock::now();
+    weft_shutdown(w_);
+    w_ = nullptr;
+    EXPECT_LT(Clock::now() - t0, std::chrono::seconds(2));
+    for (unsigned s = 0; s < 4; s++)
+        EXPECT_EQ(fake_control(f_, s) & WEFT_CONTROL_RUN, 0u) << "slot " << s;
+
+    weft_exit_status_t st{};
+    ASSERT_EQ(weft_hwthread_timedjoin(a, &st, 0), 0);
+    EXPECT_EQ(st.kind, WEFT_EXIT_STOPPED);
+    ASSERT_EQ(weft_hwthread_timedjoin(b, &st, 0), 0);
+    EXPECT_EQ(st.kind, WEFT_EXIT_STOPPED);
+    ASSERT_EQ(weft_hwthread_timedjoin(c, &st, 0), 0);
+    EXPECT_EQ(st.kind, WEFT_EXIT_NORMAL) << "a thread that had ended keeps its status";
+    EXPECT_EQ(st.value, 7u);
+    // TearDown destroys a, b and c after the runtime is gone.
+}
+
+} // namespace

@@ -1,0 +1,166 @@
+// The OSIF request decoder: every verdict and error class, and the framing bound.
+#include <gtest/gtest.h>
+
+#include <semaphore.h>
+
+#include "osif_decode.h"
+
+namespace
+{
+
+class OsifDecode : public ::testing::Test
+{
+  protected:
+    OsifDecode()
+    {
+        res_[0] = {WEFT_RES_SEM, &sem_};
+        res_[1] = {WEFT_RES_MUTEX, &mutex_};
+        res_[2] = {WEFT_RES_COND, &cond_};
+        res_[3] = {WEFT_RES_MBOX, &mbox_};
+    }
+    weft_osif_decoded_t Decode(uint32_t cmd, uint32_t handle, std::vector<uint32_t> args,
+                               int nargs = -1)
+    {
+        uint32_t n = nargs < 0 ? static_cast<uint32_t>(args.size()) : static_cast<uint32_t>(nargs);
+        weft_osif_decoded_t d;
+        weft_osif_decode(weft_osif_req_header(cmd, handle, n), args.empty() ? nullptr : args.data(),
+                         res_, 4, &d);
+        return d;
+    }
+    int sem_ = 0, mutex_ = 0, cond_ = 0, mbox_ = 0; // stand-ins: the decoder never touches objects
+    weft_resource_t res_[4];
+};
+
+TEST_F(OsifDecode, AcceptsEveryCommandWithRightHandleAndArgs)
+{
+    struct {
+        uint32_t cmd, handle;
+        std::vector<uint32_t> args;
+    } ok[] = {
+        {WEFT_OSIF_CMD_SEM_POST, 0, {}},      {WEFT_OSIF_CMD_SEM_WAIT, 0, {}},
+        {WEFT_OSIF_CMD_MUTEX_LOCK, 1, {}},    {WEFT_OSIF_CMD_MUTEX_UNLOCK, 1, {}},
+        {WEFT_OSIF_CMD_MUTEX_TRYLOCK, 1, {}}, {WEFT_OSIF_CMD_COND_WAIT, 2, {1}},
+        {WEFT_OSIF_CMD_COND_SIGNAL, 2, {}},   {WEFT_OSIF_CMD_COND_BROADCAST, 2, {}},
+        {WEFT_OSIF_CMD_MBOX_GET, 3, {}},      {WEFT_OSIF_CMD_MBOX_PUT, 3, {7}},
+        {WEFT_OSIF_CMD_MBOX_TRYGET, 3, {}},   {WEFT_OSIF_CMD_MBOX_TRYPUT, 3, {7}},
+        {WEFT_OSIF_CMD_GET_INIT_DATA, 0, {}}, {WEFT_OSIF_CMD_THREAD_EXIT, 0, {5}},
+    };
+    for (const auto &c : ok) {
+        weft_osif_decoded_t d = Decode(c.cmd, c.handle, c.args);
+        EXPECT_EQ(d.verdict, WEFT_OSIF_ACCEPT) << "cmd " << c.cmd;
+        EXPECT_EQ(d.status, WEFT_OSIF_OK);
+        ASSERT_NE(d.info, nullptr);
+        EXPECT_EQ(d.info->code, c.cmd);
+        if (d.info->handle_type != WEFT_RES_NONE) {
+            EXPECT_EQ(d.res, &res_[c.handle]);
+        }
+    }
+}
+
+TEST_F(OsifDecode, CondWaitResolvesItsMutexArgument)
+{
+    weft_osif_decoded_t d = Decode(WEFT_OSIF_CMD_COND_WAIT, 2, {1});
+    ASSERT_EQ(d.verdict, WEFT_OSIF_ACCEPT);
+    EXPECT_EQ(d.arg_res, &res_[1]);
+}
+
+TEST_F(OsifDecode, UnknownCommandIsNosys)
+{
+    for (uint32_t cmd : {0x00u, 0x0du, 0x7eu, 0xffu}) {
+        weft_osif_decoded_t d = Decode(cmd, 0, {});
+        EXPECT_EQ(d.verdict, WEFT_OSIF_REJECT);
+        EXPECT_EQ(d.status, WEFT_OSIF_NOSYS) << "cmd " << cmd;
+        EXPECT_EQ(d.info, nullptr);
+        EXPECT_EQ(d.hdr.cmd, cmd);
+    }
+}
+
+TEST_F(OsifDecode, HandleOutsideArrayIsBadhandle)
+{
+    weft_osif_decoded_t d = Decode(WEFT_OSIF_CMD_SEM_POST, 4, {});
+    EXPECT_EQ(d.verdict, WEFT_OSIF_REJECT);
+    EXPECT_EQ(d.status, WEFT_OSIF_BADHANDLE);
+    d = Decode(WEFT_OSIF_CMD_MBOX_GET, 255, {});
+    EXPECT_EQ(d.status, WEFT_OSIF_BADHANDLE);
+}
+
+TEST_F(OsifDecode, NonZeroHandleOnHandlelessCommandIsBadhandle)
+{
+    weft_osif_decoded_t d = Decode(WEFT_OSIF_CMD_GET_INIT_DATA, 1, {});
+    EXPECT_EQ(d.verdict, WEFT_OSIF_REJECT);
+    EXPECT_EQ(d.status, WEFT_OSIF_BADHANDLE);
+}
+
+TEST_F(OsifDecode, EmptyResourceArrayIsBadhandle)
+{
+    weft_osif_decoded_t d;
+    weft_osif_decode(weft_osif_req_header(WEFT_OSIF_CMD_SEM_POST, 0, 0), nullptr, nullptr, 0, &d);
+    EXPECT_EQ(d.status, WEFT_OSIF_BADHANDLE);
+}
+
+TEST_F(OsifDecode, HandleOfAnotherTypeIsWrongType)
+{
+    weft_osif_decoded_t d = Decode(WEFT_OSIF_CMD_SEM_WAIT, 1, {}); // a mutex
+    EXPECT_EQ(d.verdict, WEFT_OSIF_REJECT);
+    EXPECT_EQ(d.status, WEFT_OSIF_WRONG_TYPE);
+    d = Decode(WEFT_OSIF_CMD_MBOX_PUT, 0, {1}); // a semaphore
+    EXPECT_EQ(d.status, WEFT_OSIF_WRONG_TYPE);
+}
+
+TEST_F(OsifDecode, WrongArgumentCountIsBadargs)
+{
+    EXPECT_EQ(Decode(WEFT_OSIF_CMD_SEM_POST, 0, {1}).status, WEFT_OSIF_BADARGS);
+    EXPECT_EQ(Decode(WEFT_OSIF_CMD_MBOX_PUT, 3, {}).status, WEFT_OSIF_BADARGS);
+    EXPECT_EQ(Decode(WEFT_OSIF_CMD_MBOX_PUT, 3, {1, 2}).status, WEFT_OSIF_BADARGS);
+    std::vector<uint32_t> many(WEFT_OSIF_MAX_ARGS, 0);
+    weft_osif_decoded_t d = Decode(WEFT_OSIF_CMD_THREAD_EXIT, 0, many);
+    EXPECT_EQ(d.verdict, WEFT_OSIF_REJECT) << "a sane count is an error response, not a fault";
+    EXPECT_EQ(d.status, WEFT_OSIF_BADARGS);
+}
+
+TEST_F(OsifDecode, CondWaitWithBadMutexArgumentIsBadargs)
+{
+    EXPECT_EQ(Decode(WEFT_OSIF_CMD_COND_WAIT, 2, {0}).status, WEFT_OSIF_BADARGS); // a sem
+    EXPECT_EQ(Decode(WEFT_OSIF_CMD_COND_WAIT, 2, {4}).status, WEFT_OSIF_BADARGS); // outside
+    EXPECT_EQ(Decode(WEFT_OSIF_CMD_COND_WAIT, 2, {0xffffffffu}).status, WEFT_OSIF_BADARGS);
+}
+
+TEST_F(OsifDecode, ChecksInProtocolOrder)
+{
+    // Bad handle and wrong count: the handle is reported first.
+    EXPECT_EQ(Decode(WEFT_OSIF_CMD_SEM_POST, 9, {1}).status, WEFT_OSIF_BADHANDLE);
+    // Wrong type and wrong count: the type is reported first.
+    EXPECT_EQ(Decode(WEFT_OSIF_CMD_SEM_POST, 1, {1}).status, WEFT_OSIF_WRONG_TYPE);
+}
+
+TEST_F(OsifDecode, NargsAboveBoundIsFramingFault)
+{
+    uint32_t hdr = weft_osif_req_header(WEFT_OSIF_CMD_MBOX_PUT, 3, WEFT_OSIF_MAX_ARGS + 1);
+    EXPECT_EQ(weft_osif_frame(hdr), -1);
+    weft_osif_decoded_t d;
+    weft_osif_decode(hdr, nullptr, res_, 4, &d);
+    EXPECT_EQ(d.verdict, WEFT_OSIF_FRAMING);
+    // Framing comes before everything: even an unknown command with a huge count faults.
+    hdr = weft_osif_req_header(0x7e, 200, 0xffff);
+    weft_osif_decode(hdr, nullptr, res_, 4, &d);
+    EXPECT_EQ(d.verdict, WEFT_OSIF_FRAMING);
+    EXPECT_EQ(d.hdr.nargs, 0xffffu);
+}
+
+TEST_F(OsifDecode, FrameReturnsArgumentCount)
+{
+    EXPECT_EQ(weft_osif_frame(weft_osif_req_header(WEFT_OSIF_CMD_MBOX_PUT, 0, 1)), 1);
+    EXPECT_EQ(weft_osif_frame(weft_osif_req_header(0x55, 0, 0)), 0);
+    EXPECT_EQ(weft_osif_frame(weft_osif_req_header(0x55, 0, WEFT_OSIF_MAX_ARGS)),
+              static_cast<int>(WEFT_OSIF_MAX_ARGS));
+}
+
+TEST_F(OsifDecode, HeaderSplitTakesFieldsApart)
+{
+    weft_osif_header_t h = weft_osif_header_split(0x0a03fffeu);
+    EXPECT_EQ(h.cmd, 0x0au);
+    EXPECT_EQ(h.handle, 0x03u);
+    EXPECT_EQ(h.nargs, 0xfffeu);
+}
+
+} // namespace
