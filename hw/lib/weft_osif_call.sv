@@ -102,6 +102,8 @@ module weft_osif_call #(
   logic err_d, err_q;
 
   logic [31:0] req_hdr;
+  logic [7:0] in_cmd;
+  logic [15:0] in_nwords;
   logic out_fire, in_fire;
 
   // Request header built from the live inputs (held stable by the caller).
@@ -111,6 +113,10 @@ module weft_osif_call #(
     req_hdr[weft_osif_pkg::ReqHandleMsb:weft_osif_pkg::ReqHandleLsb] = handle_i;
     req_hdr[weft_osif_pkg::ReqNargsMsb:weft_osif_pkg::ReqNargsLsb] = 16'(nargs_i);
   end
+
+  // Fields of the incoming word read as a response header.
+  assign in_cmd = osif_in_data_i[weft_osif_pkg::RespCmdMsb:weft_osif_pkg::RespCmdLsb];
+  assign in_nwords = osif_in_data_i[weft_osif_pkg::RespNwordsMsb:weft_osif_pkg::RespNwordsLsb];
 
   assign out_fire = osif_out_valid_o & osif_out_ready_i;
   assign in_fire = osif_in_valid_i & osif_in_ready_o;
@@ -167,11 +173,10 @@ module weft_osif_call #(
         osif_in_ready_o = 1'b1;
         if (in_fire) begin
           hdr_d = osif_in_data_i;
-          remain_d = osif_in_data_i[weft_osif_pkg::RespNwordsMsb:weft_osif_pkg::RespNwordsLsb];
+          remain_d = in_nwords;
           nres_d = '0;
-          err_d = (osif_in_data_i[weft_osif_pkg::RespCmdMsb:weft_osif_pkg::RespCmdLsb] != cmd_q) ||
-                  (osif_in_data_i[weft_osif_pkg::RespNwordsMsb:weft_osif_pkg::RespNwordsLsb] > 16'(nres_max_q));
-          state_d = (osif_in_data_i[weft_osif_pkg::RespNwordsMsb:weft_osif_pkg::RespNwordsLsb] == '0) ? StDone : StWaitData;
+          err_d = (in_cmd != cmd_q) || (in_nwords > 16'(nres_max_q));
+          state_d = (in_nwords == '0) ? StDone : StWaitData;
         end
       end
 
@@ -230,7 +235,8 @@ module weft_osif_call #(
     end
   end
 
-  assign status_o = err_q ? weft_osif_pkg::StatusInternal : hdr_q[weft_osif_pkg::RespStatusMsb:weft_osif_pkg::RespStatusLsb];
+  assign status_o = err_q ? weft_osif_pkg::StatusInternal
+                          : hdr_q[weft_osif_pkg::RespStatusMsb:weft_osif_pkg::RespStatusLsb];
   assign resp_err_o = err_q;
   assign resp_hdr_o = hdr_q;
   assign nresults_o = nres_q;

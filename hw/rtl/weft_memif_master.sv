@@ -251,7 +251,7 @@ module weft_memif_master #(
       wvalid_d = w_load;
       if (w_load) begin
         wdata_d = kill ? '0 : sel_wr_data;
-        wstrb_d = 4'hF;
+        wstrb_d = kill ? 4'h0 : 4'hF;
         wlast_d = (wcnt_q == {1'b0, len_q});
         wcnt_d  = wcnt_q + 9'd1;
       end

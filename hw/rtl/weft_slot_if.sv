@@ -356,7 +356,7 @@ module weft_slot_if #(
                     (chk_rsvd == '0) &&
                     (chk_len != '0) && (chk_len[1:0] == 2'b00) &&
                     (chk_addr[1:0] == 2'b00) &&
-                    (chk_addr >= mem_base_q) && (chk_end < win_end);
+                    (chk_addr >= mem_base_q) && (chk_end <= win_end);
 
   // ---------------------------------------------------------------------------------
   // Burst request of the active command

@@ -15,12 +15,13 @@
 #include "Vweft_fifo_d16.h"
 #include "Vweft_fifo_d5.h"
 
-namespace {
+namespace
+{
 
 constexpr uint32_t kSeed = 0x5eed0001u;
 
-template <typename Model>
-int run_fifo(const char *name, unsigned depth, std::mt19937 &rng) {
+template <typename Model> int run_fifo(const char *name, unsigned depth, std::mt19937 &rng)
+{
     auto ctx = std::make_unique<VerilatedContext>();
     auto dut = std::make_unique<Model>(ctx.get(), name);
     std::deque<uint32_t> model;
@@ -102,9 +103,10 @@ int run_fifo(const char *name, unsigned depth, std::mt19937 &rng) {
     return errors;
 }
 
-}  // namespace
+} // namespace
 
-int main(int argc, char **argv) {
+int main(int argc, char **argv)
+{
     Verilated::commandArgs(argc, argv);
     std::printf("tb_rtl_fifo: seed 0x%08x\n", kSeed);
     std::mt19937 rng(kSeed);

@@ -20,13 +20,15 @@
 
 #include "Vweft_static.h"
 
-namespace weft_tb {
+namespace weft_tb
+{
 
 constexpr unsigned kNumSlots = 4;
 
 /** Something that takes part in every clock cycle. */
-class Agent {
-public:
+class Agent
+{
+  public:
     virtual ~Agent() = default;
     /** Set DUT inputs before the edge (outputs are the registered ones). */
     virtual void drive(Vweft_static &dut) = 0;
@@ -36,12 +38,13 @@ public:
 
 /** Delays (in percent chance per cycle) the AXI4-Lite master applies. */
 struct AxilTiming {
-    unsigned p_valid = 60;  ///< chance to raise awvalid/wvalid/arvalid in a cycle
-    unsigned p_ready = 40;  ///< chance to raise bready/rready in a cycle
+    unsigned p_valid = 60; ///< chance to raise awvalid/wvalid/arvalid in a cycle
+    unsigned p_ready = 40; ///< chance to raise bready/rready in a cycle
 };
 
-class StaticHarness {
-public:
+class StaticHarness
+{
+  public:
     explicit StaticHarness(uint32_t seed);
     ~StaticHarness();
 
@@ -55,8 +58,10 @@ public:
     void reset();
     /** One clock cycle. */
     void step();
-    void step(unsigned n) {
-        for (unsigned i = 0; i < n; ++i) step();
+    void step(unsigned n)
+    {
+        for (unsigned i = 0; i < n; ++i)
+            step();
     }
 
     uint32_t mmio_read(uint32_t addr);
@@ -66,7 +71,15 @@ public:
 
     bool chance(unsigned percent) { return (rng_() % 100) < percent; }
 
-private:
+    /**
+     * Boundary rule 1 and AXI's no-combinational-path rule: with the clock held low,
+     * drive random values on every slot, AXI4 and AXI4-Lite input and check that no
+     * output towards a slot or on an AXI port changes. Inputs are restored afterwards.
+     * Returns the number of outputs that changed (0 when every one is registered).
+     */
+    unsigned check_outputs_registered();
+
+  private:
     class AxilMaster;
     std::unique_ptr<VerilatedContext> ctx_;
     std::unique_ptr<Vweft_static> dut_;
@@ -79,19 +92,23 @@ private:
 };
 
 /** Read/write one slot's 32-bit slice of a packed slot vector. */
-template <typename W>
-inline uint32_t slot_word(const W &w, unsigned s) {
+template <typename W> inline uint32_t slot_word(const W &w, unsigned s)
+{
     return w[s];
 }
-template <typename W>
-inline void set_slot_word(W &w, unsigned s, uint32_t v) {
+template <typename W> inline void set_slot_word(W &w, unsigned s, uint32_t v)
+{
     w[s] = v;
 }
-inline bool bit(uint32_t v, unsigned s) { return (v >> s) & 1u; }
-inline void set_bit(uint8_t &v, unsigned s, bool b) {
+inline bool bit(uint32_t v, unsigned s)
+{
+    return (v >> s) & 1u;
+}
+inline void set_bit(uint8_t &v, unsigned s, bool b)
+{
     v = static_cast<uint8_t>(b ? (v | (1u << s)) : (v & ~(1u << s)));
 }
 
-}  // namespace weft_tb
+} // namespace weft_tb
 
-#endif  // WEFT_TB_RTL_STATIC_HARNESS_H
+#endif // WEFT_TB_RTL_STATIC_HARNESS_H

@@ -334,14 +334,15 @@ TEST_F(SimPlatformTest, MemifCopyInsideTheDmaRegion)
         mem[src_off + i] = static_cast<uint8_t>(i * 7 + 3);
     std::memset(mem + dst_off - 64, 0x5a, len + 128);
 
-    start(2, kMemcopy);
+    const unsigned slot = p_->ops->num_slots(p_) - 1;
+    start(slot, kMemcopy);
     const auto before = stats();
-    wr(WEFT_SLOT_REG(2, WEFT_SLOT_REG_OSIF_SW2HW), static_cast<uint32_t>(r.bus) + src_off);
-    wr(WEFT_SLOT_REG(2, WEFT_SLOT_REG_OSIF_SW2HW), static_cast<uint32_t>(r.bus) + dst_off);
-    wr(WEFT_SLOT_REG(2, WEFT_SLOT_REG_OSIF_SW2HW), len);
-    ASSERT_EQ(p_->ops->irq_wait(p_, 2, kIrqTimeoutMs), 0);
-    EXPECT_EQ(rd(WEFT_SLOT_REG(2, WEFT_SLOT_REG_OSIF_HW2SW)), kMemcopyDone);
-    EXPECT_EQ(rd(WEFT_SLOT_REG(2, WEFT_SLOT_REG_FAULT)), 0u);
+    wr(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_OSIF_SW2HW), static_cast<uint32_t>(r.bus) + src_off);
+    wr(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_OSIF_SW2HW), static_cast<uint32_t>(r.bus) + dst_off);
+    wr(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_OSIF_SW2HW), len);
+    ASSERT_EQ(p_->ops->irq_wait(p_, slot, kIrqTimeoutMs), 0);
+    EXPECT_EQ(rd(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_OSIF_HW2SW)), kMemcopyDone);
+    EXPECT_EQ(rd(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_FAULT)), 0u);
     const auto after = stats();
 
     EXPECT_EQ(std::memcmp(mem + src_off, mem + dst_off, len), 0);
@@ -357,15 +358,35 @@ TEST_F(SimPlatformTest, MemifOutsideTheWindowFaults)
 {
     weft_dma_region_t r{};
     ASSERT_EQ(p_->ops->dma_region(p_, &r), 0);
-    start(3, kMemcopy);
+    start(0, kMemcopy);
     // The window is the DMA region; a copy to just past its end must fault the thread.
     const uint32_t end = static_cast<uint32_t>(r.bus + r.size);
-    wr(WEFT_SLOT_REG(3, WEFT_SLOT_REG_OSIF_SW2HW), static_cast<uint32_t>(r.bus));
-    wr(WEFT_SLOT_REG(3, WEFT_SLOT_REG_OSIF_SW2HW), end - 8);
-    wr(WEFT_SLOT_REG(3, WEFT_SLOT_REG_OSIF_SW2HW), 64);
-    ASSERT_EQ(p_->ops->irq_wait(p_, 3, kIrqTimeoutMs), 0);
-    EXPECT_EQ(rd(WEFT_SLOT_REG(3, WEFT_SLOT_REG_FAULT)) & WEFT_FAULT_MEM, WEFT_FAULT_MEM);
-    EXPECT_EQ(rd(WEFT_SLOT_REG(3, WEFT_SLOT_REG_FAULT_ADDR)), end - 8);
+    wr(WEFT_SLOT_REG(0, WEFT_SLOT_REG_OSIF_SW2HW), static_cast<uint32_t>(r.bus));
+    wr(WEFT_SLOT_REG(0, WEFT_SLOT_REG_OSIF_SW2HW), end - 8);
+    wr(WEFT_SLOT_REG(0, WEFT_SLOT_REG_OSIF_SW2HW), 64);
+    ASSERT_EQ(p_->ops->irq_wait(p_, 0, kIrqTimeoutMs), 0);
+    EXPECT_EQ(rd(WEFT_SLOT_REG(0, WEFT_SLOT_REG_FAULT)) & WEFT_FAULT_MEM, WEFT_FAULT_MEM);
+    EXPECT_EQ(rd(WEFT_SLOT_REG(0, WEFT_SLOT_REG_FAULT_ADDR)), end - 8);
+}
+
+TEST_F(SimPlatformTest, MemoryPastTheDmaRegionAnswersSlverr)
+{
+    weft_dma_region_t r{};
+    ASSERT_EQ(p_->ops->dma_region(p_, &r), 0);
+    start(1, kMemcopy);
+    // A window wider than the DMA region passes the static region's check; the memory
+    // slave must refuse the beats past the region's end, and the slot faults.
+    wr(WEFT_SLOT_REG(1, WEFT_SLOT_REG_MEM_SIZE), static_cast<uint32_t>(r.size) + 4096);
+    const uint32_t end = static_cast<uint32_t>(r.bus + r.size);
+    wr(WEFT_SLOT_REG(1, WEFT_SLOT_REG_OSIF_SW2HW), static_cast<uint32_t>(r.bus));
+    wr(WEFT_SLOT_REG(1, WEFT_SLOT_REG_OSIF_SW2HW), end - 8);
+    wr(WEFT_SLOT_REG(1, WEFT_SLOT_REG_OSIF_SW2HW), 64);
+    ASSERT_EQ(p_->ops->irq_wait(p_, 1, kIrqTimeoutMs), 0);
+    EXPECT_EQ(rd(WEFT_SLOT_REG(1, WEFT_SLOT_REG_FAULT)) & WEFT_FAULT_MEM, WEFT_FAULT_MEM);
+    stop(1);
+    // The fabric goes on.
+    start(0, kLoopback);
+    EXPECT_EQ(exchange(0, 9), 9u);
 }
 
 } // namespace

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstring>
 #include <thread>
+#include <vector>
 
 #include "runtime_fixture.h"
 
@@ -189,6 +190,50 @@ TEST_F(Runtime, HwthreadDestroyWhileBlockedInSemWaitReturnsPromptly)
     ASSERT_EQ(sem_post(&sem_), 0);
     EXPECT_EQ(sem_trywait(&sem_), 0);
     ASSERT_NE(Start(3, {}), nullptr) << "slot is free again";
+}
+
+TEST_F(Runtime, HwthreadDestroyWhileBlockedInEveryBlockingCallReturnsPromptly)
+{
+    // Each blocking call waits in slices; destroy must end every one of them.
+    pthread_mutex_t other = PTHREAD_MUTEX_INITIALIZER;
+    std::vector<weft_resource_t> res = {{WEFT_RES_MUTEX, &mutex_},
+                                        {WEFT_RES_COND, &cond_},
+                                        {WEFT_RES_MBOX, &mbox_},
+                                        {WEFT_RES_MUTEX, &other}};
+    ASSERT_EQ(weft_mbox_put(&mbox_, 1), 0);
+    ASSERT_EQ(weft_mbox_put(&mbox_, 2), 0); // full
+    pthread_mutex_lock(&other);             // held by software
+
+    weft_hwthread_t *put = Start(0, res, "put");
+    Issue(0, WEFT_OSIF_CMD_MBOX_PUT, 2, {3});
+    weft_hwthread_t *lock = Start(1, res, "lock");
+    Issue(1, WEFT_OSIF_CMD_MUTEX_LOCK, 3);
+    weft_hwthread_t *wait = Start(2, res, "wait");
+    ASSERT_EQ(Call(2, WEFT_OSIF_CMD_MUTEX_LOCK, 0).status, WEFT_OSIF_OK);
+    Issue(2, WEFT_OSIF_CMD_COND_WAIT, 1, {0});
+    for (unsigned s = 0; s < 3; s++)
+        EXPECT_FALSE(Collect(s, 30).arrived) << "slot " << s;
+
+    auto t0 = Clock::now();
+    Destroy(put);
+    Destroy(lock);
+    Destroy(wait);
+    EXPECT_LT(Clock::now() - t0, std::chrono::seconds(2));
+    EXPECT_EQ(weft_mbox_count(&mbox_), 2u) << "the abandoned put added nothing";
+    EXPECT_EQ(pthread_mutex_trylock(&mutex_), 0) << "cond waiter's mutex not released";
+    pthread_mutex_unlock(&mutex_);
+    pthread_mutex_unlock(&other);
+
+    weft_hwthread_t *get = Start(3, res, "get");
+    uint32_t v;
+    ASSERT_EQ(weft_mbox_get(&mbox_, &v), 0);
+    ASSERT_EQ(weft_mbox_get(&mbox_, &v), 0); // empty now
+    Issue(3, WEFT_OSIF_CMD_MBOX_GET, 2);
+    EXPECT_FALSE(Collect(3, 30).arrived);
+    t0 = Clock::now();
+    Destroy(get);
+    EXPECT_LT(Clock::now() - t0, std::chrono::seconds(2));
+    pthread_mutex_destroy(&other);
 }
 
 TEST_F(Runtime, HwthreadDestroyReleasesMutexesTheThreadHeld)

@@ -364,7 +364,8 @@ module hwt_sort #(
     end
   end
 
-  if (MaxWords < 2 || (1 << $clog2(MaxWords)) != MaxWords || MaxWords > (1 << 21)) begin : gen_check_max_words
+  if (MaxWords < 2 || (1 << $clog2(MaxWords)) != MaxWords || MaxWords > (1 << 21))
+  begin : gen_check_max_words
     $error("hwt_sort: MaxWords must be a power of two, 2..2^21");
   end
 
