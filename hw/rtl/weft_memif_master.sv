@@ -42,6 +42,9 @@ module weft_memif_master #(
   output logic [NumSlots-1:0]    req_gnt_o,
   /// Per slot: finish its burst in flight without its data.
   input  logic [NumSlots-1:0]    abort_i,
+  /// Per slot: a write burst of this slot is in flight (its B response has not arrived).
+  /// A function of registers only.
+  output logic [NumSlots-1:0]    wr_busy_o,
   /// Oldest write-data word per slot.
   input  logic [NumSlots*32-1:0] wr_data_i,
   /// Write-data word available per slot.
@@ -180,6 +183,13 @@ module weft_memif_master #(
   end
 
   assign req_gnt_o = issue ? arb_gnt : '0;
+
+  always_comb begin
+    wr_busy_o = '0;
+    if (state_q == StWrite) begin
+      wr_busy_o[sel_q] = 1'b1;
+    end
+  end
 
   // ---------------------------------------------------------------------------------
   // Data channels

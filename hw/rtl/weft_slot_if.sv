@@ -111,6 +111,8 @@ module weft_slot_if #(
   input  logic        req_gnt_i,
   /// Finish this slot's burst in flight without the slot's data.
   output logic        abort_o,
+  /// The memory master has a write burst of this slot in flight.
+  input  logic        wr_busy_i,
   /// Oldest write-data word.
   output logic [31:0] wr_data_o,
   /// Write-data FIFO not empty.
@@ -212,7 +214,8 @@ module weft_slot_if #(
   logic [OsifCntW-1:0] hw2sw_count, sw2hw_count;
   logic                hw2sw_push, hw2sw_pop, sw2hw_push, sw2hw_pop;
 
-  assign slot_osif_out_ready_o = connected && !hw2sw_full;
+  logic wr_pending;  // MEMIF writes not yet in memory (the write fence, below)
+  assign slot_osif_out_ready_o = connected && !hw2sw_full && !wr_pending;
   assign hw2sw_push = slot_osif_out_valid_i && slot_osif_out_ready_o;
   assign hw2sw_pop  = rd_hw2sw && !hw2sw_empty;
 
@@ -303,6 +306,12 @@ module weft_slot_if #(
   );
 
   assign wr_valid_o = !wr_empty;
+
+  // Write fence: while this slot has MEMIF writes that have not reached memory, its next
+  // OSIF request is not accepted (slot_osif_out_ready_o). A thread that writes a block and
+  // then posts a semaphore can therefore never have software see the post before the data.
+  assign wr_pending = (act_valid_q && act_write_q) || w0_valid_q || !cmd_empty ||
+                      !wr_empty || wr_busy_i;
 
   assign slot_mem_rd_valid_o = connected && !rd_empty;
   assign rd_pop = slot_mem_rd_valid_o && slot_mem_rd_ready_i;

@@ -164,7 +164,7 @@ module weft_static #(
   logic [NumSlots*32-1:0] reg_rdata;
 
   // Slot to memory master.
-  logic [NumSlots-1:0]    req_valid, req_write, req_gnt, abort;
+  logic [NumSlots-1:0]    req_valid, req_write, req_gnt, abort, wr_busy;
   logic [NumSlots*32-1:0] req_addr, wr_data;
   logic [NumSlots*8-1:0]  req_len;
   logic [NumSlots-1:0]    wr_valid, wr_pop, rd_full, rd_push, bus_err;
@@ -236,6 +236,7 @@ module weft_static #(
       .req_len_o             (req_len[s*8 +: 8]),
       .req_gnt_i             (req_gnt[s]),
       .abort_o               (abort[s]),
+      .wr_busy_i             (wr_busy[s]),
       .wr_data_o             (wr_data[s*32 +: 32]),
       .wr_valid_o            (wr_valid[s]),
       .wr_pop_i              (wr_pop[s]),
@@ -261,6 +262,7 @@ module weft_static #(
     .req_len_i   (req_len),
     .req_gnt_o   (req_gnt),
     .abort_i     (abort),
+    .wr_busy_o   (wr_busy),
     .wr_data_i   (wr_data),
     .wr_valid_i  (wr_valid),
     .wr_pop_o    (wr_pop),

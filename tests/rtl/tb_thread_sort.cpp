@@ -17,7 +17,7 @@ namespace
 {
 
 constexpr uint32_t kMaxWords = 2048; // hwt_sort's default MaxWords
-constexpr uint32_t kMbox = 0, kSem = 1;
+constexpr uint32_t kMbox = 0, kSem = 1, kMutex = 2;
 int failures = 0;
 
 #define CHECK(cond, ...)                                                                           \
@@ -42,10 +42,11 @@ struct Bench {
         sm = std::make_unique<tbm::SlotModel<Vhwt_sort>>(*top, seed);
         sm->pct = pct;
         sm->max_latency = latency;
-        sm->res.resize(2);
+        sm->res.resize(3);
         sm->res[kMbox].type = WEFT_RES_MBOX;
         sm->res[kSem].type = WEFT_RES_SEM;
-        sm->init_data = kMbox | kSem << 8;
+        sm->res[kMutex].type = WEFT_RES_MUTEX;
+        sm->init_data = kMbox | kSem << 8 | kMutex << 16;
         sm->mem.assign(64 * 1024, 0xDEADBEEFu);
         sm->reset();
     }
@@ -74,6 +75,7 @@ struct Bench {
             return 0;
         const uint64_t cycles = sm->cycle - start;
         sm->res[kSem].sem--;
+        CHECK(!sm->res[kMutex].locked, "descriptor mutex still held after the block was sorted");
         std::vector<uint32_t> want = data;
         std::sort(want.begin(), want.end());
         for (size_t i = 0; i < want.size(); ++i) {

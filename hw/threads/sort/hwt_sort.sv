@@ -4,10 +4,12 @@
 // Resources, from the init data (GET_INIT_DATA):
 //   bits [7:0]   handle of the descriptor mailbox
 //   bits [15:8]  handle of the "done" semaphore
+//   bits [23:16] handle of the mutex that makes taking a descriptor atomic
 //
 // Loop:
-//   1. MBOX_GET the block's bus address, then MBOX_GET its length in bytes (the two
-//      words always come as a pair).
+//   1. MUTEX_LOCK, MBOX_GET the block's bus address, MBOX_GET its length in bytes,
+//      MUTEX_UNLOCK. The lock keeps the two words of a descriptor together when several
+//      sort threads, in hardware or software, take descriptors from one mailbox.
 //   2. Address 0: THREAD_EXIT with the number of blocks sorted.
 //   3. Length 0, not a multiple of 4, or larger than the local RAM (MaxWords words):
 //      memory is not touched; THREAD_EXIT with ExitBadLength (0xFFFFFFFF).
@@ -74,8 +76,10 @@ module hwt_sort #(
 
   typedef enum logic [3:0] {
     StInit,       // GET_INIT_DATA
+    StLock,       // MUTEX_LOCK descriptor mutex
     StGetAddr,    // MBOX_GET: block address
     StGetLen,     // MBOX_GET: block length in bytes
+    StUnlock,     // MUTEX_UNLOCK descriptor mutex
     StCheck,      // decide: stop, bad length, or sort
     StRead,       // burst memory -> RAM
     StSortFirst,  // pass start: load the first word into the carry
@@ -87,7 +91,7 @@ module hwt_sort #(
   } state_e;
 
   state_e state_d, state_q;
-  logic [7:0] mbox_d, mbox_q, sem_d, sem_q;
+  logic [7:0] mbox_d, mbox_q, sem_d, sem_q, mtx_d, mtx_q;
   logic [31:0] addr_d, addr_q, len_d, len_q;
   logic [31:0] blocks_d, blocks_q;
   logic [31:0] exit_val_d, exit_val_q;
@@ -194,6 +198,7 @@ module hwt_sort #(
     state_d = state_q;
     mbox_d = mbox_q;
     sem_d = sem_q;
+    mtx_d = mtx_q;
     addr_d = addr_q;
     len_d = len_q;
     blocks_d = blocks_q;
@@ -222,6 +227,17 @@ module hwt_sort #(
         if (call_done) begin
           mbox_d = call_result[7:0];
           sem_d = call_result[15:8];
+          mtx_d = call_result[23:16];
+          exit_val_d = ExitOsError;
+          state_d = call_ok ? StLock : StExit;
+        end
+      end
+
+      StLock: begin
+        call_req = 1'b1;
+        call_cmd = weft_osif_pkg::CmdMutexLock;
+        call_handle = mtx_q;
+        if (call_done) begin
           exit_val_d = ExitOsError;
           state_d = call_ok ? StGetAddr : StExit;
         end
@@ -244,6 +260,16 @@ module hwt_sort #(
         call_handle = mbox_q;
         if (call_done) begin
           len_d = call_result;
+          exit_val_d = ExitOsError;
+          state_d = call_ok ? StUnlock : StExit;
+        end
+      end
+
+      StUnlock: begin
+        call_req = 1'b1;
+        call_cmd = weft_osif_pkg::CmdMutexUnlock;
+        call_handle = mtx_q;
+        if (call_done) begin
           exit_val_d = ExitOsError;
           state_d = call_ok ? StCheck : StExit;
         end
@@ -321,7 +347,7 @@ module hwt_sort #(
         call_handle = sem_q;
         if (call_done) begin
           exit_val_d = ExitOsError;
-          state_d = call_ok ? StGetAddr : StExit;
+          state_d = call_ok ? StLock : StExit;
         end
       end
 
@@ -341,6 +367,7 @@ module hwt_sort #(
       state_q <= StInit;
       mbox_q <= '0;
       sem_q <= '0;
+      mtx_q <= '0;
       addr_q <= '0;
       len_q <= '0;
       blocks_q <= '0;
@@ -353,6 +380,7 @@ module hwt_sort #(
       state_q <= state_d;
       mbox_q <= mbox_d;
       sem_q <= sem_d;
+      mtx_q <= mtx_d;
       addr_q <= addr_d;
       len_q <= len_d;
       blocks_q <= blocks_d;
