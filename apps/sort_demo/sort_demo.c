@@ -84,8 +84,9 @@ static void *sw_sort_thread(void *arg)
         if (addr == 0)
             break;
         if (addr < s->dma.bus || (uint64_t)addr + len > s->dma.bus + s->dma.size) {
-            fprintf(stderr, "sw-sort: descriptor 0x%08" PRIx32 "+%" PRIu32 " outside shared memory\n",
-                    addr, len);
+            fprintf(stderr,
+                    "sw-sort: descriptor 0x%08" PRIx32 "+%" PRIu32 " outside shared memory\n", addr,
+                    len);
             continue;
         }
         uint32_t *block = (uint32_t *)((char *)s->dma.cpu + (addr - s->dma.bus));
@@ -104,8 +105,8 @@ static int parse_uint(const char *flag, const char *text, unsigned lo, unsigned 
     errno = 0;
     unsigned long v = strtoul(text, &end, 10);
     if (errno || *text == '\0' || *end != '\0' || v < lo || v > hi) {
-        fprintf(stderr, "weft-sort-demo: %s must be a number from %u to %u, not '%s'\n", flag, lo, hi,
-                text);
+        fprintf(stderr, "weft-sort-demo: %s must be a number from %u to %u, not '%s'\n", flag, lo,
+                hi, text);
         return -1;
     }
     *out = (unsigned)v;
@@ -114,10 +115,11 @@ static int parse_uint(const char *flag, const char *text, unsigned lo, unsigned 
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: weft-sort-demo [--blocks N] [--words W] [--seed S]\n"
-                    "  --blocks N  blocks to sort (1..4096, default 32)\n"
-                    "  --words W   32-bit words per block (1..%u, default 256)\n"
-                    "  --seed S    random seed (default 1)\n",
+    fprintf(stderr,
+            "usage: weft-sort-demo [--blocks N] [--words W] [--seed S]\n"
+            "  --blocks N  blocks to sort (1..4096, default 32)\n"
+            "  --words W   32-bit words per block (1..%u, default 256)\n"
+            "  --seed S    random seed (default 1)\n",
             MAX_WORDS);
 }
 
@@ -132,12 +134,13 @@ int main(int argc, char **argv)
     unsigned blocks = 32, words = 256, seed = 1;
     for (int i = 1; i < argc; i++) {
         const char *flag = argv[i];
-        if (i + 1 >= argc || (strcmp(flag, "--blocks") && strcmp(flag, "--words") && strcmp(flag, "--seed"))) {
+        if (i + 1 >= argc ||
+            (strcmp(flag, "--blocks") && strcmp(flag, "--words") && strcmp(flag, "--seed"))) {
             usage();
             return 2;
         }
         const char *val = argv[++i];
-        int rc = !strcmp(flag, "--blocks") ? parse_uint(flag, val, 1, 4096, &blocks)
+        int rc = !strcmp(flag, "--blocks")  ? parse_uint(flag, val, 1, 4096, &blocks)
                  : !strcmp(flag, "--words") ? parse_uint(flag, val, 1, MAX_WORDS, &words)
                                             : parse_uint(flag, val, 0, UINT_MAX, &seed);
         if (rc)
@@ -203,7 +206,8 @@ int main(int argc, char **argv)
     weft_hwthread_t *hw;
     rc = weft_hwthread_create(s.w, &hw, &attr);
     if (rc) {
-        fprintf(stderr, "weft-sort-demo: cannot start the hardware sort thread: %s\n", strerror(-rc));
+        fprintf(stderr, "weft-sort-demo: cannot start the hardware sort thread: %s\n",
+                strerror(-rc));
         return 1;
     }
     pthread_t sw;
@@ -259,7 +263,8 @@ int main(int argc, char **argv)
     int ok = good == blocks && st.kind == WEFT_EXIT_NORMAL &&
              (swr ? swr->blocks : 0) + hw_blocks == blocks;
     if (ok)
-        printf("every block checked out: %u/%u sorted and a permutation of its input\n", good, blocks);
+        printf("every block checked out: %u/%u sorted and a permutation of its input\n", good,
+               blocks);
     else
         printf("FAILED: %u/%u blocks correct, %u+%u blocks reported\n", good, blocks,
                swr ? swr->blocks : 0, hw_blocks);

@@ -23,9 +23,9 @@ extern "C" {
 
 /** The DMA region: memory both the CPU and hardware threads address. */
 typedef struct weft_dma_region {
-    void *cpu;     /**< CPU pointer to the first byte */
-    uint64_t bus;  /**< bus address hardware threads use for the first byte */
-    size_t size;   /**< size in bytes */
+    void *cpu;    /**< CPU pointer to the first byte */
+    uint64_t bus; /**< bus address hardware threads use for the first byte */
+    size_t size;  /**< size in bytes */
 } weft_dma_region_t;
 
 typedef struct weft_platform weft_platform_t;

@@ -17,15 +17,15 @@ extern "C" {
 
 /** Simulation settings; zero-initialise and set what you need. */
 typedef struct weft_sim_config {
-    size_t dma_size;      /**< DMA region bytes; 0 means 16 MiB */
+    size_t dma_size;       /**< DMA region bytes; 0 means 16 MiB */
     uint32_t dma_bus_base; /**< bus address of its first byte; 0 means 0x10000000 */
 } weft_sim_config_t;
 
 /** Fabric counters of a simulation platform. */
 typedef struct weft_sim_stats {
-    uint64_t cycles;       /**< fabric cycles simulated */
-    uint64_t mmio_ops;     /**< AXI4-Lite transactions carried out */
-    uint64_t sleeps;       /**< times the clock thread slept on a quiet fabric */
+    uint64_t cycles;   /**< fabric cycles simulated */
+    uint64_t mmio_ops; /**< AXI4-Lite transactions carried out */
+    uint64_t sleeps;   /**< times the clock thread slept on a quiet fabric */
 } weft_sim_stats_t;
 
 /**

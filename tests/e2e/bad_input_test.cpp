@@ -5,14 +5,16 @@
 
 #include <algorithm>
 #include <cctype>
+#include <ostream>
 
-namespace {
+namespace
+{
 
 struct BadCase {
     uint32_t mode;
     const char *what;
     weft_exit_kind_t kind;
-    uint32_t exit_value; // the status hwt_bad saw, for error-response modes
+    uint32_t exit_value;  // the status hwt_bad saw, for error-response modes
     const char *mentions; // text the message must contain (lower case)
 };
 
@@ -25,13 +27,21 @@ const BadCase kCases[] = {
     {5, "unaligned MEMIF length", WEFT_EXIT_FAULTED, 0, "slot 2"},
 };
 
+// Names the case in test output instead of a byte dump.
+void PrintTo(const BadCase &c, std::ostream *os)
+{
+    *os << "mode " << c.mode << " (" << c.what << ")";
+}
+
 std::string Lower(std::string s)
 {
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
     return s;
 }
 
-class BadInput : public Fabric, public ::testing::WithParamInterface<BadCase> {};
+class BadInput : public Fabric, public ::testing::WithParamInterface<BadCase>
+{
+};
 
 TEST_P(BadInput, IsNamedAndContainedWhileNeighboursRunOn)
 {
@@ -73,8 +83,9 @@ TEST_P(BadInput, IsNamedAndContainedWhileNeighboursRunOn)
         all += "\n" + Lower(line);
     EXPECT_NE(all.find("hw-bad"), std::string::npos) << all;
     EXPECT_NE(all.find("slot 2"), std::string::npos) << all;
-    EXPECT_NE(all.find(c.mentions), std::string::npos) << c.what << " message lacks '" << c.mentions
-                                                        << "':\n" << all;
+    EXPECT_NE(all.find(c.mentions), std::string::npos)
+        << c.what << " message lacks '" << c.mentions << "':\n"
+        << all;
 
     // The neighbour was untouched and still works.
     EXPECT_EQ(Call(1, WEFT_OSIF_CMD_MBOX_PUT, 2, {2}).status, WEFT_OSIF_OK);

@@ -8,7 +8,8 @@
 #include <atomic>
 #include <thread>
 
-namespace {
+namespace
+{
 
 constexpr uint32_t kH = 2; // first extra handle
 
@@ -102,13 +103,14 @@ TEST_F(Fabric, MutexGivesMutualExclusionOnSharedMemory)
             pthread_mutex_unlock(&m);
         }
     });
+    // One round at a time: the instruction and result mailboxes hold 64 words each.
     for (int i = 0; i < kRounds; i++) {
         Issue(0, WEFT_OSIF_CMD_MUTEX_LOCK, kH);
         Issue(0, kCallsMemIncrement, 0, {static_cast<uint32_t>(bus)});
         Issue(0, WEFT_OSIF_CMD_MUTEX_UNLOCK, kH);
+        for (int k = 0; k < 3; k++)
+            ASSERT_EQ(Collect(0).status, WEFT_OSIF_OK) << "round " << i << " instruction " << k;
     }
-    for (int i = 0; i < 3 * kRounds; i++)
-        ASSERT_EQ(Collect(0).status, WEFT_OSIF_OK) << "instruction " << i;
     sw.join();
     EXPECT_EQ(*counter, 2u * kRounds);
 }

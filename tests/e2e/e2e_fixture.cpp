@@ -42,7 +42,8 @@ void Fabric::TearDown()
 weft_hwthread_t *Fabric::StartCalls(unsigned slot, const std::vector<weft_resource_t> &extra,
                                     const char *name)
 {
-    std::vector<weft_resource_t> res = {{WEFT_RES_MBOX, &instr_[slot]}, {WEFT_RES_MBOX, &result_[slot]}};
+    std::vector<weft_resource_t> res = {{WEFT_RES_MBOX, &instr_[slot]},
+                                        {WEFT_RES_MBOX, &result_[slot]}};
     res.insert(res.end(), extra.begin(), extra.end());
     std::string image = Image("hwt_calls");
     weft_hwthread_attr_t attr{};
@@ -64,7 +65,9 @@ weft_hwthread_t *Fabric::StartCalls(unsigned slot, const std::vector<weft_resour
 
 void Fabric::Issue(unsigned slot, uint32_t cmd, uint32_t handle, const std::vector<uint32_t> &args)
 {
-    ASSERT_EQ(weft_mbox_put(&instr_[slot], weft_osif_req_header(cmd, handle, static_cast<uint32_t>(args.size()))), 0);
+    ASSERT_EQ(weft_mbox_put(&instr_[slot],
+                            weft_osif_req_header(cmd, handle, static_cast<uint32_t>(args.size()))),
+              0);
     for (uint32_t a : args)
         ASSERT_EQ(weft_mbox_put(&instr_[slot], a), 0);
 }
@@ -90,7 +93,8 @@ CallResult Fabric::Collect(unsigned slot, int timeout_ms)
     return r;
 }
 
-CallResult Fabric::Call(unsigned slot, uint32_t cmd, uint32_t handle, const std::vector<uint32_t> &args)
+CallResult Fabric::Call(unsigned slot, uint32_t cmd, uint32_t handle,
+                        const std::vector<uint32_t> &args)
 {
     Issue(slot, cmd, handle, args);
     return Collect(slot);

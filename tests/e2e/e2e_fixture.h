@@ -28,7 +28,8 @@ struct CallResult {
     std::vector<uint32_t> results;
 };
 
-class Fabric : public ::testing::Test {
+class Fabric : public ::testing::Test
+{
   protected:
     void SetUp() override;
     void TearDown() override;
@@ -38,13 +39,18 @@ class Fabric : public ::testing::Test {
     weft_hwthread_t *StartCalls(unsigned slot, const std::vector<weft_resource_t> &extra,
                                 const char *name = "hw-calls");
     // Send one instruction to the calls thread in `slot` without waiting for the result.
-    void Issue(unsigned slot, uint32_t cmd, uint32_t handle, const std::vector<uint32_t> &args = {});
+    void Issue(unsigned slot, uint32_t cmd, uint32_t handle,
+               const std::vector<uint32_t> &args = {});
     // Collect the result of the oldest issued instruction; arrived=false on timeout.
     CallResult Collect(unsigned slot, int timeout_ms = 20000);
     // Issue then collect.
-    CallResult Call(unsigned slot, uint32_t cmd, uint32_t handle, const std::vector<uint32_t> &args = {});
+    CallResult Call(unsigned slot, uint32_t cmd, uint32_t handle,
+                    const std::vector<uint32_t> &args = {});
 
-    std::string Image(const char *name) const { return std::string(WEFT_IMAGE_DIR "/") + name + ".so"; }
+    std::string Image(const char *name) const
+    {
+        return std::string(WEFT_IMAGE_DIR "/") + name + ".so";
+    }
     std::vector<std::string> Log();
 
     weft_platform_t *plat_ = nullptr;

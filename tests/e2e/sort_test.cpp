@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <random>
 
-namespace {
+namespace
+{
 
-class Sort : public Fabric {
+class Sort : public Fabric
+{
   protected:
     weft_hwthread_t *StartSort(unsigned slot, weft_mbox_t *mb, sem_t *done, pthread_mutex_t *m)
     {
