@@ -256,11 +256,22 @@ def main(argv=None):
         print(f"gen_protocol: {args.spec}: {exc}", file=sys.stderr)
         return 1
     src = "protocol/osif.yaml"
-    with open(args.c_header, "w", encoding="utf-8") as fh:
-        fh.write(c_header(spec, src))
-    with open(args.sv_package, "w", encoding="utf-8") as fh:
-        fh.write(sv_package(spec, src))
+    write_if_changed(args.c_header, c_header(spec, src))
+    write_if_changed(args.sv_package, sv_package(spec, src))
     return 0
+
+
+def write_if_changed(path, text):
+    """Leave an up-to-date output untouched so that re-running CMake's configure step
+    does not make everything that includes it rebuild."""
+    try:
+        with open(path, encoding="utf-8") as fh:
+            if fh.read() == text:
+                return
+    except OSError:
+        pass
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
 
 
 if __name__ == "__main__":
