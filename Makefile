@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS  ?= 2
 
-.PHONY: all setup configure build demo test clean
+.PHONY: all setup configure build demo test bench clean
 
 all: build
 
@@ -21,6 +21,10 @@ demo: build
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+# Benchmarks print figures and write build/bench/*.json; they assert nothing.
+bench: build
+	@$(BUILD)/bench/weft-bench-os-overhead --out $(BUILD)/bench/os_overhead.json
 
 clean:
 	@rm -rf $(BUILD)

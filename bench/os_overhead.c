@@ -1,0 +1,957 @@
+/*
+ * weft-bench-os-overhead: cost of semaphore and mutex calls between software threads
+ * (pthreads) and hardware threads (co-simulated RTL), the measurement of section 6.1 and
+ * Table V of the ReconOS paper, on Weft.
+ *
+ * Two kinds of figure, each for SW<->SW, SW<->HW and HW<->HW:
+ *
+ *   turnaround  one thread posts a semaphore (unlocks a mutex) that the other thread is
+ *               blocked on; the other wakes, returns from its wait and answers the same
+ *               way. A ping-pong round trip is two turnarounds; each sample is one round
+ *               trip (HW<->HW: one batch of round trips, see below) divided by 2.
+ *   raw call    one post, or one uncontended lock and unlock, issued and completed.
+ *
+ * The hardware side is hwt_pingpong (hw/threads/pingpong), which makes nothing but these
+ * calls back to back, so no other software work (no instruction mailbox) enters the
+ * figures. Wall-clock figures are CLOCK_MONOTONIC host time in microseconds. Fabric
+ * cycles come from weft_fabric_cycles(), read before and after a whole measurement loop
+ * (never inside a timed sample) and divided by its rounds; the simulated clock stops
+ * while every slot is blocked in an OS call, so they count the cycles the fabric itself
+ * spends on the calls (request words, register-window transactions of the delegate,
+ * response words), not the software time in between.
+ *
+ * Usage: weft-bench-os-overhead [--reps N] [--out PATH]
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "weft/sim.h"
+#include "weft/weft.h"
+
+#define DEFAULT_REPS 2000u
+#define MAX_REPS 100000u
+#define DEFAULT_OUT "bench/os_overhead.json"
+
+#define WARMUP 10u          /* unrecorded rounds before each per-round loop */
+#define MAX_HW_ROUNDS 4095u /* hwt_pingpong's N field is 12 bits */
+#define SW_BATCH 64u        /* software raw calls per sample */
+#define HW_K 16u            /* hardware raw calls (or lock/unlock pairs) per round */
+#define HWHW_BATCHES 8u     /* HW<->HW samples: batches of round trips */
+
+/* hwt_pingpong modes and exit values (see hw/threads/pingpong/hwt_pingpong.sv). */
+enum { PP_SEM_PING = 0, PP_SEM_RAW = 1, PP_MUTEX_RAW = 2, PP_RING_FIRST = 3, PP_RING_SECOND = 4 };
+
+static uint32_t pp_init(unsigned h0, unsigned h1, unsigned h2, unsigned mode, unsigned field,
+                        unsigned rounds)
+{
+    return (uint32_t)(h0 & 15u) | (uint32_t)(h1 & 15u) << 4 | (uint32_t)(h2 & 15u) << 8 |
+           (uint32_t)(mode & 15u) << 12 | (uint32_t)(field & 15u) << 16 |
+           (uint32_t)(rounds & 0xFFFu) << 20;
+}
+
+/* ---- time and statistics ------------------------------------------------------------- */
+
+static double now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+typedef struct stats {
+    size_t n;
+    double median, p99, mean;
+} stats_t;
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median and nearest-rank 99th percentile; sorts v. */
+static stats_t summarize(double *v, size_t n)
+{
+    stats_t s = {n, NAN, NAN, NAN};
+    if (n == 0)
+        return s;
+    qsort(v, n, sizeof *v, cmp_double);
+    s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    size_t rank = (size_t)ceil(0.99 * (double)n);
+    s.p99 = v[(rank ? rank : 1) - 1];
+    double sum = 0;
+    for (size_t i = 0; i < n; i++)
+        sum += v[i];
+    s.mean = sum / (double)n;
+    return s;
+}
+
+static void die(const char *what, int rc)
+{
+    fprintf(stderr, "weft-bench-os-overhead: %s failed (%d: %s)\n", what, rc,
+            strerror(rc < 0 ? -rc : rc));
+    exit(1);
+}
+
+static void sem_wait_ok(sem_t *s)
+{
+    while (sem_wait(s) != 0) {
+        if (errno != EINTR)
+            die("sem_wait", errno);
+    }
+}
+
+static void sleep_us(long us)
+{
+    struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
+    nanosleep(&ts, NULL);
+}
+
+/* Wait until another thread (software or a hardware thread's delegate) holds m. */
+static void wait_held(pthread_mutex_t *m)
+{
+    for (int tries = 0;; tries++) {
+        int rc = pthread_mutex_trylock(m);
+        if (rc == EBUSY)
+            return;
+        if (rc != 0)
+            die("pthread_mutex_trylock", rc);
+        pthread_mutex_unlock(m);
+        if (tries > 100000)
+            die("waiting for the other thread to take a mutex", ETIMEDOUT);
+        sleep_us(100);
+    }
+}
+
+/* Runtime messages go to stderr, except the expected one of the mutex ring: a ring thread
+ * ends holding the mutexes of its last round, which the runtime releases and reports. */
+static void log_sink(void *arg, const char *msg)
+{
+    (void)arg;
+    if (strstr(msg, "hw-ring") && strstr(msg, "ended holding mutex")) {
+        return;
+    }
+    fprintf(stderr, "weft: %s\n", msg);
+}
+
+/* ---- the fabric ---------------------------------------------------------------------- */
+
+struct bench {
+    weft_platform_t *plat;
+    weft_t *w;
+    unsigned reps;
+};
+
+static uint64_t fabric_cycles(struct bench *b)
+{
+    uint64_t c = 0;
+    int rc = weft_fabric_cycles(b->w, &c);
+    if (rc)
+        die("weft_fabric_cycles", rc);
+    return c;
+}
+
+static weft_hwthread_t *hw_start(struct bench *b, unsigned slot, const weft_resource_t *res,
+                                 unsigned nres, uint32_t init, const char *name)
+{
+    weft_hwthread_attr_t attr = {.name = name,
+                                 .image = WEFT_IMAGE_DIR "/hwt_pingpong.so",
+                                 .slot = slot,
+                                 .resources = res,
+                                 .num_resources = nres,
+                                 .init_data = init};
+    weft_hwthread_t *t = NULL;
+    int rc = weft_hwthread_create(b->w, &t, &attr);
+    if (rc)
+        die("weft_hwthread_create (hwt_pingpong)", rc);
+    return t;
+}
+
+/* Join and release a hwt_pingpong thread; it must have run all its rounds. */
+static void hw_finish(weft_hwthread_t *t, unsigned rounds)
+{
+    weft_exit_status_t st;
+    int rc = weft_hwthread_join(t, &st);
+    if (rc)
+        die("weft_hwthread_join", rc);
+    if (st.kind != WEFT_EXIT_NORMAL || st.value != rounds) {
+        fprintf(stderr,
+                "weft-bench-os-overhead: hwt_pingpong ended with kind %d value 0x%08x "
+                "(expected normal exit after %u rounds) %s\n",
+                (int)st.kind, (unsigned)st.value, rounds, st.message);
+        exit(1);
+    }
+    weft_hwthread_destroy(t);
+}
+
+/* ---- results ------------------------------------------------------------------------- */
+
+typedef struct result {
+    const char *key;       /* JSON name */
+    const char *prim;      /* semaphore / mutex */
+    const char *kind;      /* turnaround / raw */
+    const char *path;      /* who calls / who wakes */
+    stats_t st;            /* microseconds */
+    double cycles;         /* fabric cycles per figure, NAN when not a hardware figure */
+    double ratio;          /* turnaround median / SW<->SW median of the same primitive */
+    double seed_cycles;    /* ReconOS eCos/PPC, Table V (bus cycles, 10 ns), NAN if none */
+    const char *seed_note; /* how the seed figure was formed */
+    const char *includes;  /* what the figure includes */
+} result_t;
+
+enum {
+    R_SEM_TA_SWSW,
+    R_SEM_TA_SWHW,
+    R_SEM_TA_HWHW,
+    R_MTX_TA_SWSW,
+    R_MTX_TA_SWHW,
+    R_MTX_TA_HWHW,
+    R_SEM_RAW_SW,
+    R_SEM_RAW_HW,
+    R_MTX_LOCK_SW,
+    R_MTX_UNLOCK_SW,
+    R_MTX_PAIR_SW,
+    R_MTX_PAIR_HW,
+    R_COUNT
+};
+
+static result_t results[R_COUNT];
+
+/* ---- semaphore turnaround -------------------------------------------------------------- */
+
+struct sem_partner {
+    sem_t *wait, *post;
+    unsigned rounds;
+};
+
+static void *sem_partner_main(void *arg)
+{
+    struct sem_partner *p = arg;
+    for (unsigned i = 0; i < p->rounds; i++) {
+        sem_wait_ok(p->wait);
+        sem_post(p->post);
+    }
+    return NULL;
+}
+
+/* One round: post ping, wait pong. Returns the round trip in microseconds. */
+static double sem_round(sem_t *ping, sem_t *pong)
+{
+    double t0 = now_us();
+    sem_post(ping);
+    sem_wait_ok(pong);
+    return now_us() - t0;
+}
+
+static void sem_turnaround_sw_sw(struct bench *b, double *v)
+{
+    sem_t ping, pong;
+    sem_init(&ping, 0, 0);
+    sem_init(&pong, 0, 0);
+    struct sem_partner p = {&ping, &pong, WARMUP + b->reps};
+    pthread_t th;
+    int rc = pthread_create(&th, NULL, sem_partner_main, &p);
+    if (rc)
+        die("pthread_create", rc);
+    for (unsigned i = 0; i < WARMUP; i++)
+        sem_round(&ping, &pong);
+    for (unsigned i = 0; i < b->reps; i++)
+        v[i] = sem_round(&ping, &pong) / 2;
+    pthread_join(th, NULL);
+    sem_destroy(&ping);
+    sem_destroy(&pong);
+    result_t *r = &results[R_SEM_TA_SWSW];
+    r->st = summarize(v, b->reps);
+}
+
+/* Round trips against hwt_pingpong in slot 0, in mode SemPing, SemRaw or MutexRaw:
+ * software posts the gate (handle 0), the thread makes its calls and posts done
+ * (handle 1). rt receives b->reps round trips in microseconds; returns fabric cycles per
+ * round. */
+static double hw_gate_rounds(struct bench *b, unsigned mode, weft_resource_t *res, unsigned nres,
+                             double *rt)
+{
+    sem_t *gate = res[0].object, *done = res[1].object;
+    uint64_t cycles = 0;
+    unsigned recorded = 0;
+    while (recorded < b->reps) {
+        unsigned chunk = b->reps - recorded;
+        if (chunk > MAX_HW_ROUNDS - WARMUP)
+            chunk = MAX_HW_ROUNDS - WARMUP;
+        unsigned rounds = chunk + WARMUP;
+        weft_hwthread_t *t =
+            hw_start(b, 0, res, nres, pp_init(0, 1, 2, mode, HW_K - 1, rounds), "hw-pingpong");
+        for (unsigned i = 0; i < WARMUP; i++)
+            sem_round(gate, done);
+        uint64_t c0 = fabric_cycles(b);
+        for (unsigned i = 0; i < chunk; i++)
+            rt[recorded + i] = sem_round(gate, done);
+        cycles += fabric_cycles(b) - c0;
+        hw_finish(t, rounds);
+        recorded += chunk;
+    }
+    return (double)cycles / (double)b->reps;
+}
+
+static double sem_ping_rt_median; /* SW<->HW semaphore round trip, for the raw figures */
+static double sem_ping_rt_cycles;
+
+static void sem_turnaround_sw_hw(struct bench *b, double *v)
+{
+    sem_t ping, pong;
+    sem_init(&ping, 0, 0);
+    sem_init(&pong, 0, 0);
+    weft_resource_t res[] = {{WEFT_RES_SEM, &ping}, {WEFT_RES_SEM, &pong}};
+    double cyc = hw_gate_rounds(b, PP_SEM_PING, res, 2, v);
+    sem_destroy(&ping);
+    sem_destroy(&pong);
+    result_t *r = &results[R_SEM_TA_SWHW];
+    r->st = summarize(v, b->reps); /* sorts v */
+    sem_ping_rt_median = r->st.median;
+    sem_ping_rt_cycles = cyc;
+    r->st.median /= 2;
+    r->st.p99 /= 2;
+    r->st.mean /= 2;
+    r->cycles = cyc / 2;
+}
+
+/* HW<->HW: per batch, thread A (slot 0) waits ping / posts pong, thread B (slot 1) waits
+ * pong / posts ping, n rounds each. Software posts ping once and takes B's last ping
+ * after A has exited. */
+static void sem_turnaround_hw_hw(struct bench *b, double *v)
+{
+    unsigned n = b->reps / HWHW_BATCHES;
+    if (n < 1)
+        n = 1;
+    if (n > MAX_HW_ROUNDS)
+        n = MAX_HW_ROUNDS;
+    uint64_t cycles = 0;
+    for (unsigned k = 0; k < HWHW_BATCHES; k++) {
+        sem_t ping, pong;
+        sem_init(&ping, 0, 0);
+        sem_init(&pong, 0, 0);
+        weft_resource_t res[] = {{WEFT_RES_SEM, &ping}, {WEFT_RES_SEM, &pong}};
+        weft_hwthread_t *a = hw_start(b, 0, res, 2, pp_init(0, 1, 0, PP_SEM_PING, 0, n), "hw-a");
+        weft_hwthread_t *bb = hw_start(b, 1, res, 2, pp_init(1, 0, 0, PP_SEM_PING, 0, n), "hw-b");
+        uint64_t c0 = fabric_cycles(b);
+        double t0 = now_us();
+        sem_post(&ping);
+        hw_finish(a, n);
+        sem_wait_ok(&ping);
+        double t1 = now_us();
+        cycles += fabric_cycles(b) - c0;
+        hw_finish(bb, n);
+        v[k] = (t1 - t0) / (2.0 * n);
+        sem_destroy(&ping);
+        sem_destroy(&pong);
+    }
+    result_t *r = &results[R_SEM_TA_HWHW];
+    r->st = summarize(v, HWHW_BATCHES);
+    r->cycles = (double)cycles / (2.0 * n * HWHW_BATCHES);
+}
+
+/* ---- mutex turnaround: ping-pong on three mutexes -------------------------------------
+ * The first thread starts holding m0 and m1, the second m2. Round k: the first unlocks
+ * m[k%3] and locks m[(k+2)%3]; the second locks m[k%3] and unlocks m[(k+2)%3]. Each
+ * unlock wakes the other thread blocked in its lock, so a round is two turnarounds. */
+
+struct ring_partner {
+    pthread_mutex_t *m;
+    unsigned rounds;
+};
+
+static void *ring_second_main(void *arg)
+{
+    struct ring_partner *p = arg;
+    pthread_mutex_lock(&p->m[2]);
+    for (unsigned k = 0; k < p->rounds; k++) {
+        pthread_mutex_lock(&p->m[k % 3]);
+        pthread_mutex_unlock(&p->m[(k + 2) % 3]);
+    }
+    pthread_mutex_unlock(&p->m[(p->rounds + 2) % 3]);
+    return NULL;
+}
+
+static double ring_round(pthread_mutex_t *m, unsigned k)
+{
+    double t0 = now_us();
+    pthread_mutex_unlock(&m[k % 3]);
+    pthread_mutex_lock(&m[(k + 2) % 3]);
+    return now_us() - t0;
+}
+
+static void ring_first_release(pthread_mutex_t *m, unsigned rounds)
+{
+    pthread_mutex_unlock(&m[rounds % 3]);
+    pthread_mutex_unlock(&m[(rounds + 1) % 3]);
+}
+
+static void mutex_turnaround_sw_sw(struct bench *b, double *v)
+{
+    pthread_mutex_t m[3];
+    for (int i = 0; i < 3; i++)
+        pthread_mutex_init(&m[i], NULL);
+    unsigned rounds = WARMUP + b->reps;
+    pthread_mutex_lock(&m[0]);
+    pthread_mutex_lock(&m[1]);
+    struct ring_partner p = {m, rounds};
+    pthread_t th;
+    int rc = pthread_create(&th, NULL, ring_second_main, &p);
+    if (rc)
+        die("pthread_create", rc);
+    wait_held(&m[2]);
+    for (unsigned k = 0; k < WARMUP; k++)
+        ring_round(m, k);
+    for (unsigned i = 0; i < b->reps; i++)
+        v[i] = ring_round(m, WARMUP + i) / 2;
+    ring_first_release(m, rounds);
+    pthread_join(th, NULL);
+    for (int i = 0; i < 3; i++)
+        pthread_mutex_destroy(&m[i]);
+    results[R_MTX_TA_SWSW].st = summarize(v, b->reps);
+}
+
+static void mutex_turnaround_sw_hw(struct bench *b, double *v)
+{
+    pthread_mutex_t m[3];
+    for (int i = 0; i < 3; i++)
+        pthread_mutex_init(&m[i], NULL);
+    weft_resource_t res[] = {
+        {WEFT_RES_MUTEX, &m[0]}, {WEFT_RES_MUTEX, &m[1]}, {WEFT_RES_MUTEX, &m[2]}};
+    uint64_t cycles = 0;
+    unsigned recorded = 0;
+    while (recorded < b->reps) {
+        unsigned chunk = b->reps - recorded;
+        if (chunk > MAX_HW_ROUNDS - WARMUP)
+            chunk = MAX_HW_ROUNDS - WARMUP;
+        unsigned rounds = chunk + WARMUP;
+        pthread_mutex_lock(&m[0]);
+        pthread_mutex_lock(&m[1]);
+        weft_hwthread_t *t =
+            hw_start(b, 0, res, 3, pp_init(0, 1, 2, PP_RING_SECOND, 0, rounds), "hw-ring");
+        wait_held(&m[2]);
+        for (unsigned k = 0; k < WARMUP; k++)
+            ring_round(m, k);
+        uint64_t c0 = fabric_cycles(b);
+        for (unsigned i = 0; i < chunk; i++)
+            v[recorded + i] = ring_round(m, WARMUP + i) / 2;
+        cycles += fabric_cycles(b) - c0;
+        ring_first_release(m, rounds);
+        hw_finish(t, rounds); /* the runtime releases the mutex the thread still holds */
+        recorded += chunk;
+    }
+    for (int i = 0; i < 3; i++)
+        pthread_mutex_destroy(&m[i]);
+    result_t *r = &results[R_MTX_TA_SWHW];
+    r->st = summarize(v, b->reps);
+    r->cycles = (double)cycles / (2.0 * b->reps);
+}
+
+static void mutex_turnaround_hw_hw(struct bench *b, double *v)
+{
+    unsigned n = b->reps / HWHW_BATCHES;
+    if (n < 1)
+        n = 1;
+    if (n > MAX_HW_ROUNDS)
+        n = MAX_HW_ROUNDS;
+    uint64_t cycles = 0;
+    for (unsigned k = 0; k < HWHW_BATCHES; k++) {
+        pthread_mutex_t m[3];
+        sem_t gate;
+        for (int i = 0; i < 3; i++)
+            pthread_mutex_init(&m[i], NULL);
+        sem_init(&gate, 0, 0);
+        weft_resource_t res[] = {{WEFT_RES_MUTEX, &m[0]},
+                                 {WEFT_RES_MUTEX, &m[1]},
+                                 {WEFT_RES_MUTEX, &m[2]},
+                                 {WEFT_RES_SEM, &gate}};
+        weft_hwthread_t *a =
+            hw_start(b, 0, res, 4, pp_init(0, 1, 2, PP_RING_FIRST, 3, n), "hw-ring-a");
+        wait_held(&m[0]);
+        wait_held(&m[1]);
+        weft_hwthread_t *bb =
+            hw_start(b, 1, res, 4, pp_init(0, 1, 2, PP_RING_SECOND, 0, n), "hw-ring-b");
+        wait_held(&m[2]);
+        uint64_t c0 = fabric_cycles(b);
+        double t0 = now_us();
+        sem_post(&gate);
+        hw_finish(a, n);
+        double t1 = now_us();
+        cycles += fabric_cycles(b) - c0;
+        hw_finish(bb, n);
+        v[k] = (t1 - t0) / (2.0 * n);
+        for (int i = 0; i < 3; i++)
+            pthread_mutex_destroy(&m[i]);
+        sem_destroy(&gate);
+    }
+    result_t *r = &results[R_MTX_TA_HWHW];
+    r->st = summarize(v, HWHW_BATCHES);
+    r->cycles = (double)cycles / (2.0 * n * HWHW_BATCHES);
+}
+
+/* ---- raw calls --------------------------------------------------------------------- */
+
+static void raw_sw(struct bench *b, double *v)
+{
+    sem_t s;
+    sem_init(&s, 0, 0);
+    for (unsigned i = 0; i < b->reps; i++) {
+        double t0 = now_us();
+        for (unsigned j = 0; j < SW_BATCH; j++)
+            sem_post(&s);
+        v[i] = (now_us() - t0) / SW_BATCH;
+        while (sem_trywait(&s) == 0)
+            ;
+    }
+    sem_destroy(&s);
+    results[R_SEM_RAW_SW].st = summarize(v, b->reps);
+
+    static pthread_mutex_t m[SW_BATCH];
+    for (unsigned j = 0; j < SW_BATCH; j++)
+        pthread_mutex_init(&m[j], NULL);
+    double *lock = malloc(sizeof(double) * b->reps), *unlock = malloc(sizeof(double) * b->reps);
+    if (!lock || !unlock)
+        die("malloc", ENOMEM);
+    for (unsigned i = 0; i < b->reps; i++) {
+        double t0 = now_us();
+        for (unsigned j = 0; j < SW_BATCH; j++)
+            pthread_mutex_lock(&m[j]);
+        double t1 = now_us();
+        for (unsigned j = 0; j < SW_BATCH; j++)
+            pthread_mutex_unlock(&m[j]);
+        double t2 = now_us();
+        lock[i] = (t1 - t0) / SW_BATCH;
+        unlock[i] = (t2 - t1) / SW_BATCH;
+        v[i] = (t2 - t0) / SW_BATCH;
+    }
+    for (unsigned j = 0; j < SW_BATCH; j++)
+        pthread_mutex_destroy(&m[j]);
+    results[R_MTX_LOCK_SW].st = summarize(lock, b->reps);
+    results[R_MTX_UNLOCK_SW].st = summarize(unlock, b->reps);
+    results[R_MTX_PAIR_SW].st = summarize(v, b->reps);
+    free(lock);
+    free(unlock);
+}
+
+/* Hardware raw calls: rounds of gate / K calls / done, minus the median SemPing round
+ * trip (gate / done only) of the same run, divided by K. */
+static void raw_hw(struct bench *b, double *v, unsigned mode, int which)
+{
+    sem_t gate, done, target;
+    pthread_mutex_t m;
+    sem_init(&gate, 0, 0);
+    sem_init(&done, 0, 0);
+    sem_init(&target, 0, 0);
+    pthread_mutex_init(&m, NULL);
+    weft_resource_t res[] = {{WEFT_RES_SEM, &gate},
+                             {WEFT_RES_SEM, &done},
+                             mode == PP_SEM_RAW ? (weft_resource_t){WEFT_RES_SEM, &target}
+                                                : (weft_resource_t){WEFT_RES_MUTEX, &m}};
+    double cyc = hw_gate_rounds(b, mode, res, 3, v);
+    for (unsigned i = 0; i < b->reps; i++)
+        v[i] = (v[i] - sem_ping_rt_median) / HW_K;
+    sem_destroy(&gate);
+    sem_destroy(&done);
+    sem_destroy(&target);
+    pthread_mutex_destroy(&m);
+    result_t *r = &results[which];
+    r->st = summarize(v, b->reps);
+    r->cycles = (cyc - sem_ping_rt_cycles) / HW_K;
+}
+
+/* ---- descriptions and the seed --------------------------------------------------------- */
+
+static void describe(void)
+{
+    /* ReconOS eCos/PPC, Table V, bus cycles of 10 ns. SW<->HW: mean of the seed's SW->HW
+     * and HW->SW, since a round trip here contains one of each. */
+    results[R_SEM_TA_SWSW] = (result_t){
+        "sem_turnaround_sw_sw",
+        "semaphore",
+        "turnaround",
+        "SW<->SW",
+        {0},
+        NAN,
+        NAN,
+        305,
+        "SW->SW",
+        "pthread A sem_post(ping), pthread B wakes from sem_wait(ping), sem_post(pong), A "
+        "returns from sem_wait(pong); one sample = that round trip / 2, per round"};
+    results[R_SEM_TA_SWHW] = (result_t){
+        "sem_turnaround_sw_hw",
+        "semaphore",
+        "turnaround",
+        "SW<->HW",
+        {0},
+        NAN,
+        NAN,
+        (528 + 908) / 2.0,
+        "mean of SW->HW 528 and HW->SW 908",
+        "pthread sem_post(ping); hwt_pingpong blocked in SEM_WAIT(ping) gets its response "
+        "(interrupt, delegate wake, register-window reads, sem_wait, response write), "
+        "sends SEM_POST(pong), the delegate posts, the pthread returns from "
+        "sem_wait(pong); sample = round trip / 2, i.e. the mean of one SW->HW and one "
+        "HW->SW turnaround. Cycles: fabric cycles per turnaround (round trip / 2)"};
+    results[R_SEM_TA_HWHW] = (result_t){
+        "sem_turnaround_hw_hw",
+        "semaphore",
+        "turnaround",
+        "HW<->HW",
+        {0},
+        NAN,
+        NAN,
+        1114,
+        "HW->HW",
+        "two hwt_pingpong threads (slots 0 and 1) ping-pong n = reps/8 rounds on two "
+        "semaphores with no software thread involved except both delegates; one sample = "
+        "one batch: from software's kick post to software taking the last post after "
+        "thread A's exit, / 2n (includes one kick and one exit, amortised); 8 samples"};
+    results[R_MTX_TA_SWSW] = (result_t){
+        "mutex_turnaround_sw_sw",
+        "mutex",
+        "turnaround",
+        "SW<->SW",
+        {0},
+        NAN,
+        NAN,
+        453,
+        "SW->SW",
+        "three-mutex ping-pong between two pthreads: A unlocks m[k], B blocked in lock(m[k]) "
+        "acquires, unlocks m[k+2], A blocked in lock(m[k+2]) acquires; sample = round trip "
+        "/ 2, per round"};
+    results[R_MTX_TA_SWHW] =
+        (result_t){"mutex_turnaround_sw_hw",
+                   "mutex",
+                   "turnaround",
+                   "SW<->HW",
+                   {0},
+                   NAN,
+                   NAN,
+                   (629 + 1449) / 2.0,
+                   "mean of SW->HW 629 and HW->SW 1449",
+                   "three-mutex ping-pong, pthread first, hwt_pingpong second (MUTEX_LOCK/UNLOCK "
+                   "through its delegate); sample = round trip / 2, the mean of one SW->HW and one "
+                   "HW->SW turnaround. Cycles: fabric cycles per turnaround"};
+    results[R_MTX_TA_HWHW] =
+        (result_t){"mutex_turnaround_hw_hw",
+                   "mutex",
+                   "turnaround",
+                   "HW<->HW",
+                   {0},
+                   NAN,
+                   NAN,
+                   1460,
+                   "HW->HW",
+                   "three-mutex ping-pong between two hwt_pingpong threads, n = reps/8 rounds per "
+                   "batch; sample = batch from software's gate post to thread A's join, / 2n "
+                   "(includes the gate wake and one exit, amortised); 8 samples"};
+    results[R_SEM_RAW_SW] =
+        (result_t){"sem_post_raw_sw",
+                   "semaphore",
+                   "raw",
+                   "SW post",
+                   {0},
+                   NAN,
+                   NAN,
+                   73,
+                   "SW post",
+                   "sem_post with no waiter; sample = 64 back-to-back posts / 64 (clock read cost "
+                   "amortised)"};
+    results[R_SEM_RAW_HW] =
+        (result_t){"sem_post_raw_hw",
+                   "semaphore",
+                   "raw",
+                   "HW post",
+                   {0},
+                   NAN,
+                   NAN,
+                   695,
+                   "HW post",
+                   "SEM_POST from hwt_pingpong with no waiter, issued to response received: per "
+                   "round the thread waits a gate semaphore, makes 16 posts, posts done; sample = "
+                   "(round trip - median SW<->HW semaphore round trip of this run) / 16. Cycles: "
+                   "(fabric cycles per round - those of a gate/done round) / 16"};
+    results[R_MTX_LOCK_SW] = (result_t){
+        "mutex_lock_raw_sw",
+        "mutex",
+        "raw",
+        "SW lock",
+        {0},
+        NAN,
+        NAN,
+        83,
+        "SW lock",
+        "uncontended pthread_mutex_lock; sample = locking 64 distinct free mutexes / 64"};
+    results[R_MTX_UNLOCK_SW] =
+        (result_t){"mutex_unlock_raw_sw",
+                   "mutex",
+                   "raw",
+                   "SW unlock",
+                   {0},
+                   NAN,
+                   NAN,
+                   171,
+                   "SW unlock",
+                   "pthread_mutex_unlock with no waiter; sample = unlocking those 64 mutexes / 64"};
+    results[R_MTX_PAIR_SW] =
+        (result_t){"mutex_lock_unlock_raw_sw",
+                   "mutex",
+                   "raw",
+                   "SW lock+unlock",
+                   {0},
+                   NAN,
+                   NAN,
+                   83 + 171,
+                   "SW lock + SW unlock",
+                   "one uncontended lock plus one unlock; sample = both loops above / 64"};
+    results[R_MTX_PAIR_HW] =
+        (result_t){"mutex_lock_unlock_raw_hw",
+                   "mutex",
+                   "raw",
+                   "HW lock+unlock",
+                   {0},
+                   NAN,
+                   NAN,
+                   959 + 679,
+                   "HW lock + HW unlock",
+                   "uncontended MUTEX_LOCK then MUTEX_UNLOCK from hwt_pingpong, each issued to "
+                   "response received; per round 16 pairs between gate and done; sample = (round "
+                   "trip - median SW<->HW semaphore round trip) / 16. Lock and unlock are not "
+                   "separated. Cycles as for the HW post"};
+}
+
+/* ---- output ------------------------------------------------------------------------ */
+
+static void fprint_num(FILE *f, double x)
+{
+    if (isfinite(x))
+        fprintf(f, "%.4f", x);
+    else
+        fputs("null", f);
+}
+
+static void print_table(const struct bench *b, double wall_s)
+{
+    printf("weft OS call overhead: %u repetitions; wall clock in microseconds "
+           "(CLOCK_MONOTONIC), hardware co-simulated\n\n",
+           b->reps);
+    printf("%-10s %-10s %-15s %10s %10s %11s %8s %12s %10s\n", "primitive", "figure", "path",
+           "median", "p99", "fabric cyc", "ratio", "seed eCos", "seed ratio");
+    for (int i = 0; i < R_COUNT; i++) {
+        const result_t *r = &results[i];
+        char cyc[32] = "-", ratio[32] = "-", seed[32] = "-", sratio[32] = "-";
+        if (isfinite(r->cycles))
+            snprintf(cyc, sizeof cyc, "%.1f", r->cycles);
+        if (isfinite(r->ratio))
+            snprintf(ratio, sizeof ratio, "%.1fx", r->ratio);
+        if (isfinite(r->seed_cycles))
+            snprintf(seed, sizeof seed, "%.2f us", r->seed_cycles / 100.0);
+        if (!strcmp(r->kind, "turnaround")) {
+            double base =
+                results[!strcmp(r->prim, "mutex") ? R_MTX_TA_SWSW : R_SEM_TA_SWSW].seed_cycles;
+            snprintf(sratio, sizeof sratio, "%.2fx", r->seed_cycles / base);
+        }
+        printf("%-10s %-10s %-15s %10.4f %10.4f %11s %8s %12s %10s\n", r->prim, r->kind, r->path,
+               r->st.median, r->st.p99, cyc, ratio, seed, sratio);
+    }
+    printf("\nturnaround: round trip / 2 (SW<->HW: mean of SW->HW and HW->SW); HW<->HW: 8 "
+           "batches of %u round trips, median/p99 over batches.\n"
+           "raw: HW figures are per call (pair for the mutex), the SW<->HW round trip "
+           "subtracted.\n"
+           "fabric cyc: weft_fabric_cycles() before/after each loop, per figure; the "
+           "simulated clock stops while all slots block, so these are fabric cycles only.\n"
+           "ratio: median / SW<->SW median of the same primitive, this run. seed: ReconOS "
+           "eCos/PPC, Table V (bus cycles at 100 MHz);\n"
+           "its SW<->HW is the mean of its SW->HW and HW->SW. whole run %.1f s.\n",
+           b->reps / HWHW_BATCHES ? b->reps / HWHW_BATCHES : 1, wall_s);
+}
+
+static int mkdirs_for(const char *path)
+{
+    char *p = strdup(path);
+    if (!p)
+        return -ENOMEM;
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = '\0';
+        if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+            int e = errno;
+            free(p);
+            return -e;
+        }
+        *s = '/';
+    }
+    free(p);
+    return 0;
+}
+
+static int write_json(const struct bench *b, const char *path, double wall_s)
+{
+    int rc = mkdirs_for(path);
+    if (rc) {
+        fprintf(stderr, "weft-bench-os-overhead: cannot create the directory of %s: %s\n", path,
+                strerror(-rc));
+        return -1;
+    }
+    FILE *f = fopen(path, "w");
+    if (!f) {
+        fprintf(stderr, "weft-bench-os-overhead: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    fprintf(f, "{\n  \"benchmark\": \"os_overhead\",\n  \"reps\": %u,\n", b->reps);
+    fprintf(f, "  \"hw_calls_per_round\": %u,\n  \"sw_calls_per_sample\": %u,\n", HW_K, SW_BATCH);
+    fprintf(f, "  \"hw_hw_batches\": %u,\n  \"cpus_online\": %ld,\n  \"wall_s\": ", HWHW_BATCHES,
+            sysconf(_SC_NPROCESSORS_ONLN));
+    fprint_num(f, wall_s);
+    fprintf(f, ",\n  \"time_unit\": \"us (CLOCK_MONOTONIC wall clock)\",\n"
+               "  \"cycles_source\": \"weft_fabric_cycles() before and after each loop\",\n"
+               "  \"seed\": {\"source\": \"ReconOS, Table V, eCos/PPC column\", "
+               "\"unit\": \"bus cycles, 1 cycle = 10 ns\"},\n"
+               "  \"results\": [\n");
+    for (int i = 0; i < R_COUNT; i++) {
+        const result_t *r = &results[i];
+        fprintf(f,
+                "    {\"name\": \"%s\", \"primitive\": \"%s\", \"kind\": \"%s\", \"path\": "
+                "\"%s\", \"samples\": %zu,\n     \"median_us\": ",
+                r->key, r->prim, r->kind, r->path, r->st.n);
+        fprint_num(f, r->st.median);
+        fputs(", \"p99_us\": ", f);
+        fprint_num(f, r->st.p99);
+        fputs(", \"mean_us\": ", f);
+        fprint_num(f, r->st.mean);
+        fputs(", \"fabric_cycles\": ", f);
+        fprint_num(f, r->cycles);
+        fputs(", \"ratio_to_sw_sw\": ", f);
+        fprint_num(f, r->ratio);
+        fputs(",\n     \"seed_ecos_cycles\": ", f);
+        fprint_num(f, r->seed_cycles);
+        fputs(", \"seed_ecos_us\": ", f);
+        fprint_num(f, r->seed_cycles / 100.0);
+        fputs(", \"seed_ratio_to_sw_sw\": ", f);
+        if (!strcmp(r->kind, "turnaround"))
+            fprint_num(
+                f,
+                r->seed_cycles /
+                    results[!strcmp(r->prim, "mutex") ? R_MTX_TA_SWSW : R_SEM_TA_SWSW].seed_cycles);
+        else
+            fputs("null", f);
+        fprintf(f, ", \"seed_figure\": \"%s\",\n     \"includes\": \"%s\"}%s\n", r->seed_note,
+                r->includes, i + 1 < R_COUNT ? "," : "");
+    }
+    fputs("  ]\n}\n", f);
+    if (ferror(f) | (fclose(f) != 0)) {
+        fprintf(stderr, "weft-bench-os-overhead: error writing %s\n", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- main ------------------------------------------------------------------------- */
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: weft-bench-os-overhead [--reps N] [--out PATH]\n"
+            "  --reps N    repetitions per figure, 1..%u (default %u)\n"
+            "  --out PATH  JSON result file (default %s; directories are created)\n",
+            MAX_REPS, DEFAULT_REPS, DEFAULT_OUT);
+}
+
+int main(int argc, char **argv)
+{
+    struct bench b = {.reps = DEFAULT_REPS};
+    const char *out = DEFAULT_OUT;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        }
+        if (strcmp(a, "--reps") && strcmp(a, "--out")) {
+            fprintf(stderr, "weft-bench-os-overhead: unknown argument '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "weft-bench-os-overhead: %s needs a value\n", a);
+            return 2;
+        }
+        const char *val = argv[++i];
+        if (!strcmp(a, "--out")) {
+            if (!*val) {
+                fprintf(stderr, "weft-bench-os-overhead: --out needs a non-empty path\n");
+                return 2;
+            }
+            out = val;
+            continue;
+        }
+        char *end;
+        errno = 0;
+        unsigned long n = strtoul(val, &end, 10);
+        if (val[0] < '0' || val[0] > '9' || *end || errno || n < 1 || n > MAX_REPS) {
+            fprintf(stderr, "weft-bench-os-overhead: --reps wants a whole number 1..%u, got '%s'\n",
+                    MAX_REPS, val);
+            return 2;
+        }
+        b.reps = (unsigned)n;
+    }
+
+    /* Fail before measuring when the result file's directory cannot be made. */
+    int rc = mkdirs_for(out);
+    if (rc) {
+        fprintf(stderr, "weft-bench-os-overhead: cannot create the directory of %s: %s\n", out,
+                strerror(-rc));
+        return 1;
+    }
+
+    double start = now_us();
+    describe();
+    rc = weft_sim_open(&b.plat, NULL);
+    if (rc)
+        die("weft_sim_open", rc);
+    rc = weft_init(&b.w, b.plat);
+    if (rc)
+        die("weft_init", rc);
+    weft_set_log(b.w, log_sink, NULL);
+
+    /* Per-sample buffer: reps samples, or the HW<->HW batches when there are more. */
+    double *v = malloc(sizeof(double) * (b.reps > HWHW_BATCHES ? b.reps : HWHW_BATCHES));
+    if (!v)
+        die("malloc", ENOMEM);
+    sem_turnaround_sw_sw(&b, v);
+    sem_turnaround_sw_hw(&b, v);
+    sem_turnaround_hw_hw(&b, v);
+    mutex_turnaround_sw_sw(&b, v);
+    mutex_turnaround_sw_hw(&b, v);
+    mutex_turnaround_hw_hw(&b, v);
+    raw_sw(&b, v);
+    raw_hw(&b, v, PP_SEM_RAW, R_SEM_RAW_HW);
+    raw_hw(&b, v, PP_MUTEX_RAW, R_MTX_PAIR_HW);
+    free(v);
+
+    for (int i = R_SEM_TA_SWSW; i <= R_MTX_TA_HWHW; i++) {
+        int base = i <= R_SEM_TA_HWHW ? R_SEM_TA_SWSW : R_MTX_TA_SWSW;
+        results[i].ratio = results[i].st.median / results[base].st.median;
+    }
+
+    weft_shutdown(b.w);
+    b.plat->ops->close(b.plat);
+    double wall_s = (now_us() - start) / 1e6;
+    print_table(&b, wall_s);
+    if (write_json(&b, out, wall_s))
+        return 1;
+    printf("results written to %s\n", out);
+    return 0;
+}
