@@ -94,6 +94,7 @@ class Fabric
     void do_reconfigure(Request *req);
     void publish_irq(uint64_t irq);
     void sleep_while_quiet();
+    void run_on_caller(Request *req);
 
     // Models and simulation state: the clock thread's alone once it runs.
     std::unique_ptr<VerilatedContext> context_;
@@ -117,6 +118,12 @@ class Fabric
     std::condition_variable wake_cv_; // clock thread sleeping on a quiet fabric
     std::deque<Request *> queue_;
     bool stop_ = false;
+    // A quiet fabric's clock thread sleeps (sleeping_); an MMIO caller that finds it so
+    // borrows the models (borrowed_) and runs the transaction on its own thread; kick_
+    // wakes the clock thread when the caller left the fabric with work to do.
+    bool sleeping_ = false;
+    bool borrowed_ = false;
+    bool kick_ = false;
     std::atomic<bool> attention_{false};
     std::thread clock_;
 
