@@ -168,10 +168,21 @@ static void log_call_error(weft_hwthread_t *t, const weft_osif_decoded_t *d, uin
                  d->hdr.cmd, d->hdr.handle, weft_osif_status_name(status), why);
 }
 
+/* Handles bound to the same mutex share one hold count, the first such handle's: a
+ * resource array may name one mutex twice, and the "already held" checks must still see
+ * it as one mutex. */
+static unsigned mutex_key(const weft_hwthread_t *t, unsigned h)
+{
+    for (unsigned i = 0; i < h; i++)
+        if (t->res[i].object == t->res[h].object)
+            return i;
+    return h;
+}
+
 static int exec_mutex(weft_hwthread_t *t, const weft_osif_decoded_t *d, exec_result_t *r)
 {
     pthread_mutex_t *m = d->res->object;
-    unsigned h = d->hdr.handle;
+    unsigned h = mutex_key(t, d->hdr.handle);
     int rc;
 
     switch (d->info->code) {
@@ -233,7 +244,7 @@ static int exec_cond(weft_hwthread_t *t, const weft_osif_decoded_t *d, const uin
 
     switch (d->info->code) {
     case WEFT_OSIF_CMD_COND_WAIT:
-        if (t->held[args[0]] == 0) {
+        if (t->held[mutex_key(t, args[0])] == 0) {
             r->status = WEFT_OSIF_PERM;
             r->why = "the thread does not hold the mutex given as argument";
             return 0;
@@ -484,6 +495,7 @@ static void finish(weft_hwthread_t *t, const ending_t *e)
         t->busy_final = busy;
     weft_slot_stop(t->platform, t->slot);
     reg_write(t, WEFT_SLOT_REG_FAULT, WEFT_FAULT_MEM | WEFT_FAULT_OVERFLOW);
+    t->slot_stopped = true; /* BUSY is cleared now: stats() must use busy_final */
     pthread_mutex_unlock(&t->lock);
 
     release_mutexes(t);
@@ -538,8 +550,18 @@ void *weft_delegate_main(void *arg)
         unsigned n = status & 0xffffu;
         for (unsigned i = 0; i < n && out == SERVE_CONTINUE; i++) {
             uint32_t word;
-            if (reg_read(t, WEFT_SLOT_REG_OSIF_HW2SW, &word) != 0)
-                break; /* retried on the next interrupt */
+            rc = reg_read(t, WEFT_SLOT_REG_OSIF_HW2SW, &word);
+            if (rc != 0) {
+                /* The word may be gone: the request stream cannot be trusted any more. */
+                e.kind = WEFT_EXIT_FAULTED;
+                set_message(&e,
+                            "thread '%s' slot %u: platform error %d (%s) reading a request word; "
+                            "thread stopped",
+                            t->name, t->slot, rc, strerror(-rc));
+                weft_log(t->w, "%s", e.message);
+                out = SERVE_FAULT;
+                break;
+            }
             if (have == 0) {
                 int nargs = weft_osif_frame(word);
                 if (nargs < 0) {

@@ -218,7 +218,7 @@ int weft_hwthread_stats(weft_hwthread_t *t, weft_hwthread_stats_t *stats)
     int rc = 0;
     pthread_mutex_lock(&t->lock);
     stats->calls = atomic_load(&t->calls);
-    if (t->done) {
+    if (t->done || t->slot_stopped) {
         stats->busy_cycles = t->busy_final;
     } else {
         rc =

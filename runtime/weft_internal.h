@@ -72,6 +72,7 @@ struct weft_hwthread {
     pthread_mutex_t lock; /**< guards done, status, busy_final, BUSY_LO/HI pairs */
     pthread_cond_t ended; /**< CLOCK_MONOTONIC; broadcast when done turns true */
     bool done;
+    bool slot_stopped; /**< the slot was reset on the way to done; busy_final is final */
     weft_exit_status_t status;
     uint64_t busy_final; /**< BUSY counter read just before the slot was reset */
 };

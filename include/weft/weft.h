@@ -150,7 +150,10 @@ int weft_hwthread_stats(weft_hwthread_t *t, weft_hwthread_stats_t *stats);
  *        free its slot. A call the thread was blocked in is abandoned; mutexes the
  *        thread held are released. The handle is invalid afterwards, so no join may be
  *        in progress. Returns within a few tens of milliseconds even when the thread
- *        waits on an object nobody posts.
+ *        waits on an object nobody posts, with one exception: a thread in COND_WAIT
+ *        must take the condition's mutex back before its delegate can leave the wait
+ *        (pthread_cond_*wait always does), so destroy (and weft_shutdown()) waits until
+ *        that mutex is free. Do not call it while holding that mutex.
  * @retval 0 success
  * @retval -EINVAL t is NULL
  */

@@ -123,6 +123,21 @@ TEST_F(Runtime, OsifMutexLockTwiceIsAnErrorNotADeadlock)
     pthread_mutex_unlock(&mutex_);
 }
 
+TEST_F(Runtime, OsifMutexBoundToTwoHandlesIsOneMutex)
+{
+    // Handles 0 and 1 name the same mutex: locking through one and again through the
+    // other must be refused, not deadlock the delegate; unlocking through either works.
+    Start(0, {{WEFT_RES_MUTEX, &mutex_}, {WEFT_RES_MUTEX, &mutex_}}, "aliased");
+    ASSERT_EQ(Call(0, WEFT_OSIF_CMD_MUTEX_LOCK, 0).status, WEFT_OSIF_OK);
+    Resp again = Call(0, WEFT_OSIF_CMD_MUTEX_LOCK, 1);
+    ASSERT_TRUE(again.arrived) << "second lock through the other handle deadlocked";
+    EXPECT_EQ(again.status, WEFT_OSIF_INTERNAL);
+    EXPECT_EQ(Call(0, WEFT_OSIF_CMD_MUTEX_TRYLOCK, 1).status, WEFT_OSIF_BUSY);
+    EXPECT_EQ(Call(0, WEFT_OSIF_CMD_MUTEX_UNLOCK, 1).status, WEFT_OSIF_OK);
+    EXPECT_EQ(pthread_mutex_trylock(&mutex_), 0);
+    pthread_mutex_unlock(&mutex_);
+}
+
 TEST_F(Runtime, OsifCondWaitReleasesMutexAndWakesOnSignal)
 {
     Start(0, {{WEFT_RES_MUTEX, &mutex_}, {WEFT_RES_COND, &cond_}});
