@@ -168,21 +168,10 @@ static void log_call_error(weft_hwthread_t *t, const weft_osif_decoded_t *d, uin
                  d->hdr.cmd, d->hdr.handle, weft_osif_status_name(status), why);
 }
 
-/* Handles bound to the same mutex share one hold count, the first such handle's: a
- * resource array may name one mutex twice, and the "already held" checks must still see
- * it as one mutex. */
-static unsigned mutex_key(const weft_hwthread_t *t, unsigned h)
-{
-    for (unsigned i = 0; i < h; i++)
-        if (t->res[i].object == t->res[h].object)
-            return i;
-    return h;
-}
-
 static int exec_mutex(weft_hwthread_t *t, const weft_osif_decoded_t *d, exec_result_t *r)
 {
     pthread_mutex_t *m = d->res->object;
-    unsigned h = mutex_key(t, d->hdr.handle);
+    unsigned h = t->mutex_key[d->hdr.handle];
     int rc;
 
     switch (d->info->code) {
@@ -244,7 +233,7 @@ static int exec_cond(weft_hwthread_t *t, const weft_osif_decoded_t *d, const uin
 
     switch (d->info->code) {
     case WEFT_OSIF_CMD_COND_WAIT:
-        if (t->held[mutex_key(t, args[0])] == 0) {
+        if (t->held[t->mutex_key[args[0]]] == 0) {
             r->status = WEFT_OSIF_PERM;
             r->why = "the thread does not hold the mutex given as argument";
             return 0;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "deadline.h"
 #include "weft_internal.h"
 
 static int validate(weft_t *w, const weft_hwthread_attr_t *a)
@@ -43,7 +44,8 @@ static weft_hwthread_t *thread_new(weft_t *w, const weft_hwthread_attr_t *a)
         return NULL;
     t->res = calloc(a->num_resources ? a->num_resources : 1, sizeof(*t->res));
     t->held = calloc(a->num_resources ? a->num_resources : 1, sizeof(*t->held));
-    if (!t->res || !t->held)
+    t->mutex_key = calloc(a->num_resources ? a->num_resources : 1, sizeof(*t->mutex_key));
+    if (!t->res || !t->held || !t->mutex_key)
         goto fail;
 
     pthread_condattr_t ca;
@@ -66,6 +68,14 @@ static weft_hwthread_t *thread_new(weft_t *w, const weft_hwthread_attr_t *a)
     if (a->num_resources)
         memcpy(t->res, a->resources, a->num_resources * sizeof(*t->res));
     t->num_res = a->num_resources;
+    /* Handles bound to one object share the first such handle's hold count, so a mutex
+     * named twice in the array is still one mutex to the "already held" checks. */
+    for (unsigned h = 0; h < t->num_res; h++) {
+        unsigned k = 0;
+        while (t->res[k].object != t->res[h].object)
+            k++;
+        t->mutex_key[h] = k;
+    }
     t->init_data = a->init_data;
     t->mem_base = a->mem_size ? a->mem_base : 0;
     t->mem_size = a->mem_size;
@@ -74,6 +84,7 @@ static weft_hwthread_t *thread_new(weft_t *w, const weft_hwthread_attr_t *a)
     atomic_init(&t->calls, 0);
     return t;
 fail:
+    free(t->mutex_key);
     free(t->held);
     free(t->res);
     free(t);
@@ -84,6 +95,7 @@ static void thread_free(weft_hwthread_t *t)
 {
     pthread_cond_destroy(&t->ended);
     pthread_mutex_destroy(&t->lock);
+    free(t->mutex_key);
     free(t->held);
     free(t->res);
     free(t);
@@ -181,16 +193,7 @@ int weft_hwthread_timedjoin(weft_hwthread_t *t, weft_exit_status_t *status, int 
         ret = -ETIMEDOUT; /* no-wait path */
         goto out;
     }
-    struct timespec until;
-    clock_gettime(CLOCK_MONOTONIC, &until);
-    if (timeout_ms > 0) {
-        until.tv_sec += timeout_ms / 1000;
-        until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
-    }
+    struct timespec until = weft_deadline_after(CLOCK_MONOTONIC, timeout_ms > 0 ? timeout_ms : 0);
     while (!t->done) {
         int rc = timeout_ms < 0 ? pthread_cond_wait(&t->ended, &t->lock)
                                 : pthread_cond_timedwait(&t->ended, &t->lock, &until);

@@ -13,19 +13,7 @@
 
 #include "weft/mbox.h"
 
-/* Absolute CLOCK_MONOTONIC time timeout_ms from now. */
-static struct timespec deadline_after(int timeout_ms)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    ts.tv_sec += timeout_ms / 1000;
-    ts.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-    if (ts.tv_nsec >= 1000000000L) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000L;
-    }
-    return ts;
-}
+#include "deadline.h"
 
 int weft_mbox_init(weft_mbox_t *mb, unsigned capacity)
 {
@@ -118,7 +106,7 @@ int weft_mbox_timedput(weft_mbox_t *mb, uint32_t word, int timeout_ms)
         ret = -ETIMEDOUT; /* no-wait path */
         goto out;
     }
-    struct timespec until = deadline_after(timeout_ms > 0 ? timeout_ms : 0);
+    struct timespec until = weft_deadline_after(CLOCK_MONOTONIC, timeout_ms > 0 ? timeout_ms : 0);
     while (mb->count == mb->capacity) {
         int rc = timeout_ms < 0 ? pthread_cond_wait(&mb->not_full, &mb->lock)
                                 : pthread_cond_timedwait(&mb->not_full, &mb->lock, &until);
@@ -148,7 +136,7 @@ int weft_mbox_timedget(weft_mbox_t *mb, uint32_t *word, int timeout_ms)
         ret = -ETIMEDOUT; /* no-wait path */
         goto out;
     }
-    struct timespec until = deadline_after(timeout_ms > 0 ? timeout_ms : 0);
+    struct timespec until = weft_deadline_after(CLOCK_MONOTONIC, timeout_ms > 0 ? timeout_ms : 0);
     while (mb->count == 0) {
         int rc = timeout_ms < 0 ? pthread_cond_wait(&mb->not_empty, &mb->lock)
                                 : pthread_cond_timedwait(&mb->not_empty, &mb->lock, &until);

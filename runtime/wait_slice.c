@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <time.h>
 
+#include "deadline.h"
 #include "wait_slice.h"
 
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 30))
@@ -35,22 +36,9 @@
 #define WEFT_MUTEX_CLOCKLOCK WEFT_HAVE_CLOCKWAIT
 #endif
 
-static struct timespec slice_end(clockid_t clock, int ms)
-{
-    struct timespec ts;
-    clock_gettime(clock, &ts);
-    ts.tv_sec += ms / 1000;
-    ts.tv_nsec += (long)(ms % 1000) * 1000000L;
-    if (ts.tv_nsec >= 1000000000L) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000L;
-    }
-    return ts;
-}
-
 int weft_slice_sem_wait(sem_t *sem, int ms)
 {
-    struct timespec until = slice_end(SLICE_CLOCK, ms);
+    struct timespec until = weft_deadline_after(SLICE_CLOCK, ms);
     for (;;) {
 #if WEFT_HAVE_CLOCKWAIT
         int rc = sem_clockwait(sem, SLICE_CLOCK, &until);
@@ -67,10 +55,10 @@ int weft_slice_sem_wait(sem_t *sem, int ms)
 int weft_slice_mutex_lock(pthread_mutex_t *m, int ms)
 {
 #if WEFT_MUTEX_CLOCKLOCK
-    struct timespec until = slice_end(SLICE_CLOCK, ms);
+    struct timespec until = weft_deadline_after(SLICE_CLOCK, ms);
     int rc = pthread_mutex_clocklock(m, SLICE_CLOCK, &until);
 #else
-    struct timespec until = slice_end(CLOCK_REALTIME, ms);
+    struct timespec until = weft_deadline_after(CLOCK_REALTIME, ms);
     int rc = pthread_mutex_timedlock(m, &until);
 #endif
     return -rc;
@@ -78,7 +66,7 @@ int weft_slice_mutex_lock(pthread_mutex_t *m, int ms)
 
 int weft_slice_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, int ms)
 {
-    struct timespec until = slice_end(SLICE_CLOCK, ms);
+    struct timespec until = weft_deadline_after(SLICE_CLOCK, ms);
 #if WEFT_HAVE_CLOCKWAIT
     int rc = pthread_cond_clockwait(c, m, SLICE_CLOCK, &until);
 #else

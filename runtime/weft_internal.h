@@ -66,7 +66,8 @@ struct weft_hwthread {
     bool delegate_joined;       /**< pthread_join() done (by destroy or shutdown) */
     atomic_int stop;            /**< enum weft_stop_request */
     atomic_uint_fast64_t calls; /**< requests served */
-    unsigned *held; /**< held[h]: times the delegate locked mutex handle h for the thread */
+    unsigned *held;      /**< held[k]: times the delegate locked mutex key k for the thread */
+    unsigned *mutex_key; /**< mutex_key[h]: first handle bound to the same object as h */
     uint64_t mem_base, mem_size; /**< the thread's memory window, for fault messages */
 
     pthread_mutex_t lock; /**< guards done, status, busy_final, BUSY_LO/HI pairs */
