@@ -17,7 +17,7 @@ function(weft_hwlib_tb test)
     SOURCES ${WEFT_HWLIB_LINT_VLT} ${WEFT_OSIF_PKG_SV} ${ARG_SOURCES}
     TOP_MODULE ${ARG_TOP}
     PREFIX V${ARG_TOP}
-    VERILATOR_ARGS -Wall --assert -O3)
+    VERILATOR_ARGS -Wall --assert -O3 ${WEFT_HWLIB_INCLUDE})
   target_include_directories(${test} PRIVATE ${_hwlib_tb_dir})
   target_link_libraries(${test} PRIVATE weft_headers Threads::Threads)
   add_test(NAME ${test} COMMAND ${test})

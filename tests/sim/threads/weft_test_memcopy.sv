@@ -13,23 +13,7 @@ module weft_test_memcopy
   /// The word sent back when a copy is complete.
   parameter logic [31:0] DoneWord = 32'hC0DE_D0E5
 ) (
-  input  logic        clk_i,
-  input  logic        rst_ni,
-  input  logic [31:0] osif_in_data_i,
-  input  logic        osif_in_valid_i,
-  output logic        osif_in_ready_o,
-  output logic [31:0] osif_out_data_o,
-  output logic        osif_out_valid_o,
-  input  logic        osif_out_ready_i,
-  output logic [31:0] mem_cmd_data_o,
-  output logic        mem_cmd_valid_o,
-  input  logic        mem_cmd_ready_i,
-  output logic [31:0] mem_wr_data_o,
-  output logic        mem_wr_valid_o,
-  input  logic        mem_wr_ready_i,
-  input  logic [31:0] mem_rd_data_i,
-  input  logic        mem_rd_valid_i,
-  output logic        mem_rd_ready_o
+  `include "weft_slot_ports.svh"
 );
   localparam int unsigned IdxW = $clog2(ChunkWords + 1);
   localparam logic [23:0] ChunkBytes = 24'(ChunkWords * 4);
