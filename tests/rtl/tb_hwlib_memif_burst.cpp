@@ -6,6 +6,7 @@
 // command words, the done_o pulse and stream stability. With no back-pressure it checks
 // the throughput: one word per cycle in both directions.
 #include "Vweft_memif_burst.h"
+#include "tb_check.h"
 #include "tb_hwlib_slot_model.h"
 #include "verilated.h"
 
@@ -21,17 +22,6 @@ namespace
 constexpr uint32_t kRamWords = 2048;
 constexpr uint32_t kMemBase = 0x20000000u;
 constexpr uint32_t kMemWords = 16384;
-int failures = 0;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            std::fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                              \
-            std::fprintf(stderr, __VA_ARGS__);                                                     \
-            std::fprintf(stderr, "\n");                                                            \
-            ++failures;                                                                            \
-        }                                                                                          \
-    } while (0)
 
 class Bench
 {
@@ -211,8 +201,8 @@ int main()
             CHECK(rd <= words + 4 && wr <= words + 4, "%u words: not one word per cycle", words);
         }
     }
-    if (failures) {
-        std::fprintf(stderr, "tb_hwlib_memif_burst: %d failure(s)\n", failures);
+    if (weft_tb::failures) {
+        std::fprintf(stderr, "tb_hwlib_memif_burst: %d failure(s)\n", weft_tb::failures);
         return 1;
     }
     std::printf("tb_hwlib_memif_burst: PASS\n");

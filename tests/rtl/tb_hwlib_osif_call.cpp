@@ -7,6 +7,7 @@
 // rule 2 (osif_in_ready_o only while waiting), stream stability, and that THREAD_EXIT
 // never completes.
 #include "Vweft_osif_call.h"
+#include "tb_check.h"
 #include "tb_hwlib_slot_model.h"
 #include "verilated.h"
 
@@ -21,17 +22,6 @@ namespace
 
 using tbm::req_hdr;
 using tbm::resp_hdr;
-int failures = 0;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            std::fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                              \
-            std::fprintf(stderr, __VA_ARGS__);                                                     \
-            std::fprintf(stderr, "\n");                                                            \
-            ++failures;                                                                            \
-        }                                                                                          \
-    } while (0)
 
 struct Call {
     uint32_t cmd, handle, nargs, nres_limit;
@@ -238,8 +228,8 @@ int main()
         std::printf("pct %3d: 3000 calls in %llu cycles\n", pct,
                     static_cast<unsigned long long>(b.cycles()));
     }
-    if (failures) {
-        std::fprintf(stderr, "tb_hwlib_osif_call: %d failure(s)\n", failures);
+    if (weft_tb::failures) {
+        std::fprintf(stderr, "tb_hwlib_osif_call: %d failure(s)\n", weft_tb::failures);
         return 1;
     }
     std::printf("tb_hwlib_osif_call: PASS\n");

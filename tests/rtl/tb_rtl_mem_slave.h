@@ -9,24 +9,13 @@
 #ifndef WEFT_TB_RTL_MEM_SLAVE_H
 #define WEFT_TB_RTL_MEM_SLAVE_H
 
+#include "tb_check.h"
 #include <cstdint>
 #include <cstdio>
 #include <deque>
 #include <vector>
 
 #include "tb_rtl_static_harness.h"
-
-/** Count a failed check in `errors`; print the first 30. */
-#define WEFT_TB_CHECK(errors, cond, ...)                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            if ((errors) < 30) {                                                                   \
-                std::printf("CHECK failed: " __VA_ARGS__);                                         \
-                std::printf("\n");                                                                 \
-            }                                                                                      \
-            ++(errors);                                                                            \
-        }                                                                                          \
-    } while (0)
 
 namespace weft_tb
 {
@@ -46,9 +35,10 @@ struct BurstLog {
 class MemSlave : public Agent
 {
   public:
-    /** mem holds the bytes of [base, base + mem.size()); failed checks count in errors. */
-    MemSlave(StaticHarness &h, std::vector<uint8_t> &mem, uint32_t base, int &errors)
-        : h_(h), mem_(mem), base_(base), errors_(errors)
+    /** mem holds the bytes of [base, base + mem.size()); failed checks count in weft_tb::failures.
+     */
+    MemSlave(StaticHarness &h, std::vector<uint8_t> &mem, uint32_t base)
+        : h_(h), mem_(mem), base_(base)
     {
     }
     SlaveTiming timing;
@@ -101,12 +91,11 @@ class MemSlave : public Agent
             for (unsigned i = 0; i < b.beats; ++i) {
                 WBeat wb = w_.front();
                 w_.pop_front();
-                WEFT_TB_CHECK(errors_, wb.last == (i + 1 == b.beats),
-                              "wlast on beat %u of %u (addr 0x%08x)", i, b.beats, b.addr);
+                CHECK(wb.last == (i + 1 == b.beats), "wlast on beat %u of %u (addr 0x%08x)", i,
+                      b.beats, b.addr);
                 if (wb.strb == 0)
                     ++masked_beats;
-                WEFT_TB_CHECK(errors_, wb.strb == 0 || wb.strb == 0xF, "partial write strobe 0x%x",
-                              wb.strb);
+                CHECK(wb.strb == 0 || wb.strb == 0xF, "partial write strobe 0x%x", wb.strb);
                 if (ok)
                     for (unsigned k = 0; k < 4; ++k)
                         if (wb.strb & (1u << k))
@@ -158,14 +147,13 @@ class MemSlave : public Agent
     StaticHarness &h_;
     std::vector<uint8_t> &mem_;
     uint32_t base_;
-    int &errors_;
     std::deque<Burst> aw_, ar_;
     std::deque<WBeat> w_;
     std::deque<BResp> b_;
     unsigned r_beat_ = 0;
     bool r_presenting_ = false;
 
-    void check(bool cond, const char *what) { WEFT_TB_CHECK(errors_, cond, "%s", what); }
+    void check(bool cond, const char *what) { CHECK(cond, "%s", what); }
     unsigned outstanding() const { return unsigned(aw_.size() + b_.size() + ar_.size()); }
     bool in_range(uint32_t addr, unsigned beats) const
     {
@@ -181,11 +169,11 @@ class MemSlave : public Agent
         unsigned beats = len + 1;
         if (beats > max_beats)
             max_beats = beats;
-        WEFT_TB_CHECK(errors_, size == 2, "AxSIZE %u", size);
-        WEFT_TB_CHECK(errors_, burst == 1, "AxBURST %u", burst);
-        WEFT_TB_CHECK(errors_, (addr & 3) == 0, "unaligned burst address 0x%08x", addr);
-        WEFT_TB_CHECK(errors_, (addr & 0xFFFu) + 4u * beats <= 0x1000u,
-                      "burst 0x%08x + %u beats crosses 4 KiB", addr, beats);
+        CHECK(size == 2, "AxSIZE %u", size);
+        CHECK(burst == 1, "AxBURST %u", burst);
+        CHECK((addr & 3) == 0, "unaligned burst address 0x%08x", addr);
+        CHECK((addr & 0xFFFu) + 4u * beats <= 0x1000u, "burst 0x%08x + %u beats crosses 4 KiB",
+              addr, beats);
     }
 };
 

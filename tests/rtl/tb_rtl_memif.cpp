@@ -16,6 +16,7 @@
 // * a slot reset (or fault) in the middle of a write or read burst: the burst completes
 //   legally (write strobes 0, read data dropped) and the other slots carry on;
 // * quiet_o: high once every thread is idle and the bus is idle, low while one has work.
+#include "tb_check.h"
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -36,18 +37,6 @@ constexpr uint32_t kSeed = 0x5eed0003u;
 constexpr uint32_t kMemBase = 0x40000000u;
 constexpr uint32_t kWinSize = 0x10000u; // 64 KiB per slot
 constexpr uint32_t kMemSize = kWinSize * kNumSlots;
-
-int g_errors = 0;
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            if (g_errors < 30) {                                                                   \
-                std::printf("CHECK failed: " __VA_ARGS__);                                         \
-                std::printf("\n");                                                                 \
-            }                                                                                      \
-            ++g_errors;                                                                            \
-        }                                                                                          \
-    } while (0)
 
 uint32_t cmd_word0(uint32_t op, uint32_t len)
 {
@@ -131,7 +120,7 @@ class Thread : public Agent
 class Bench
 {
   public:
-    Bench() : h(kSeed), mem(kMemSize), shadow(kMemSize), slave(h, mem, kMemBase, g_errors)
+    Bench() : h(kSeed), mem(kMemSize), shadow(kMemSize), slave(h, mem, kMemBase)
     {
         for (unsigned s = 0; s < kNumSlots; ++s)
             threads.emplace_back(new Thread(h, s));
@@ -265,7 +254,7 @@ class Bench
                              unsigned(20 + h.rng()() % 81)};
             h.step(500);
             // Mid-traffic (FIFOs partly full, bursts in flight): outputs are registered.
-            g_errors += int(h.check_outputs_registered());
+            weft_tb::failures += int(h.check_outputs_registered());
             ++registered_checks;
         }
         set_slave_timing(100);
@@ -565,7 +554,8 @@ int main(int argc, char **argv)
                 "input combinationally\n",
                 (unsigned long long)b.registered_checks);
     if (b.h.axil_errors())
-        g_errors += b.h.axil_errors();
-    std::printf("tb_rtl_memif: %d failed checks: %s\n", g_errors, g_errors ? "FAIL" : "PASS");
-    return g_errors ? 1 : 0;
+        weft_tb::failures += b.h.axil_errors();
+    std::printf("tb_rtl_memif: %d failed checks: %s\n", weft_tb::failures,
+                weft_tb::failures ? "FAIL" : "PASS");
+    return weft_tb::failures ? 1 : 0;
 }

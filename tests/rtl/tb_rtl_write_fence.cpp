@@ -17,6 +17,7 @@
 // * no fence for reads: a slot whose read data waits untaken (the whole command in the
 //   read FIFO, further bursts waiting for FIFO room, or a burst stalled on the bus) gets
 //   its OSIF word accepted at once (no deadlock); the read data is correct after.
+#include "tb_check.h"
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -40,9 +41,6 @@ constexpr uint32_t kWinSize = 0x10000u; // 64 KiB per slot
 constexpr uint32_t kMemSize = kWinSize * kNumSlots;
 constexpr unsigned kBDelayMin = 50, kBDelayMax = 300;
 constexpr unsigned kMaxReleaseLatency = 2; // cycles from the last B handshake to acceptance
-
-int g_errors = 0;
-#define CHECK(cond, ...) WEFT_TB_CHECK(g_errors, cond, __VA_ARGS__)
 
 uint32_t cmd_word0(uint32_t op, uint32_t len)
 {
@@ -220,7 +218,7 @@ class FenceMonitor : public Agent
 class Bench
 {
   public:
-    Bench() : h(kSeed), mem(kMemSize), shadow(kMemSize), slave(h, mem, kMemBase, g_errors), mon(h)
+    Bench() : h(kSeed), mem(kMemSize), shadow(kMemSize), slave(h, mem, kMemBase), mon(h)
     {
         for (unsigned s = 0; s < 2; ++s)
             threads.emplace_back(new Thread(h, s));
@@ -545,7 +543,8 @@ int main(int argc, char **argv)
                 (unsigned long long)b.fence_bursts, (unsigned long long)b.fenced_cycles,
                 (long long)b.max_release, (unsigned long long)b.slot1_words,
                 (unsigned long long)b.sw_polls, (unsigned long long)b.h.cycle());
-    g_errors += int(b.h.axil_errors());
-    std::printf("tb_rtl_write_fence: %d failed checks: %s\n", g_errors, g_errors ? "FAIL" : "PASS");
-    return g_errors ? 1 : 0;
+    weft_tb::failures += int(b.h.axil_errors());
+    std::printf("tb_rtl_write_fence: %d failed checks: %s\n", weft_tb::failures,
+                weft_tb::failures ? "FAIL" : "PASS");
+    return weft_tb::failures ? 1 : 0;
 }

@@ -3,6 +3,7 @@
 // the delegate must see (status codes for modes 0-2, an OSIF framing fault for mode 3,
 // MEMIF faults for modes 4-5), and an unknown mode exits with 0xFFFFFFFF.
 #include "Vhwt_bad.h"
+#include "tb_check.h"
 #include "tb_hwlib_slot_model.h"
 #include "verilated.h"
 
@@ -11,18 +12,6 @@
 
 namespace
 {
-
-int failures = 0;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            std::fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                              \
-            std::fprintf(stderr, __VA_ARGS__);                                                     \
-            std::fprintf(stderr, "\n");                                                            \
-            ++failures;                                                                            \
-        }                                                                                          \
-    } while (0)
 
 struct Bench {
     std::unique_ptr<VerilatedContext> ctx;
@@ -87,8 +76,8 @@ int main()
               "mode 5: fault %d addr 0x%08x info 0x%08x", b.sm->mem_fault, b.sm->fault_addr,
               b.sm->fault_info);
     }
-    if (failures) {
-        std::fprintf(stderr, "tb_thread_bad: %d failure(s)\n", failures);
+    if (weft_tb::failures) {
+        std::fprintf(stderr, "tb_thread_bad: %d failure(s)\n", weft_tb::failures);
         return 1;
     }
     std::printf("tb_thread_bad: PASS\n");

@@ -4,6 +4,7 @@
 // memory pseudo-commands, the argument limits, a raw malformed request) under random
 // back-pressure, and checks the words the thread puts into the result mailbox.
 #include "Vhwt_calls.h"
+#include "tb_check.h"
 #include "tb_hwlib_slot_model.h"
 #include "verilated.h"
 
@@ -23,17 +24,6 @@ constexpr uint32_t kInstr = 0, kResult = 1, kSem = 2, kMbox = 3, kMutex = 4, kCo
 // hwt_calls pseudo-commands (documented in hw/threads/calls/hwt_calls.sv).
 constexpr uint32_t kMemRead = 0xF0, kMemWrite = 0xF1, kMemInc = 0xF2, kRaw = 0xF3;
 constexpr uint32_t kCallMaxArgs = 4;
-int failures = 0;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            std::fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                              \
-            std::fprintf(stderr, __VA_ARGS__);                                                     \
-            std::fprintf(stderr, "\n");                                                            \
-            ++failures;                                                                            \
-        }                                                                                          \
-    } while (0)
 
 struct Bench {
     std::unique_ptr<VerilatedContext> ctx;
@@ -233,8 +223,8 @@ int main()
         test_calls(seed);
     test_raw(5);
     test_mem_fault(6);
-    if (failures) {
-        std::fprintf(stderr, "tb_thread_calls: %d failure(s)\n", failures);
+    if (weft_tb::failures) {
+        std::fprintf(stderr, "tb_thread_calls: %d failure(s)\n", weft_tb::failures);
         return 1;
     }
     std::printf("tb_thread_calls: PASS\n");

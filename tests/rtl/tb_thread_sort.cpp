@@ -4,6 +4,7 @@
 // exit value, the bad-length exits (no memory touched), boundary rule 2, and prints the
 // fabric cycles per block with no back-pressure.
 #include "Vhwt_sort.h"
+#include "tb_check.h"
 #include "tb_hwlib_slot_model.h"
 #include "verilated.h"
 
@@ -18,17 +19,6 @@ namespace
 
 constexpr uint32_t kMaxWords = 2048; // hwt_sort's default MaxWords
 constexpr uint32_t kMbox = 0, kSem = 1, kMutex = 2;
-int failures = 0;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            std::fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                              \
-            std::fprintf(stderr, __VA_ARGS__);                                                     \
-            std::fprintf(stderr, "\n");                                                            \
-            ++failures;                                                                            \
-        }                                                                                          \
-    } while (0)
 
 struct Bench {
     std::unique_ptr<VerilatedContext> ctx;
@@ -186,8 +176,8 @@ int main()
     test_bad_length(6);
     test_bad_length(4 * kMaxWords + 4);
     bench_cycles();
-    if (failures) {
-        std::fprintf(stderr, "tb_thread_sort: %d failure(s)\n", failures);
+    if (weft_tb::failures) {
+        std::fprintf(stderr, "tb_thread_sort: %d failure(s)\n", weft_tb::failures);
         return 1;
     }
     std::printf("tb_thread_sort: PASS\n");
