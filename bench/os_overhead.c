@@ -326,16 +326,22 @@ static void sem_turnaround_sw_hw(struct bench *b, double *v)
     r->cycles = cyc / 2;
 }
 
+/* Rounds per HW<->HW batch: the repetitions spread over the batches, within what the
+ * ping-pong thread's init data can count. */
+static unsigned hw_hw_rounds(const struct bench *b)
+{
+    unsigned n = b->reps / HWHW_BATCHES;
+    if (n < 1)
+        n = 1;
+    return n > MAX_HW_ROUNDS ? MAX_HW_ROUNDS : n;
+}
+
 /* HW<->HW: per batch, thread A (slot 0) waits ping / posts pong, thread B (slot 1) waits
  * pong / posts ping, n rounds each. Software posts ping once and takes B's last ping
  * after A has exited. */
 static void sem_turnaround_hw_hw(struct bench *b, double *v)
 {
-    unsigned n = b->reps / HWHW_BATCHES;
-    if (n < 1)
-        n = 1;
-    if (n > MAX_HW_ROUNDS)
-        n = MAX_HW_ROUNDS;
+    unsigned n = hw_hw_rounds(b);
     uint64_t cycles = 0;
     for (unsigned k = 0; k < HWHW_BATCHES; k++) {
         sem_t ping, pong;
@@ -460,11 +466,7 @@ static void mutex_turnaround_sw_hw(struct bench *b, double *v)
 
 static void mutex_turnaround_hw_hw(struct bench *b, double *v)
 {
-    unsigned n = b->reps / HWHW_BATCHES;
-    if (n < 1)
-        n = 1;
-    if (n > MAX_HW_ROUNDS)
-        n = MAX_HW_ROUNDS;
+    unsigned n = hw_hw_rounds(b);
     uint64_t cycles = 0;
     for (unsigned k = 0; k < HWHW_BATCHES; k++) {
         pthread_mutex_t m[3];
