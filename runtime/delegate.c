@@ -18,9 +18,12 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "osif_decode.h"
 #include "wait_slice.h"
@@ -72,79 +75,166 @@ static int reg_write(weft_hwthread_t *t, uint32_t reg, uint32_t v)
 
 /* ---- responses ----------------------------------------------------------------------- */
 
+/* A response longer than the SW2HW FIFO is written as the thread takes words, so the
+ * FIFO never overflows; anything shorter goes out at once (a thread always takes the
+ * whole previous response before it makes a call, and one that does not faults with
+ * OVERFLOW). Returns 0, -ECANCELED when a stop request ended the wait for space, or a
+ * platform error. */
 static int respond(weft_hwthread_t *t, uint8_t cmd, uint8_t status, const uint32_t *results,
                    unsigned n)
 {
     int rc = reg_write(t, WEFT_SLOT_REG_OSIF_SW2HW, weft_osif_resp_header(cmd, status, n));
-    for (unsigned i = 0; rc == 0 && i < n; i++)
-        rc = reg_write(t, WEFT_SLOT_REG_OSIF_SW2HW, results[i]);
+    unsigned sent = 0, room = t->sw2hw_depth > 0 ? t->sw2hw_depth - 1 : UINT_MAX; /* 0: unknown */
+    while (rc == 0 && sent < n) {
+        if (room == 0) {
+            uint32_t st = 0;
+            rc = reg_read(t, WEFT_SLOT_REG_STATUS, &st);
+            unsigned used = st >> 16;
+            room = used < t->sw2hw_depth ? t->sw2hw_depth - used : 0;
+            if (rc == 0 && room == 0) {
+                if (stopping(t))
+                    return -ECANCELED;
+                struct timespec nap = {0, 50000}; /* the thread takes a word per cycle */
+                nanosleep(&nap, NULL);
+            }
+            continue;
+        }
+        rc = reg_write(t, WEFT_SLOT_REG_OSIF_SW2HW, results[sent++]);
+        room--;
+    }
     return rc;
 }
 
-/* ---- blocking waits, sliced ---------------------------------------------------------- */
+/* ---- blocking waits ------------------------------------------------------------------ */
 
-/* Each returns 0 when the operation happened, -ECANCELED when a stop was requested
- * first, or another negative errno from the object. */
+/* One bounded attempt of a blocking operation: at most ms milliseconds (0: do not block).
+ * Returns 0 when it happened, -ETIMEDOUT when not yet, or another negative errno. */
+typedef int (*attempt_fn)(void *ctx, int ms);
 
-static int sliced_sem_wait(weft_hwthread_t *t, sem_t *sem)
+/* Milliseconds from now until *deadline on CLOCK_MONOTONIC, rounded up; 0 once passed. */
+static int ms_until(const struct timespec *deadline)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    int64_t ns =
+        (int64_t)(deadline->tv_sec - now.tv_sec) * 1000000000 + (deadline->tv_nsec - now.tv_nsec);
+    if (ns <= 0)
+        return 0;
+    int64_t ms = (ns + 999999) / 1000000;
+    return ms > INT32_MAX ? INT32_MAX : (int)ms;
+}
+
+static struct timespec deadline_after_us(uint32_t us)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    ts.tv_sec += us / 1000000u;
+    ts.tv_nsec += (long)(us % 1000000u) * 1000L;
+    if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+    }
+    return ts;
+}
+
+/* Every blocking call runs here: in slices of WEFT_WAIT_SLICE_MS, so a stop request
+ * (-ECANCELED: the thread ends), a signal (-EINTR: answered CANCELED) or the deadline
+ * (-ETIMEDOUT; NULL: none) is seen between two of them. With a signal pending the call
+ * still succeeds if it can without blocking. */
+static int blocking_wait(weft_hwthread_t *t, attempt_fn attempt, void *ctx,
+                         const struct timespec *deadline)
 {
     for (;;) {
-        int rc = weft_slice_sem_wait(sem, WEFT_WAIT_SLICE_MS);
+        bool signalled = atomic_load(&t->signals) != 0;
+        int ms = signalled ? 0 : WEFT_WAIT_SLICE_MS;
+        if (deadline) {
+            int left = ms_until(deadline);
+            if (left < ms)
+                ms = left;
+        }
+        int rc = attempt(ctx, ms);
         if (rc != -ETIMEDOUT)
             return rc;
         if (stopping(t))
             return -ECANCELED;
+        if (signalled)
+            return -EINTR;
+        if (deadline && ms_until(deadline) == 0)
+            return -ETIMEDOUT;
     }
 }
 
-static int sliced_mutex_lock(weft_hwthread_t *t, pthread_mutex_t *m)
+static int attempt_sem(void *ctx, int ms)
 {
-    for (;;) {
-        int rc = weft_slice_mutex_lock(m, WEFT_WAIT_SLICE_MS);
-        if (rc != -ETIMEDOUT)
-            return rc;
-        if (stopping(t))
-            return -ECANCELED;
-    }
+    return weft_slice_sem_wait(ctx, ms);
 }
 
-/* Returns with m held in every case but an error. A wait nobody ends is answered as a
- * spurious wake-up after WEFT_COND_WAKE_MS: between two slices the delegate holds m
- * without re-checking the thread's condition, so a signal sent after the signaller
- * unlocked can fall into that gap; the thread, which re-checks its condition after every
- * wake-up as with any condition wait, then loses at most that long. */
-static int sliced_cond_wait(weft_hwthread_t *t, pthread_cond_t *c, pthread_mutex_t *m)
+static int attempt_mutex(void *ctx, int ms)
 {
-    for (int waited = 0; waited < WEFT_COND_WAKE_MS; waited += WEFT_WAIT_SLICE_MS) {
-        int rc = weft_slice_cond_wait(c, m, WEFT_WAIT_SLICE_MS);
-        if (rc != -ETIMEDOUT)
-            return rc;
-        if (stopping(t))
-            return -ECANCELED;
-    }
-    return 0;
+    return weft_slice_mutex_lock(ctx, ms);
 }
 
-static int sliced_mbox_get(weft_hwthread_t *t, weft_mbox_t *mb, uint32_t *word)
+typedef struct cond_ctx {
+    weft_hwthread_t *t;
+    pthread_cond_t *c;
+    pthread_mutex_t *m;
+} cond_ctx_t;
+
+/* The mutex is held again on every return but an error the C library reports without
+ * reacquiring it. Taking it back can block for as long as someone else holds it, so the
+ * delegate is "parked" meanwhile: a stopper that gives up waiting marks it abandoned
+ * (weft_hwthread_stop()), and it then leaves without touching the slot or the runtime. */
+static int attempt_cond(void *ctx, int ms)
 {
-    for (;;) {
-        int rc = weft_mbox_timedget(mb, word, WEFT_WAIT_SLICE_MS);
-        if (rc != -ETIMEDOUT)
-            return rc;
-        if (stopping(t))
-            return -ECANCELED;
-    }
+    cond_ctx_t *cc = ctx;
+    weft_hwthread_t *t = cc->t;
+    pthread_mutex_lock(&t->lock);
+    t->parked = true;
+    pthread_mutex_unlock(&t->lock);
+
+    int rc = weft_slice_cond_wait(cc->c, cc->m, ms);
+
+    pthread_mutex_lock(&t->lock);
+    t->parked = false;
+    bool abandoned = t->abandoned;
+    pthread_mutex_unlock(&t->lock);
+    return abandoned && rc != -EINVAL ? -ECANCELED : rc;
 }
 
-static int sliced_mbox_put(weft_hwthread_t *t, weft_mbox_t *mb, uint32_t word)
+typedef struct mbox_ctx {
+    weft_mbox_t *mb;
+    uint32_t word;
+} mbox_ctx_t;
+
+static int attempt_mbox_get(void *ctx, int ms)
 {
-    for (;;) {
-        int rc = weft_mbox_timedput(mb, word, WEFT_WAIT_SLICE_MS);
-        if (rc != -ETIMEDOUT)
-            return rc;
-        if (stopping(t))
-            return -ECANCELED;
-    }
+    mbox_ctx_t *mc = ctx;
+    return weft_mbox_timedget(mc->mb, &mc->word, ms);
+}
+
+static int attempt_mbox_put(void *ctx, int ms)
+{
+    mbox_ctx_t *mc = ctx;
+    return weft_mbox_timedput(mc->mb, mc->word, ms);
+}
+
+typedef struct mq_ctx {
+    mqd_t q;
+    char buf[WEFT_MQ_MAX_BYTES];
+    size_t len;
+    unsigned prio;
+} mq_ctx_t;
+
+static int attempt_mq_send(void *ctx, int ms)
+{
+    mq_ctx_t *mc = ctx;
+    return weft_slice_mq_send(mc->q, mc->buf, mc->len, mc->prio, ms);
+}
+
+static int attempt_mq_receive(void *ctx, int ms)
+{
+    mq_ctx_t *mc = ctx;
+    return weft_slice_mq_receive(mc->q, mc->buf, sizeof mc->buf, &mc->prio, &mc->len, ms);
 }
 
 /* ---- executing one accepted request -------------------------------------------------- */
@@ -153,7 +243,7 @@ static int sliced_mbox_put(weft_hwthread_t *t, weft_mbox_t *mb, uint32_t word)
 typedef struct exec_result {
     uint8_t status;
     unsigned nresults;
-    uint32_t results[1];
+    uint32_t results[2 + WEFT_MQ_MAX_BYTES / 4];
     const char *why; /**< for a non-OK status worth a log line */
 } exec_result_t;
 
@@ -168,7 +258,59 @@ static void log_call_error(weft_hwthread_t *t, const weft_osif_decoded_t *d, uin
                  d->hdr.cmd, d->hdr.handle, weft_osif_status_name(status), why);
 }
 
-static int exec_mutex(weft_hwthread_t *t, const weft_osif_decoded_t *d, exec_result_t *r)
+/* The command is a timed variant: its timeout is the argument after the fixed ones that
+ * precede it (the last fixed argument). */
+static bool is_timed(const weft_osif_decoded_t *d)
+{
+    return (d->info->code & 0x80u) != 0;
+}
+
+static struct timespec timed_deadline(const weft_osif_decoded_t *d, const uint32_t *args)
+{
+    return deadline_after_us(args[d->info->nargs - 1]);
+}
+
+/* Turn a wait's outcome into the response status; -ECANCELED (stop) passes through. */
+static int wait_status(int rc, exec_result_t *r)
+{
+    switch (rc) {
+    case 0:
+        return 0;
+    case -ECANCELED:
+        return rc;
+    case -EINTR:
+        r->status = WEFT_OSIF_CANCELED;
+        return 0;
+    case -ETIMEDOUT:
+        r->status = WEFT_OSIF_TIMEDOUT;
+        return 0;
+    case -EAGAIN:
+        r->status = WEFT_OSIF_AGAIN;
+        return 0;
+    case -EMSGSIZE:
+        r->status = WEFT_OSIF_MSGSIZE;
+        return 0;
+    default:
+        r->status = WEFT_OSIF_INTERNAL;
+        r->why = strerror(-rc);
+        return 0;
+    }
+}
+
+static int exec_sem(weft_hwthread_t *t, const weft_osif_decoded_t *d, const uint32_t *args,
+                    exec_result_t *r)
+{
+    sem_t *sem = d->res->object;
+    if (d->info->code == WEFT_OSIF_CMD_SEM_POST)
+        return wait_status(sem_post(sem) == 0 ? 0 : -errno, r);
+    struct timespec until;
+    if (is_timed(d))
+        until = timed_deadline(d, args);
+    return wait_status(blocking_wait(t, attempt_sem, sem, is_timed(d) ? &until : NULL), r);
+}
+
+static int exec_mutex(weft_hwthread_t *t, const weft_osif_decoded_t *d, const uint32_t *args,
+                      exec_result_t *r)
 {
     pthread_mutex_t *m = d->res->object;
     unsigned h = t->mutex_key[d->hdr.handle];
@@ -176,6 +318,7 @@ static int exec_mutex(weft_hwthread_t *t, const weft_osif_decoded_t *d, exec_res
 
     switch (d->info->code) {
     case WEFT_OSIF_CMD_MUTEX_LOCK:
+    case WEFT_OSIF_CMD_MUTEX_TIMEDLOCK:
         if (t->held[h] > 0) {
             /* Already held for this thread: only a recursive mutex may be locked again.
              * Anything else would deadlock the delegate on itself. */
@@ -186,14 +329,12 @@ static int exec_mutex(weft_hwthread_t *t, const weft_osif_decoded_t *d, exec_res
                 return 0;
             }
         } else {
-            rc = sliced_mutex_lock(t, m);
-            if (rc == -ECANCELED)
-                return rc;
-            if (rc != 0) {
-                r->status = WEFT_OSIF_INTERNAL;
-                r->why = strerror(-rc);
-                return 0;
-            }
+            struct timespec until;
+            if (is_timed(d))
+                until = timed_deadline(d, args);
+            rc = blocking_wait(t, attempt_mutex, m, is_timed(d) ? &until : NULL);
+            if (rc != 0)
+                return wait_status(rc, r);
         }
         t->held[h]++;
         return 0;
@@ -225,68 +366,129 @@ static int exec_mutex(weft_hwthread_t *t, const weft_osif_decoded_t *d, exec_res
     }
 }
 
+/* A wait nobody ends is answered as a spurious wake-up after WEFT_COND_WAKE_MS: between
+ * two slices the delegate holds the mutex without re-checking the thread's condition, so
+ * a signal sent after the signaller unlocked can fall into that gap; the thread, which
+ * re-checks its condition after every wake-up as with any condition wait, then loses at
+ * most that long. The mutex is held again on every return, as pthread_cond_*wait does. */
 static int exec_cond(weft_hwthread_t *t, const weft_osif_decoded_t *d, const uint32_t *args,
                      exec_result_t *r)
 {
     pthread_cond_t *c = d->res->object;
-    int rc;
 
     switch (d->info->code) {
     case WEFT_OSIF_CMD_COND_WAIT:
+    case WEFT_OSIF_CMD_COND_TIMEDWAIT: {
         if (t->held[t->mutex_key[args[0]]] == 0) {
             r->status = WEFT_OSIF_PERM;
             r->why = "the thread does not hold the mutex given as argument";
             return 0;
         }
-        rc = sliced_cond_wait(t, c, d->arg_res->object);
-        if (rc == -ECANCELED)
-            return rc;
-        break;
+        cond_ctx_t cc = {t, c, d->arg_res->object};
+        /* The fallback wake-up answers OK; a shorter timeout of its own answers TIMEDOUT. */
+        bool fallback = !is_timed(d) || args[1] >= WEFT_COND_WAKE_MS * 1000u;
+        struct timespec until =
+            fallback ? deadline_after_us(WEFT_COND_WAKE_MS * 1000u) : timed_deadline(d, args);
+        int rc = blocking_wait(t, attempt_cond, &cc, &until);
+        if (rc == -ETIMEDOUT && fallback)
+            rc = 0;
+        return wait_status(rc, r);
+    }
     case WEFT_OSIF_CMD_COND_SIGNAL:
-        rc = -pthread_cond_signal(c);
-        break;
+        return wait_status(-pthread_cond_signal(c), r);
     default: /* COND_BROADCAST */
-        rc = -pthread_cond_broadcast(c);
-        break;
+        return wait_status(-pthread_cond_broadcast(c), r);
     }
-    if (rc != 0) {
-        r->status = WEFT_OSIF_INTERNAL;
-        r->why = strerror(-rc);
-    }
-    return 0;
 }
 
 static int exec_mbox(weft_hwthread_t *t, const weft_osif_decoded_t *d, const uint32_t *args,
                      exec_result_t *r)
 {
-    weft_mbox_t *mb = d->res->object;
+    mbox_ctx_t mc = {d->res->object, 0};
+    struct timespec until;
     int rc;
 
     switch (d->info->code) {
     case WEFT_OSIF_CMD_MBOX_GET:
-        rc = sliced_mbox_get(t, mb, &r->results[0]);
+        rc = blocking_wait(t, attempt_mbox_get, &mc, NULL);
+        break;
+    case WEFT_OSIF_CMD_MBOX_TIMEDGET:
+        until = timed_deadline(d, args);
+        rc = blocking_wait(t, attempt_mbox_get, &mc, &until);
         break;
     case WEFT_OSIF_CMD_MBOX_PUT:
-        rc = sliced_mbox_put(t, mb, args[0]);
+        mc.word = args[0];
+        rc = blocking_wait(t, attempt_mbox_put, &mc, NULL);
+        break;
+    case WEFT_OSIF_CMD_MBOX_TIMEDPUT:
+        mc.word = args[0];
+        until = timed_deadline(d, args);
+        rc = blocking_wait(t, attempt_mbox_put, &mc, &until);
         break;
     case WEFT_OSIF_CMD_MBOX_TRYGET:
-        rc = weft_mbox_tryget(mb, &r->results[0]);
+        rc = weft_mbox_tryget(mc.mb, &mc.word);
         break;
     default: /* MBOX_TRYPUT */
-        rc = weft_mbox_tryput(mb, args[0]);
+        rc = weft_mbox_tryput(mc.mb, args[0]);
         break;
     }
-    if (rc == -ECANCELED)
-        return rc;
-    if (rc == -EAGAIN) {
-        r->status = WEFT_OSIF_AGAIN;
-    } else if (rc != 0) {
-        r->status = WEFT_OSIF_INTERNAL;
-        r->why = strerror(-rc);
-    } else {
-        r->nresults = d->info->nresults;
+    if (rc == 0 && d->info->nresults > 0) {
+        r->results[0] = mc.word;
+        r->nresults = 1;
     }
-    return 0;
+    return wait_status(rc, r);
+}
+
+/* Message bytes travel little-endian in words: byte 4k+i in bits [8i+7:8i] of word k. */
+static void words_to_bytes(const uint32_t *w, size_t len, char *buf)
+{
+    for (size_t i = 0; i < len; i++)
+        buf[i] = (char)(w[i / 4] >> (8 * (i % 4)));
+}
+
+static unsigned bytes_to_words(const char *buf, size_t len, uint32_t *w)
+{
+    unsigned n = (unsigned)((len + 3) / 4);
+    memset(w, 0, n * sizeof *w);
+    for (size_t i = 0; i < len; i++)
+        w[i / 4] |= (uint32_t)(unsigned char)buf[i] << (8 * (i % 4));
+    return n;
+}
+
+static int exec_mq(weft_hwthread_t *t, const weft_osif_decoded_t *d, const uint32_t *args,
+                   exec_result_t *r)
+{
+    mq_ctx_t mc;
+    mc.q = *(mqd_t *)d->res->object;
+    struct mq_attr attr;
+    if (mq_getattr(mc.q, &attr) != 0)
+        return wait_status(-errno, r);
+    struct timespec until;
+    if (is_timed(d))
+        until = timed_deadline(d, args);
+    const struct timespec *deadline = is_timed(d) ? &until : NULL;
+
+    if (d->info->variadic_args) { /* MQ_SEND, MQ_TIMEDSEND: data follows the fixed args */
+        mc.len = weft_mq_info_length(args[0]);
+        mc.prio = weft_mq_info_prio(args[0]);
+        if (mc.len > (size_t)attr.mq_msgsize) {
+            r->status = WEFT_OSIF_MSGSIZE;
+            return 0;
+        }
+        words_to_bytes(args + d->info->nargs, mc.len, mc.buf);
+        return wait_status(blocking_wait(t, attempt_mq_send, &mc, deadline), r);
+    }
+    /* MQ_RECEIVE, MQ_TIMEDRECEIVE: POSIX wants room for the largest message. */
+    if (args[0] < (uint32_t)attr.mq_msgsize) {
+        r->status = WEFT_OSIF_MSGSIZE;
+        return 0;
+    }
+    int rc = blocking_wait(t, attempt_mq_receive, &mc, deadline);
+    if (rc == 0) {
+        r->results[0] = weft_mq_info((uint32_t)mc.len, mc.prio);
+        r->nresults = 1 + bytes_to_words(mc.buf, mc.len, r->results + 1);
+    }
+    return wait_status(rc, r);
 }
 
 /* Carry out an accepted request. Returns 0 with r filled in, or -ECANCELED when a stop
@@ -294,46 +496,42 @@ static int exec_mbox(weft_hwthread_t *t, const weft_osif_decoded_t *d, const uin
 static int execute(weft_hwthread_t *t, const weft_osif_decoded_t *d, const uint32_t *args,
                    exec_result_t *r)
 {
-    int rc;
-
-    switch (d->info->code) {
-    case WEFT_OSIF_CMD_SEM_POST:
-        rc = sem_post(d->res->object) == 0 ? 0 : -errno;
-        break;
-    case WEFT_OSIF_CMD_SEM_WAIT:
-        rc = sliced_sem_wait(t, d->res->object);
-        if (rc == -ECANCELED)
-            return rc;
-        break;
-    case WEFT_OSIF_CMD_MUTEX_LOCK:
-    case WEFT_OSIF_CMD_MUTEX_UNLOCK:
-    case WEFT_OSIF_CMD_MUTEX_TRYLOCK:
-        return exec_mutex(t, d, r);
-    case WEFT_OSIF_CMD_COND_WAIT:
-    case WEFT_OSIF_CMD_COND_SIGNAL:
-    case WEFT_OSIF_CMD_COND_BROADCAST:
+    switch (d->info->handle_type) {
+    case WEFT_RES_SEM:
+        return exec_sem(t, d, args, r);
+    case WEFT_RES_MUTEX:
+        return exec_mutex(t, d, args, r);
+    case WEFT_RES_COND:
         return exec_cond(t, d, args, r);
-    case WEFT_OSIF_CMD_MBOX_GET:
-    case WEFT_OSIF_CMD_MBOX_PUT:
-    case WEFT_OSIF_CMD_MBOX_TRYGET:
-    case WEFT_OSIF_CMD_MBOX_TRYPUT:
+    case WEFT_RES_MBOX:
         return exec_mbox(t, d, args, r);
+    case WEFT_RES_MQ:
+        return exec_mq(t, d, args, r);
+    default:
+        break;
+    }
+    switch (d->info->code) {
     case WEFT_OSIF_CMD_GET_INIT_DATA:
         r->results[0] = t->init_data;
         r->nresults = 1;
         return 0;
+    case WEFT_OSIF_CMD_THREAD_CHECK:
+        r->results[0] = atomic_load(&t->signals);
+        r->nresults = 1;
+        return 0;
+    case WEFT_OSIF_CMD_GET_RESUME_STATE:
+        r->results[0] = t->resume ? 1u : 0u;
+        r->results[1] = t->resume ? t->resume_state : 0u;
+        r->nresults = 2;
+        return 0;
     default:
-        /* A command in the protocol table the runtime does not carry out (THREAD_EXIT is
-         * handled by the caller). Keeps a newer YAML from crashing an older runtime. */
+        /* A command in the protocol table the runtime does not carry out (THREAD_EXIT and
+         * THREAD_YIELD are handled by the caller). Keeps a newer YAML from crashing an
+         * older runtime. */
         r->status = WEFT_OSIF_NOSYS;
         r->why = "command not implemented by this runtime";
         return 0;
     }
-    if (rc != 0) {
-        r->status = WEFT_OSIF_INTERNAL;
-        r->why = strerror(-rc);
-    }
-    return 0;
 }
 
 /* Why the decoder rejected a request, for the log line. */
@@ -381,16 +579,25 @@ static serve_outcome_t serve(weft_hwthread_t *t, const uint32_t *req, ending_t *
         set_message(e, "thread '%s' slot %u: exited with value %" PRIu32, t->name, t->slot,
                     e->value);
         return SERVE_EXIT;
+    } else if (d.info->code == WEFT_OSIF_CMD_THREAD_YIELD) {
+        e->kind = WEFT_EXIT_YIELDED;
+        e->value = args[0];
+        set_message(e, "thread '%s' slot %u: yielded with state %" PRIu32, t->name, t->slot,
+                    e->value);
+        return SERVE_EXIT;
     } else {
-        if (execute(t, &d, args, &r) == -ECANCELED)
-            return SERVE_STOPPED;
+        if (execute(t, &d, args, &r) == -ECANCELED || stopping(t))
+            return SERVE_STOPPED; /* a stopped thread gets no response */
         if (r.why)
             log_call_error(t, &d, r.status, r.why);
     }
 
     if (d.info && !d.info->has_response && r.status == WEFT_OSIF_OK)
         return SERVE_CONTINUE;
-    if (respond(t, d.hdr.cmd, r.status, r.results, r.nresults) != 0) {
+    int rc = respond(t, d.hdr.cmd, r.status, r.results, r.nresults);
+    if (rc == -ECANCELED)
+        return SERVE_STOPPED;
+    if (rc != 0) {
         e->kind = WEFT_EXIT_FAULTED;
         set_message(e, "thread '%s' slot %u: cannot write the %s response to the slot", t->name,
                     t->slot, d.info ? d.info->name : "error");
@@ -461,13 +668,15 @@ static void framing_fault(weft_hwthread_t *t, uint32_t header, ending_t *e)
 
 /* ---- the end of a thread ----------------------------------------------------------- */
 
-static void release_mutexes(weft_hwthread_t *t)
+/* Unlocking never blocks; quiet is for an abandoned delegate, which may not log. */
+static void release_mutexes(weft_hwthread_t *t, bool quiet)
 {
     for (unsigned h = 0; h < t->num_res; h++) {
         if (t->held[h] == 0)
             continue;
-        weft_log(t->w, "thread '%s' slot %u: ended holding mutex handle %u; released", t->name,
-                 t->slot, h);
+        if (!quiet)
+            weft_log(t->w, "thread '%s' slot %u: ended holding mutex handle %u; released", t->name,
+                     t->slot, h);
         while (t->held[h] > 0) {
             pthread_mutex_unlock(t->res[h].object);
             t->held[h]--;
@@ -478,24 +687,36 @@ static void release_mutexes(weft_hwthread_t *t)
 static void finish(weft_hwthread_t *t, const ending_t *e)
 {
     pthread_mutex_lock(&t->lock);
-    uint64_t busy = 0;
-    if (weft_read_counter64(t->platform, WEFT_SLOT_REG(t->slot, WEFT_SLOT_REG_BUSY_LO),
-                            WEFT_SLOT_REG(t->slot, WEFT_SLOT_REG_BUSY_HI), &busy) == 0)
-        t->busy_final = busy;
-    weft_slot_stop(t->platform, t->slot);
-    reg_write(t, WEFT_SLOT_REG_FAULT, WEFT_FAULT_MEM | WEFT_FAULT_OVERFLOW);
-    t->slot_stopped = true; /* BUSY is cleared now: stats() must use busy_final */
+    bool abandoned = t->abandoned;
+    if (!abandoned) {
+        uint64_t busy = 0;
+        if (weft_read_counter64(t->platform, WEFT_SLOT_REG(t->slot, WEFT_SLOT_REG_BUSY_LO),
+                                WEFT_SLOT_REG(t->slot, WEFT_SLOT_REG_BUSY_HI), &busy) == 0)
+            t->busy_final = busy;
+        weft_slot_stop(t->platform, t->slot);
+        reg_write(t, WEFT_SLOT_REG_FAULT, WEFT_FAULT_MEM | WEFT_FAULT_OVERFLOW);
+        t->slot_stopped = true; /* BUSY is cleared now: stats() must use busy_final */
+    }
     pthread_mutex_unlock(&t->lock);
 
-    release_mutexes(t);
+    /* An abandoned delegate's stopper has already ended the thread, and the runtime may be
+     * gone: only the mutexes are left to give back. */
+    release_mutexes(t, abandoned);
 
     pthread_mutex_lock(&t->lock);
-    t->status.kind = e->kind;
-    t->status.value = e->kind == WEFT_EXIT_NORMAL ? e->value : 0;
-    snprintf(t->status.message, sizeof t->status.message, "%s", e->message);
-    t->done = true;
+    if (!abandoned) {
+        t->status.kind = e->kind;
+        t->status.value =
+            e->kind == WEFT_EXIT_NORMAL || e->kind == WEFT_EXIT_YIELDED ? e->value : 0;
+        snprintf(t->status.message, sizeof t->status.message, "%s", e->message);
+        t->done = true;
+    }
+    t->exited = true;
     pthread_cond_broadcast(&t->ended);
+    bool free_it = abandoned && t->released;
     pthread_mutex_unlock(&t->lock);
+    if (free_it)
+        weft_hwthread_free(t);
 }
 
 /* ---- the loop ---------------------------------------------------------------------- */
@@ -508,6 +729,10 @@ void *weft_delegate_main(void *arg)
     unsigned have = 0, want = 0; /* words of the request so far / in all */
     ending_t e = {.kind = WEFT_EXIT_STOPPED, .value = 0, .message = "stopped"};
     serve_outcome_t out = SERVE_CONTINUE;
+
+    uint32_t depth = 0;
+    if (reg_read(t, WEFT_SLOT_REG_FIFO_DEPTH, &depth) == 0)
+        t->sw2hw_depth = depth >> 16;
 
     while (out == SERVE_CONTINUE) {
         if (stopping(t)) {

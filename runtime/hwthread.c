@@ -4,13 +4,29 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <fcntl.h>
+#include <mqueue.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "deadline.h"
+#include "osif_decode.h"
 #include "weft_internal.h"
+
+/* A queue the delegate can serve: open, blocking (slices rely on it), and with messages
+ * that fit one OSIF request. */
+static int validate_mq(mqd_t q)
+{
+    struct mq_attr attr;
+    if (mq_getattr(q, &attr) != 0)
+        return -errno;
+    if ((attr.mq_flags & O_NONBLOCK) || attr.mq_msgsize <= 0 ||
+        attr.mq_msgsize > (long)WEFT_MQ_MAX_BYTES)
+        return -EINVAL;
+    return 0;
+}
 
 static int validate(weft_t *w, const weft_hwthread_attr_t *a)
 {
@@ -20,7 +36,9 @@ static int validate(weft_t *w, const weft_hwthread_attr_t *a)
         return -EINVAL;
     for (unsigned i = 0; i < a->num_resources; i++) {
         const weft_resource_t *r = &a->resources[i];
-        if (r->type < WEFT_RES_SEM || r->type > WEFT_RES_MBOX || !r->object)
+        if (r->type < WEFT_RES_SEM || r->type > WEFT_RES_MQ || !r->object)
+            return -EINVAL;
+        if (r->type == WEFT_RES_MQ && validate_mq(*(const mqd_t *)r->object) != 0)
             return -EINVAL;
     }
     if (a->mem_size > 0) {
@@ -77,11 +95,14 @@ static weft_hwthread_t *thread_new(weft_t *w, const weft_hwthread_attr_t *a)
         t->mutex_key[h] = k;
     }
     t->init_data = a->init_data;
+    t->resume = a->resume != 0;
+    t->resume_state = a->resume_state;
     t->mem_base = a->mem_size ? a->mem_base : 0;
     t->mem_size = a->mem_size;
     t->delegate_joined = true; /* nothing to join until the delegate starts */
     atomic_init(&t->stop, WEFT_STOP_NONE);
     atomic_init(&t->calls, 0);
+    atomic_init(&t->signals, 0u);
     return t;
 fail:
     free(t->mutex_key);
@@ -91,7 +112,7 @@ fail:
     return NULL;
 }
 
-static void thread_free(weft_hwthread_t *t)
+void weft_hwthread_free(weft_hwthread_t *t)
 {
     pthread_cond_destroy(&t->ended);
     pthread_mutex_destroy(&t->lock);
@@ -148,7 +169,7 @@ int weft_hwthread_create(weft_t *w, weft_hwthread_t **out, const weft_hwthread_a
     pthread_mutex_lock(&w->lock);
     if (w->slots[attr->slot]) {
         pthread_mutex_unlock(&w->lock);
-        thread_free(t);
+        weft_hwthread_free(t);
         return -EBUSY;
     }
     w->slots[attr->slot] = t;
@@ -165,7 +186,7 @@ int weft_hwthread_create(weft_t *w, weft_hwthread_t **out, const weft_hwthread_a
     if (rc != 0) {
         weft_slot_stop(t->platform, t->slot);
         slot_release(w, t->slot);
-        thread_free(t);
+        weft_hwthread_free(t);
         return rc;
     }
     *out = t;
@@ -232,16 +253,68 @@ int weft_hwthread_stats(weft_hwthread_t *t, weft_hwthread_stats_t *stats)
     return rc;
 }
 
+/* Wait until the delegate has finished with t (exited) or until deadline; returns
+ * whether it has. Caller holds t->lock. */
+static bool wait_exited(weft_hwthread_t *t, const struct timespec *deadline)
+{
+    while (!t->exited) {
+        int rc = deadline ? pthread_cond_timedwait(&t->ended, &t->lock, deadline)
+                          : pthread_cond_wait(&t->ended, &t->lock);
+        if (rc == ETIMEDOUT)
+            return t->exited;
+    }
+    return true;
+}
+
 /* Ask the delegate to stop and wait until it has; the thread then has ended. Used by
- * destroy and shutdown; the caller makes sure only one of them runs for a thread. */
+ * destroy and shutdown; the caller makes sure only one of them runs for a thread. A
+ * delegate still parked in a condition wait after WEFT_ABANDON_MS (waiting for a mutex
+ * someone holds) is abandoned: the thread is ended here and the delegate finishes alone. */
 void weft_hwthread_stop(weft_hwthread_t *t)
 {
     if (t->delegate_joined)
         return;
     atomic_store(&t->stop, WEFT_STOP_REQUESTED);
     t->platform->ops->irq_cancel(t->platform, t->slot);
-    pthread_join(t->delegate, NULL);
+
+    struct timespec deadline = weft_deadline_after(CLOCK_MONOTONIC, WEFT_ABANDON_MS);
+    pthread_mutex_lock(&t->lock);
+    bool exited = wait_exited(t, &deadline);
+    if (!exited && t->parked) {
+        t->abandoned = true;
+        weft_slot_stop(t->platform, t->slot);
+        t->slot_stopped = true;
+        t->status.kind = WEFT_EXIT_STOPPED;
+        t->status.value = 0;
+        snprintf(t->status.message, sizeof t->status.message,
+                 "thread '%s' slot %u: stopped (its delegate still waits for the mutex of a "
+                 "condition wait and finishes alone)",
+                 t->name, t->slot);
+        t->done = true;
+        pthread_cond_broadcast(&t->ended);
+        pthread_mutex_unlock(&t->lock);
+        if (t->w)
+            weft_log(t->w, "%s", t->status.message);
+        pthread_detach(t->delegate);
+    } else {
+        /* Not parked: every other wait ends within a slice, so this is short. */
+        wait_exited(t, NULL);
+        pthread_mutex_unlock(&t->lock);
+        pthread_join(t->delegate, NULL);
+    }
     t->delegate_joined = true;
+}
+
+int weft_hwthread_signal(weft_hwthread_t *t, unsigned signals)
+{
+    if (!t || signals == 0 || (signals & ~WEFT_SIGNAL_ALL))
+        return -EINVAL;
+    pthread_mutex_lock(&t->lock);
+    bool done = t->done;
+    if (!done)
+        atomic_fetch_or(&t->signals, signals);
+    pthread_mutex_unlock(&t->lock);
+    return done ? -ESRCH : 0;
 }
 
 int weft_hwthread_destroy(weft_hwthread_t *t)
@@ -255,6 +328,11 @@ int weft_hwthread_destroy(weft_hwthread_t *t)
         weft_slot_stop(t->platform, t->slot);
         slot_release(w, t->slot);
     }
-    thread_free(t);
+    pthread_mutex_lock(&t->lock);
+    bool delegate_frees = t->abandoned && !t->exited;
+    t->released = true;
+    pthread_mutex_unlock(&t->lock);
+    if (!delegate_frees)
+        weft_hwthread_free(t);
     return 0;
 }

@@ -2,6 +2,7 @@
  * Validation of one OSIF request. Pure: it only reads its arguments and the protocol
  * table generated from protocol/osif.yaml.
  */
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "osif_decode.h"
@@ -67,12 +68,23 @@ void weft_osif_decode(uint32_t header, const uint32_t *args, const weft_resource
         }
     }
 
-    if (out->hdr.nargs != info->nargs || (info->nargs > 0 && !args)) {
+    bool count_ok =
+        info->variadic_args ? out->hdr.nargs >= info->nargs : out->hdr.nargs == info->nargs;
+    if (!count_ok || (out->hdr.nargs > 0 && !args)) {
         reject(out, WEFT_OSIF_BADARGS);
         return;
     }
 
-    if (info->code == WEFT_OSIF_CMD_COND_WAIT) {
+    if (info->handle_type == WEFT_RES_MQ && info->variadic_args) {
+        /* A send: the data words must be exactly what msg_info's length announces. */
+        uint32_t len = weft_mq_info_length(args[0]);
+        if ((len + 3u) / 4u != (uint32_t)(out->hdr.nargs - info->nargs)) {
+            reject(out, WEFT_OSIF_BADARGS);
+            return;
+        }
+    }
+
+    if (info->code == WEFT_OSIF_CMD_COND_WAIT || info->code == WEFT_OSIF_CMD_COND_TIMEDWAIT) {
         uint32_t m = args[0];
         if (m >= num_res || res[m].type != WEFT_RES_MUTEX) {
             reject(out, WEFT_OSIF_BADARGS);

@@ -25,6 +25,28 @@ extern "C" {
  *  wrong-but-sane count still gets a BADARGS response. */
 #define WEFT_OSIF_MAX_ARGS 64u
 
+/** Longest message, in bytes, a hardware thread can send or receive through a message
+ *  queue: the words that fit one request after MQ_TIMEDSEND's two fixed arguments. */
+#define WEFT_MQ_MAX_BYTES ((WEFT_OSIF_MAX_ARGS - 2u) * 4u)
+
+/** Message length in bytes from an MQ msg_info word ([15:0]). */
+static inline uint32_t weft_mq_info_length(uint32_t info)
+{
+    return info & 0xffffu;
+}
+
+/** Message priority from an MQ msg_info word ([31:16]). */
+static inline uint32_t weft_mq_info_prio(uint32_t info)
+{
+    return info >> 16;
+}
+
+/** An MQ msg_info word. */
+static inline uint32_t weft_mq_info(uint32_t length, uint32_t prio)
+{
+    return (length & 0xffffu) | (prio << 16);
+}
+
 /** What to do with a request. */
 typedef enum weft_osif_verdict {
     WEFT_OSIF_ACCEPT = 0,  /**< carry it out */
@@ -46,7 +68,7 @@ typedef struct weft_osif_decoded {
     weft_osif_header_t hdr;
     const weft_osif_cmd_info_t *info; /**< protocol entry; NULL for an unknown command */
     const weft_resource_t *res;       /**< resource the handle names, when the command takes one */
-    const weft_resource_t *arg_res;   /**< COND_WAIT: the mutex its argument names */
+    const weft_resource_t *arg_res;   /**< COND_(TIMED)WAIT: the mutex its argument names */
 } weft_osif_decoded_t;
 
 /** @brief Split a request header into its fields. */
@@ -69,8 +91,9 @@ int weft_osif_frame(uint32_t header);
  *
  * Checks, in order: framing bound; unknown command (NOSYS); handle outside the array, or
  * non-zero for a command without a handle (BADHANDLE); handle bound to another type
- * (WRONG_TYPE); argument count (BADARGS); argument values, i.e. COND_WAIT's mutex handle
- * (BADARGS).
+ * (WRONG_TYPE); argument count, exact or, for a variadic command, at least the fixed
+ * ones (BADARGS); argument values: a message send's data words against its length, and
+ * COND_(TIMED)WAIT's mutex handle (BADARGS).
  */
 void weft_osif_decode(uint32_t header, const uint32_t *args, const weft_resource_t *res,
                       unsigned num_res, weft_osif_decoded_t *out);

@@ -74,3 +74,30 @@ int weft_slice_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, int ms)
 #endif
     return -rc;
 }
+
+/* Message queues only take a CLOCK_REALTIME deadline; a slice is short enough that a
+ * wall-clock step can only stretch or shorten that one slice. */
+int weft_slice_mq_send(mqd_t q, const char *msg, size_t len, unsigned prio, int ms)
+{
+    struct timespec until = weft_deadline_after(CLOCK_REALTIME, ms);
+    for (;;) {
+        if (mq_timedsend(q, msg, len, prio, &until) == 0)
+            return 0;
+        if (errno != EINTR)
+            return -errno;
+    }
+}
+
+int weft_slice_mq_receive(mqd_t q, char *buf, size_t size, unsigned *prio, size_t *len, int ms)
+{
+    struct timespec until = weft_deadline_after(CLOCK_REALTIME, ms);
+    for (;;) {
+        ssize_t n = mq_timedreceive(q, buf, size, prio, &until);
+        if (n >= 0) {
+            *len = (size_t)n;
+            return 0;
+        }
+        if (errno != EINTR)
+            return -errno;
+    }
+}

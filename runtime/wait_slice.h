@@ -10,8 +10,10 @@
 #ifndef WEFT_WAIT_SLICE_H
 #define WEFT_WAIT_SLICE_H
 
+#include <mqueue.h>
 #include <pthread.h>
 #include <semaphore.h>
+#include <stddef.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,6 +32,13 @@ int weft_slice_mutex_lock(pthread_mutex_t *m, int ms);
  * @retval -ETIMEDOUT the slice passed
  */
 int weft_slice_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, int ms);
+
+/** @brief mq_send for at most ms. @retval 0 sent @retval -ETIMEDOUT @retval -errno */
+int weft_slice_mq_send(mqd_t q, const char *msg, size_t len, unsigned prio, int ms);
+
+/** @brief mq_receive for at most ms; *len receives the message length.
+ *  @retval 0 received @retval -ETIMEDOUT @retval -errno */
+int weft_slice_mq_receive(mqd_t q, char *buf, size_t size, unsigned *prio, size_t *len, int ms);
 
 #ifdef __cplusplus
 }

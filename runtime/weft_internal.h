@@ -63,8 +63,11 @@ struct weft_hwthread {
     uint32_t init_data;
 
     pthread_t delegate;
-    bool delegate_joined;       /**< pthread_join() done (by destroy or shutdown) */
-    atomic_int stop;            /**< enum weft_stop_request */
+    bool delegate_joined; /**< pthread_join() done (by destroy or shutdown) */
+    atomic_int stop;      /**< enum weft_stop_request */
+    atomic_uint signals;  /**< WEFT_SIGNAL_* bits sent and pending */
+    int resume;           /**< created to resume (GET_RESUME_STATE) */
+    uint32_t resume_state;
     atomic_uint_fast64_t calls; /**< requests served */
     unsigned *held;      /**< held[k]: times the delegate locked mutex key k for the thread */
     unsigned *mutex_key; /**< mutex_key[h]: first handle bound to the same object as h */
@@ -75,7 +78,13 @@ struct weft_hwthread {
     bool done;
     bool slot_stopped; /**< the slot was reset on the way to done; busy_final is final */
     weft_exit_status_t status;
-    uint64_t busy_final; /**< BUSY counter read just before the slot was reset */
+    uint64_t busy_final;  /**< BUSY counter read just before the slot was reset */
+    bool exited;          /**< the delegate has finished with t (guarded by lock) */
+    bool abandoned;       /**< destroy or shutdown stopped waiting for the delegate: it must
+                               not touch the slot, the platform or the runtime any more */
+    bool released;        /**< destroy is done with t: an abandoned delegate frees it */
+    bool parked;          /**< the delegate is in a condition wait (see delegate.c) */
+    unsigned sw2hw_depth; /**< words the slot's response FIFO holds (FIFO_DEPTH) */
 };
 
 /** Send one formatted line to the runtime's log. */
@@ -91,8 +100,12 @@ int weft_read_counter64(weft_platform_t *p, uint32_t lo, uint32_t hi, uint64_t *
 /** Stop a slot: CONTROL = RESET (RUN = 0, IRQ_EN = 0). */
 int weft_slot_stop(weft_platform_t *p, unsigned slot);
 
-/** Stop a thread's delegate (if it runs) and wait for it; the thread has ended after. */
+/** Stop a thread's delegate (if it runs) and wait for it, at most WEFT_ABANDON_MS before
+ *  abandoning it (see weft_hwthread_destroy()); the thread has ended after. */
 void weft_hwthread_stop(weft_hwthread_t *t);
+
+/** Free a thread object and what it owns. */
+void weft_hwthread_free(weft_hwthread_t *t);
 
 /** Body of a hardware thread's delegate (pthread start routine; arg is the thread). */
 void *weft_delegate_main(void *arg);

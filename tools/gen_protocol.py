@@ -59,6 +59,14 @@ def validate(spec):
                  f"commands.{c['name']}: handle type {c.get('handle')!r} is not a resource type or 'none'")
         _require(isinstance(c.get("args"), list) and isinstance(c.get("results"), list),
                  f"commands.{c['name']}: args and results must be lists")
+        for flag in ("variadic_args", "variadic_results", "response"):
+            _require(isinstance(c.get(flag, False), bool), f"commands.{c['name']}: {flag} must be true or false")
+        _require(len(c["args"]) <= 255 and len(c["results"]) <= 255, f"commands.{c['name']}: too many args or results")
+    bits = set()
+    for sig in spec.get("signals", []):
+        _require(isinstance(sig.get("bit"), int) and 0 <= sig["bit"] < 32 and sig["bit"] not in bits,
+                 f"signals.{sig.get('name')}: bit must be a distinct number 0..31")
+        bits.add(sig["bit"])
     offsets = set()
     for block in ("global", "slot"):
         for r in spec["registers"][block]["regs"]:
@@ -102,6 +110,11 @@ def c_header(spec, src):
         w(f"    WEFT_OSIF_CMD_{c['name']} = {c['code']:#04x}, /**< {c.get('doc', '')} */")
     w("} weft_osif_cmd_t;")
     w("")
+    w("/** Signals software sends a hardware thread (THREAD_CHECK result bits). */")
+    for sig in spec.get("signals", []):
+        w(f"#define WEFT_SIGNAL_{sig['name']} {1 << sig['bit']:#x}u /**< {sig.get('doc', '')} */")
+    w(f"#define WEFT_SIGNAL_ALL {sum(1 << x['bit'] for x in spec.get('signals', [])):#x}u")
+    w("")
     w("/** OSIF response status codes. */")
     w("typedef enum weft_osif_status {")
     for e in spec["errors"]:
@@ -116,6 +129,8 @@ def c_header(spec, src):
     w("    uint8_t nargs;          /**< argument words after the header */")
     w("    uint8_t nresults;       /**< result words after a successful response header */")
     w("    uint8_t has_response;   /**< 0 when no response is sent (thread exit) */")
+    w("    uint8_t variadic_args;  /**< 1: nargs is the least number; message words may follow */")
+    w("    uint8_t variadic_results; /**< 1: nresults is the least number; message words may follow */")
     w("} weft_osif_cmd_info_t;")
     w("")
     w("/** Look a command code up; NULL when the code is unknown. */")
@@ -125,7 +140,9 @@ def c_header(spec, src):
     for c in spec["commands"]:
         ht = "WEFT_RES_NONE" if c["handle"] == "none" else f"WEFT_RES_{c['handle']}"
         resp = 0 if c.get("response") is False else 1
-        w(f"        {{\"{c['name']}\", {c['code']:#04x}, {ht}, {len(c['args'])}, {len(c['results'])}, {resp}}},")
+        va = int(c.get("variadic_args", False))
+        vr = int(c.get("variadic_results", False))
+        w(f"        {{\"{c['name']}\", {c['code']:#04x}, {ht}, {len(c['args'])}, {len(c['results'])}, {resp}, {va}, {vr}}},")
     w("    };")
     w("    for (unsigned i = 0; i < sizeof table / sizeof table[0]; i++)")
     w("        if (table[i].code == code)")
@@ -216,6 +233,9 @@ def sv_package(spec, src):
     w("")
     for c in spec["commands"]:
         w(f"  localparam logic [7:0] Cmd{camel(c['name'])} = 8'h{c['code']:02x};  // {c.get('doc', '')}")
+    w("")
+    for sig in spec.get("signals", []):
+        w(f"  localparam int unsigned Signal{camel(sig['name'])}Bit = {sig['bit']};")
     w("")
     for e in spec["errors"]:
         w(f"  localparam logic [7:0] Status{camel(e['name'])} = 8'd{e['code']};")

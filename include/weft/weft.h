@@ -3,7 +3,7 @@
  * @brief libweft: one programming model for software and hardware threads.
  *
  * Software threads are pthreads using native POSIX objects (sem_t, pthread_mutex_t,
- * pthread_cond_t) and Weft mailboxes. A hardware thread runs in a slot of the fabric; its
+ * pthread_cond_t, mqd_t) and Weft mailboxes. A hardware thread runs in a slot of the fabric; its
  * resource array binds the small integer handles its RTL uses to those same objects, and
  * one delegate thread per hardware thread carries out its OS calls on them.
  *
@@ -30,8 +30,11 @@ typedef struct weft_hwthread weft_hwthread_t;
 
 /** One entry of a hardware thread's resource array: handle i binds to res[i]. */
 typedef struct weft_resource {
-    weft_res_type_t type; /**< WEFT_RES_SEM, _MUTEX, _COND or _MBOX */
-    void *object;         /**< sem_t *, pthread_mutex_t *, pthread_cond_t * or weft_mbox_t * */
+    weft_res_type_t type; /**< WEFT_RES_SEM, _MUTEX, _COND, _MBOX or _MQ */
+    /** sem_t *, pthread_mutex_t *, pthread_cond_t *, weft_mbox_t * or mqd_t * (a blocking
+     *  descriptor whose mq_msgsize is at most WEFT_MQ_MAX_BYTES); must stay valid until
+     *  the thread is destroyed */
+    void *object;
 } weft_resource_t;
 
 /** Largest resource array a hardware thread can have (handles are 8 bits). */
@@ -47,6 +50,8 @@ typedef struct weft_hwthread_attr {
     uint32_t init_data;               /**< returned by the thread's GET_INIT_DATA call */
     uint64_t mem_base;                /**< bus address of the memory window the thread may use */
     uint64_t mem_size;                /**< size of that window in bytes (0: no memory access) */
+    int resume;            /**< non-zero: the thread resumes from resume_state (GET_RESUME_STATE) */
+    uint32_t resume_state; /**< the value a YIELDED join reported, when resume is set */
 } weft_hwthread_attr_t;
 
 /** How a hardware thread ended, as join reports it. */
@@ -54,12 +59,13 @@ typedef enum weft_exit_kind {
     WEFT_EXIT_NORMAL = 0,  /**< the thread called THREAD_EXIT */
     WEFT_EXIT_FAULTED = 1, /**< stopped by the runtime: protocol or memory fault */
     WEFT_EXIT_STOPPED = 2, /**< stopped by weft_hwthread_destroy() or shutdown */
+    WEFT_EXIT_YIELDED = 3, /**< the thread called THREAD_YIELD: value is its saved state */
 } weft_exit_kind_t;
 
 /** Exit status of a joined hardware thread. */
 typedef struct weft_exit_status {
     weft_exit_kind_t kind;
-    uint32_t value;    /**< THREAD_EXIT value when kind is NORMAL */
+    uint32_t value;    /**< THREAD_EXIT value (NORMAL) or THREAD_YIELD state (YIELDED) */
     char message[256]; /**< for a fault: what happened, naming thread, slot, command, handle */
 } weft_exit_status_t;
 
@@ -150,14 +156,37 @@ int weft_hwthread_stats(weft_hwthread_t *t, weft_hwthread_stats_t *stats);
  *        free its slot. A call the thread was blocked in is abandoned; mutexes the
  *        thread held are released. The handle is invalid afterwards, so no join may be
  *        in progress. Returns within a few tens of milliseconds even when the thread
- *        waits on an object nobody posts, with one exception: a thread in COND_WAIT
- *        must take the condition's mutex back before its delegate can leave the wait
- *        (pthread_cond_*wait always does), so destroy (and weft_shutdown()) waits until
- *        that mutex is free. Do not call it while holding that mutex.
+ *        waits on an object nobody posts. One case needs care: a delegate leaving a
+ *        COND_WAIT must take the condition's mutex back (pthread_cond_*wait always does).
+ *        If that mutex stays held (for instance by the caller of destroy), destroy stops
+ *        the slot itself after WEFT_ABANDON_MS and returns; the delegate is left to finish
+ *        on its own: once it gets the mutex it unlocks it and frees what is left, touching
+ *        neither the slot nor the runtime. That condition variable and mutex must stay
+ *        valid until the mutex has next been unlocked. weft_shutdown() does the same.
  * @retval 0 success
  * @retval -EINVAL t is NULL
  */
 int weft_hwthread_destroy(weft_hwthread_t *t);
+
+/** How long destroy and shutdown wait for a delegate before leaving it to finish alone (ms). */
+#define WEFT_ABANDON_MS 200
+
+/**
+ * @brief Send a hardware thread signals: WEFT_SIGNAL_STOP asks it to end, WEFT_SIGNAL_YIELD
+ *        to save its state and give up its slot (cooperative preemption). They stay
+ *        pending until the thread ends. The thread reads them with THREAD_CHECK at its safe
+ *        points; a blocking call it is in, or makes later, that would block is answered
+ *        CANCELED within WEFT_SIGNAL_LATENCY_MS. What the thread does is up to its RTL: a
+ *        thread that ignores signals runs on (weft_hwthread_destroy() stops any thread).
+ * @param signals a non-zero OR of WEFT_SIGNAL_* bits
+ * @retval 0 sent
+ * @retval -EINVAL t is NULL, or signals is 0 or has unknown bits
+ * @retval -ESRCH the thread has already ended
+ */
+int weft_hwthread_signal(weft_hwthread_t *t, unsigned signals);
+
+/** Longest a blocking OS call of a signalled thread goes on before it is answered CANCELED. */
+#define WEFT_SIGNAL_LATENCY_MS 20
 
 /**
  * @brief Fabric cycles since the fabric was reset (the static region's counter).

@@ -17,6 +17,7 @@ class OsifDecode : public ::testing::Test
         res_[1] = {WEFT_RES_MUTEX, &mutex_};
         res_[2] = {WEFT_RES_COND, &cond_};
         res_[3] = {WEFT_RES_MBOX, &mbox_};
+        res_[4] = {WEFT_RES_MQ, &mq_};
     }
     weft_osif_decoded_t Decode(uint32_t cmd, uint32_t handle, std::vector<uint32_t> args,
                                int nargs = -1)
@@ -24,11 +25,11 @@ class OsifDecode : public ::testing::Test
         uint32_t n = nargs < 0 ? static_cast<uint32_t>(args.size()) : static_cast<uint32_t>(nargs);
         weft_osif_decoded_t d;
         weft_osif_decode(weft_osif_req_header(cmd, handle, n), args.empty() ? nullptr : args.data(),
-                         res_, 4, &d);
+                         res_, 5, &d);
         return d;
     }
-    int sem_ = 0, mutex_ = 0, cond_ = 0, mbox_ = 0; // stand-ins: the decoder never touches objects
-    weft_resource_t res_[4];
+    int sem_ = 0, mutex_ = 0, cond_ = 0, mbox_ = 0, mq_ = 0; // stand-ins: never touched
+    weft_resource_t res_[5];
 };
 
 TEST_F(OsifDecode, AcceptsEveryCommandWithRightHandleAndArgs)
@@ -57,6 +58,43 @@ TEST_F(OsifDecode, AcceptsEveryCommandWithRightHandleAndArgs)
     }
 }
 
+TEST_F(OsifDecode, AcceptsTimedVariantsAndSignalCalls)
+{
+    struct {
+        uint32_t cmd, handle;
+        std::vector<uint32_t> args;
+    } ok[] = {
+        {WEFT_OSIF_CMD_SEM_TIMEDWAIT, 0, {5}},       {WEFT_OSIF_CMD_MUTEX_TIMEDLOCK, 1, {5}},
+        {WEFT_OSIF_CMD_COND_TIMEDWAIT, 2, {1, 5}},   {WEFT_OSIF_CMD_MBOX_TIMEDGET, 3, {5}},
+        {WEFT_OSIF_CMD_MBOX_TIMEDPUT, 3, {7, 5}},    {WEFT_OSIF_CMD_MQ_RECEIVE, 4, {64}},
+        {WEFT_OSIF_CMD_MQ_TIMEDRECEIVE, 4, {64, 5}}, {WEFT_OSIF_CMD_THREAD_CHECK, 0, {}},
+        {WEFT_OSIF_CMD_THREAD_YIELD, 0, {9}},        {WEFT_OSIF_CMD_GET_RESUME_STATE, 0, {}},
+    };
+    for (const auto &c : ok) {
+        weft_osif_decoded_t d = Decode(c.cmd, c.handle, c.args);
+        EXPECT_EQ(d.verdict, WEFT_OSIF_ACCEPT) << "cmd " << c.cmd;
+    }
+    EXPECT_EQ(Decode(WEFT_OSIF_CMD_COND_TIMEDWAIT, 2, {0, 5}).status, WEFT_OSIF_BADARGS)
+        << "the mutex argument names a semaphore";
+    EXPECT_EQ(Decode(WEFT_OSIF_CMD_SEM_TIMEDWAIT, 0, {}).status, WEFT_OSIF_BADARGS)
+        << "timeout missing";
+}
+
+TEST_F(OsifDecode, MessageSendCarriesExactlyTheWordsItsLengthNeeds)
+{
+    // 0 bytes: no data word; 1..4 bytes: one; 5 bytes: two.
+    EXPECT_EQ(Decode(WEFT_OSIF_CMD_MQ_SEND, 4, {weft_mq_info(0, 0)}).verdict, WEFT_OSIF_ACCEPT);
+    EXPECT_EQ(Decode(WEFT_OSIF_CMD_MQ_SEND, 4, {weft_mq_info(4, 1), 7}).verdict, WEFT_OSIF_ACCEPT);
+    EXPECT_EQ(Decode(WEFT_OSIF_CMD_MQ_SEND, 4, {weft_mq_info(5, 1), 7, 8}).verdict,
+              WEFT_OSIF_ACCEPT);
+    EXPECT_EQ(Decode(WEFT_OSIF_CMD_MQ_TIMEDSEND, 4, {weft_mq_info(5, 1), 100, 7, 8}).verdict,
+              WEFT_OSIF_ACCEPT);
+    EXPECT_EQ(Decode(WEFT_OSIF_CMD_MQ_SEND, 4, {weft_mq_info(5, 1), 7}).status, WEFT_OSIF_BADARGS);
+    EXPECT_EQ(Decode(WEFT_OSIF_CMD_MQ_SEND, 4, {weft_mq_info(1, 1)}).status, WEFT_OSIF_BADARGS);
+    EXPECT_EQ(Decode(WEFT_OSIF_CMD_MQ_SEND, 4, {}).status, WEFT_OSIF_BADARGS) << "no msg_info";
+    EXPECT_EQ(Decode(WEFT_OSIF_CMD_MQ_SEND, 3, {weft_mq_info(0, 0)}).status, WEFT_OSIF_WRONG_TYPE);
+}
+
 TEST_F(OsifDecode, CondWaitResolvesItsMutexArgument)
 {
     weft_osif_decoded_t d = Decode(WEFT_OSIF_CMD_COND_WAIT, 2, {1});
@@ -66,7 +104,7 @@ TEST_F(OsifDecode, CondWaitResolvesItsMutexArgument)
 
 TEST_F(OsifDecode, UnknownCommandIsNosys)
 {
-    for (uint32_t cmd : {0x00u, 0x0du, 0x7eu, 0xffu}) {
+    for (uint32_t cmd : {0x00u, 0x0fu, 0x7eu, 0xffu}) {
         weft_osif_decoded_t d = Decode(cmd, 0, {});
         EXPECT_EQ(d.verdict, WEFT_OSIF_REJECT);
         EXPECT_EQ(d.status, WEFT_OSIF_NOSYS) << "cmd " << cmd;
@@ -77,7 +115,7 @@ TEST_F(OsifDecode, UnknownCommandIsNosys)
 
 TEST_F(OsifDecode, HandleOutsideArrayIsBadhandle)
 {
-    weft_osif_decoded_t d = Decode(WEFT_OSIF_CMD_SEM_POST, 4, {});
+    weft_osif_decoded_t d = Decode(WEFT_OSIF_CMD_SEM_POST, 5, {});
     EXPECT_EQ(d.verdict, WEFT_OSIF_REJECT);
     EXPECT_EQ(d.status, WEFT_OSIF_BADHANDLE);
     d = Decode(WEFT_OSIF_CMD_MBOX_GET, 255, {});
