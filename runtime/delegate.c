@@ -390,8 +390,10 @@ static int exec_cond(weft_hwthread_t *t, const weft_osif_decoded_t *d, const uin
         struct timespec until =
             fallback ? deadline_after_us(WEFT_COND_WAKE_MS * 1000u) : timed_deadline(d, args);
         int rc = blocking_wait(t, attempt_cond, &cc, &until);
-        if (rc == -ETIMEDOUT && fallback)
+        if (rc == -ETIMEDOUT && fallback) {
+            atomic_fetch_add(&t->cond_fallbacks, 1);
             rc = 0;
+        }
         return wait_status(rc, r);
     }
     case WEFT_OSIF_CMD_COND_SIGNAL:

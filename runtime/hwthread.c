@@ -102,6 +102,7 @@ static weft_hwthread_t *thread_new(weft_t *w, const weft_hwthread_attr_t *a)
     t->delegate_joined = true; /* nothing to join until the delegate starts */
     atomic_init(&t->stop, WEFT_STOP_NONE);
     atomic_init(&t->calls, 0);
+    atomic_init(&t->cond_fallbacks, 0);
     atomic_init(&t->signals, 0u);
     return t;
 fail:
@@ -242,6 +243,7 @@ int weft_hwthread_stats(weft_hwthread_t *t, weft_hwthread_stats_t *stats)
     int rc = 0;
     pthread_mutex_lock(&t->lock);
     stats->calls = atomic_load(&t->calls);
+    stats->cond_fallbacks = atomic_load(&t->cond_fallbacks);
     if (t->done || t->slot_stopped) {
         stats->busy_cycles = t->busy_final;
     } else {

@@ -68,7 +68,8 @@ struct weft_hwthread {
     atomic_uint signals;  /**< WEFT_SIGNAL_* bits sent and pending */
     int resume;           /**< created to resume (GET_RESUME_STATE) */
     uint32_t resume_state;
-    atomic_uint_fast64_t calls; /**< requests served */
+    atomic_uint_fast64_t calls;          /**< requests served */
+    atomic_uint_fast64_t cond_fallbacks; /**< condition waits ended by the fallback wake-up */
     unsigned *held;      /**< held[k]: times the delegate locked mutex key k for the thread */
     unsigned *mutex_key; /**< mutex_key[h]: first handle bound to the same object as h */
     uint64_t mem_base, mem_size; /**< the thread's memory window, for fault messages */

@@ -73,6 +73,9 @@ typedef struct weft_exit_status {
 typedef struct weft_hwthread_stats {
     uint64_t calls;       /**< OS calls served by the delegate, rejected ones included */
     uint64_t busy_cycles; /**< fabric cycles the slot ran and was not blocked in an OS call */
+    /** condition waits answered OK by the fallback wake-up after 1 s without a signal
+     *  (spurious wake-ups, as POSIX allows; docs/osif.md says why they exist) */
+    uint64_t cond_fallbacks;
 } weft_hwthread_stats_t;
 
 /**

@@ -23,7 +23,7 @@ using tbm::resp_hdr;
 constexpr uint32_t kInstr = 0, kResult = 1, kSem = 2, kMbox = 3, kMutex = 4, kCond = 5;
 // hwt_calls pseudo-commands (documented in hw/threads/calls/hwt_calls.sv).
 constexpr uint32_t kMemRead = 0xF0, kMemWrite = 0xF1, kMemInc = 0xF2, kRaw = 0xF3;
-constexpr uint32_t kCallMaxArgs = 4;
+constexpr uint32_t kCallMaxArgs = 18;
 
 struct Bench {
     std::unique_ptr<VerilatedContext> ctx;

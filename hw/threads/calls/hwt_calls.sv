@@ -36,9 +36,9 @@
 // malformed response) ends the thread with ExitOsError (0xFFFFFFFE).
 module hwt_calls #(
   /// Most argument words of a scripted OS call.
-  parameter int unsigned CallMaxArgs = 4,
+  parameter int unsigned CallMaxArgs = 18,
   /// Most result words of a scripted OS call that are stored and forwarded.
-  parameter int unsigned CallMaxResults = 4,
+  parameter int unsigned CallMaxResults = 18,
   /// Most words one PseudoRaw instruction sends.
   parameter int unsigned RawMaxWords = 16
 ) (

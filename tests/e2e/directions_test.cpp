@@ -1,0 +1,380 @@
+// Every primitive in all four directions: software to software, software to hardware,
+// hardware to software and hardware to hardware. A "party" is either a pthread using the
+// native object or a hardware thread (hwt_calls) making the OS call through its delegate;
+// each test is written once against parties and run for the four placements. The
+// call-set table in docs/osif.md names these tests.
+#include "e2e_fixture.h"
+
+#include <fcntl.h>
+#include <mqueue.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <thread>
+
+namespace
+{
+
+// Handles every hardware party has bound (hwt_calls uses 0 and 1 for its script).
+constexpr uint32_t kSemA = 2, kSemB = 3, kMutex = 4, kCond = 5, kMbox = 6, kMq = 7;
+constexpr long kMqMsgSize = 64; // 16 data words: a receive's response outgrows the FIFO
+
+enum class Side { Sw, Hw };
+
+struct Placement {
+    Side from, to;
+    const char *name;
+};
+
+class Directions : public Fabric, public ::testing::WithParamInterface<Placement>
+{
+  protected:
+    void SetUp() override
+    {
+        Fabric::SetUp();
+        ASSERT_EQ(sem_init(&sem_a_, 0, 0), 0);
+        ASSERT_EQ(sem_init(&sem_b_, 0, 0), 0);
+        ASSERT_EQ(weft_mbox_init(&mbox_, 4), 0);
+        std::string name = "/weft-e2e-" + std::to_string(getpid());
+        mq_attr a{};
+        a.mq_maxmsg = 4;
+        a.mq_msgsize = kMqMsgSize;
+        mq_ = mq_open(name.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600, &a);
+        ASSERT_NE(mq_, (mqd_t)-1);
+        mq_unlink(name.c_str());
+        void *cpu = nullptr;
+        ASSERT_EQ(weft_mem_alloc(w_, 64, &cpu, &shared_bus_), 0);
+        shared_ = static_cast<volatile uint32_t *>(cpu);
+        for (int i = 0; i < 16; i++)
+            shared_[i] = 0;
+    }
+    void TearDown() override
+    {
+        Fabric::TearDown(); // stops the hardware threads before their objects go
+        mq_close(mq_);
+        weft_mbox_destroy(&mbox_);
+        pthread_cond_destroy(&cond_);
+        pthread_mutex_destroy(&mutex_);
+        sem_destroy(&sem_b_);
+        sem_destroy(&sem_a_);
+    }
+
+    /** One side of an exchange: a pthread, or the hardware thread in `slot`. */
+    struct Party {
+        Directions *f;
+        Side side;
+        unsigned slot;
+
+        uint32_t HwOk(uint32_t cmd, uint32_t handle, const std::vector<uint32_t> &args = {},
+                      std::vector<uint32_t> *results = nullptr)
+        {
+            CallResult r = f->Call(slot, cmd, handle, args);
+            EXPECT_TRUE(r.arrived) << "slot " << slot << " cmd " << cmd;
+            if (results)
+                *results = r.results;
+            return r.status;
+        }
+        void Post(sem_t *s, uint32_t h)
+        {
+            if (side == Side::Sw)
+                ASSERT_EQ(sem_post(s), 0);
+            else
+                ASSERT_EQ(HwOk(WEFT_OSIF_CMD_SEM_POST, h), WEFT_OSIF_OK);
+        }
+        void Wait(sem_t *s, uint32_t h)
+        {
+            if (side == Side::Sw)
+                ASSERT_EQ(sem_wait(s), 0);
+            else
+                ASSERT_EQ(HwOk(WEFT_OSIF_CMD_SEM_WAIT, h), WEFT_OSIF_OK);
+        }
+        void Lock()
+        {
+            if (side == Side::Sw)
+                ASSERT_EQ(pthread_mutex_lock(&f->mutex_), 0);
+            else
+                ASSERT_EQ(HwOk(WEFT_OSIF_CMD_MUTEX_LOCK, kMutex), WEFT_OSIF_OK);
+        }
+        void Unlock()
+        {
+            if (side == Side::Sw)
+                ASSERT_EQ(pthread_mutex_unlock(&f->mutex_), 0);
+            else
+                ASSERT_EQ(HwOk(WEFT_OSIF_CMD_MUTEX_UNLOCK, kMutex), WEFT_OSIF_OK);
+        }
+        // Shared word i, read and written without atomics: exclusion is the mutex's job.
+        uint32_t Read(unsigned i)
+        {
+            if (side == Side::Sw)
+                return f->shared_[i];
+            std::vector<uint32_t> res;
+            EXPECT_EQ(HwOk(kCallsMemRead, 0, {f->Addr(i)}, &res), WEFT_OSIF_OK);
+            return res.empty() ? 0 : res[0];
+        }
+        void Write(unsigned i, uint32_t v)
+        {
+            if (side == Side::Sw)
+                f->shared_[i] = v;
+            else
+                EXPECT_EQ(HwOk(kCallsMemWrite, 0, {f->Addr(i), v}), WEFT_OSIF_OK);
+        }
+        void Increment(unsigned i)
+        {
+            if (side == Side::Hw) { // read, then write back: two separate bus accesses
+                EXPECT_EQ(HwOk(kCallsMemIncrement, 0, {f->Addr(i)}), WEFT_OSIF_OK);
+                return;
+            }
+            uint32_t v = f->shared_[i];
+            std::this_thread::yield(); // widen the window a missing lock would leave open
+            f->shared_[i] = v + 1;
+        }
+        void CondWait()
+        {
+            if (side == Side::Sw)
+                ASSERT_EQ(pthread_cond_wait(&f->cond_, &f->mutex_), 0);
+            else
+                ASSERT_EQ(HwOk(WEFT_OSIF_CMD_COND_WAIT, kCond, {kMutex}), WEFT_OSIF_OK);
+        }
+        void Broadcast()
+        {
+            if (side == Side::Sw)
+                ASSERT_EQ(pthread_cond_broadcast(&f->cond_), 0);
+            else
+                ASSERT_EQ(HwOk(WEFT_OSIF_CMD_COND_BROADCAST, kCond), WEFT_OSIF_OK);
+        }
+        void Put(uint32_t v)
+        {
+            if (side == Side::Sw)
+                ASSERT_EQ(weft_mbox_put(&f->mbox_, v), 0);
+            else
+                ASSERT_EQ(HwOk(WEFT_OSIF_CMD_MBOX_PUT, kMbox, {v}), WEFT_OSIF_OK);
+        }
+        uint32_t Get()
+        {
+            uint32_t v = 0;
+            if (side == Side::Sw) {
+                EXPECT_EQ(weft_mbox_get(&f->mbox_, &v), 0);
+                return v;
+            }
+            std::vector<uint32_t> res;
+            EXPECT_EQ(HwOk(WEFT_OSIF_CMD_MBOX_GET, kMbox, {}, &res), WEFT_OSIF_OK);
+            return res.size() == 1 ? res[0] : 0xDEADDEADu;
+        }
+        void Send(const std::string &msg)
+        {
+            if (side == Side::Sw) {
+                ASSERT_EQ(mq_send(f->mq_, msg.data(), msg.size(), 0), 0);
+                return;
+            }
+            std::vector<uint32_t> args = {static_cast<uint32_t>(msg.size())};
+            for (uint32_t w : PackBytes(msg))
+                args.push_back(w);
+            ASSERT_EQ(HwOk(WEFT_OSIF_CMD_MQ_SEND, kMq, args), WEFT_OSIF_OK);
+        }
+        std::string Receive()
+        {
+            if (side == Side::Sw) {
+                char buf[kMqMsgSize];
+                ssize_t n = mq_receive(f->mq_, buf, sizeof buf, nullptr);
+                EXPECT_GE(n, 0);
+                return n < 0 ? std::string() : std::string(buf, static_cast<size_t>(n));
+            }
+            std::vector<uint32_t> res;
+            EXPECT_EQ(HwOk(WEFT_OSIF_CMD_MQ_RECEIVE, kMq, {kMqMsgSize}, &res), WEFT_OSIF_OK);
+            if (res.empty())
+                return "(no result)";
+            uint32_t len = res[0] & 0xffffu;
+            EXPECT_EQ(res.size(), 1 + (len + 3) / 4) << "result words for " << len << " bytes";
+            std::string out;
+            for (uint32_t i = 0; i < len && 1 + i / 4 < res.size(); i++)
+                out.push_back(static_cast<char>(res[1 + i / 4] >> (8 * (i % 4))));
+            return out;
+        }
+    };
+
+    static std::vector<uint32_t> PackBytes(const std::string &s)
+    {
+        std::vector<uint32_t> w((s.size() + 3) / 4, 0);
+        for (size_t i = 0; i < s.size(); i++)
+            w[i / 4] |= static_cast<uint32_t>(static_cast<unsigned char>(s[i])) << (8 * (i % 4));
+        return w;
+    }
+    uint32_t Addr(unsigned i) const { return static_cast<uint32_t>(shared_bus_ + 4u * i); }
+
+    /** A party on `side`; a hardware party gets the next free slot. */
+    Party Make(Side side)
+    {
+        Party p{this, side, 0};
+        if (side == Side::Hw) {
+            p.slot = next_slot_++;
+            StartCalls(p.slot,
+                       {{WEFT_RES_SEM, &sem_a_},
+                        {WEFT_RES_SEM, &sem_b_},
+                        {WEFT_RES_MUTEX, &mutex_},
+                        {WEFT_RES_COND, &cond_},
+                        {WEFT_RES_MBOX, &mbox_},
+                        {WEFT_RES_MQ, &mq_}},
+                       "hw-party");
+        }
+        return p;
+    }
+    uint64_t CondFallbacks()
+    {
+        uint64_t n = 0;
+        for (weft_hwthread_t *t : threads_) {
+            weft_hwthread_stats_t st{};
+            EXPECT_EQ(weft_hwthread_stats(t, &st), 0);
+            n += st.cond_fallbacks;
+        }
+        return n;
+    }
+
+    sem_t sem_a_, sem_b_;
+    pthread_mutex_t mutex_ = PTHREAD_MUTEX_INITIALIZER;
+    pthread_cond_t cond_ = PTHREAD_COND_INITIALIZER;
+    weft_mbox_t mbox_;
+    mqd_t mq_ = (mqd_t)-1;
+    uint64_t shared_bus_ = 0;
+    volatile uint32_t *shared_ = nullptr;
+    unsigned next_slot_ = 0;
+};
+
+// `from` hands a token to `to` (semaphore A), which hands one back (semaphore B); every
+// hand-off must be seen exactly once: no count is lost or made up.
+TEST_P(Directions, SemaphoreHandoff)
+{
+    Party from = Make(GetParam().from), to = Make(GetParam().to);
+    constexpr int kRounds = 8;
+    std::thread receiver([&] {
+        for (int i = 0; i < kRounds; i++) {
+            to.Wait(&sem_a_, kSemA);
+            to.Post(&sem_b_, kSemB);
+        }
+    });
+    for (int i = 0; i < kRounds; i++) {
+        from.Post(&sem_a_, kSemA);
+        from.Wait(&sem_b_, kSemB);
+    }
+    receiver.join();
+    int a = -1, b = -1;
+    sem_getvalue(&sem_a_, &a);
+    sem_getvalue(&sem_b_, &b);
+    EXPECT_EQ(a, 0);
+    EXPECT_EQ(b, 0);
+}
+
+// Both parties increment one shared word under the mutex, with the read and the write
+// apart; a lost update would show as a short count.
+TEST_P(Directions, MutexContentionKeepsMutualExclusion)
+{
+    Party a = Make(GetParam().from), b = Make(GetParam().to);
+    constexpr int kRounds = 25;
+    auto worker = [](Party p, int rounds) {
+        for (int i = 0; i < rounds; i++) {
+            p.Lock();
+            p.Increment(0);
+            p.Unlock();
+        }
+    };
+    std::thread ta(worker, a, kRounds);
+    std::thread tb(worker, b, kRounds);
+    ta.join();
+    tb.join();
+    EXPECT_EQ(shared_[0], 2u * kRounds);
+}
+
+// Two waiters of the `to` kind wait for a flag under the mutex; a broadcaster of the
+// `from` kind sets it and broadcasts once every waiter is inside its wait. Each waiter
+// must wake from the broadcast itself, not from the delegate's fallback wake-up.
+TEST_P(Directions, CondBroadcastWakesEveryWaiter)
+{
+    Party w1 = Make(GetParam().to), w2 = Make(GetParam().to);
+    Party bc = Make(GetParam().from);
+    constexpr unsigned kFlag = 0, kEntered = 1, kWoken = 2;
+    auto waiter = [](Party p) {
+        p.Lock();
+        p.Increment(kEntered); // under the mutex, just before the wait releases it
+        while (p.Read(kFlag) == 0)
+            p.CondWait();
+        p.Increment(kWoken);
+        p.Unlock();
+    };
+    std::thread t1(waiter, w1);
+    std::thread t2(waiter, w2);
+    // Holding the mutex and seeing both entries means both waiters are in their wait.
+    for (;;) {
+        bc.Lock();
+        if (bc.Read(kEntered) == 2)
+            break;
+        bc.Unlock();
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    bc.Write(kFlag, 1);
+    bc.Broadcast();
+    bc.Unlock();
+    t1.join();
+    t2.join();
+    EXPECT_EQ(shared_[kWoken], 2u);
+    EXPECT_EQ(CondFallbacks(), 0u) << "a hardware waiter missed the broadcast";
+}
+
+// Words through a mailbox of four: order kept, nothing lost, nothing duplicated.
+TEST_P(Directions, MailboxKeepsOrderWithoutLossOrDuplication)
+{
+    Party from = Make(GetParam().from), to = Make(GetParam().to);
+    constexpr uint32_t kWords = 24;
+    std::vector<uint32_t> got;
+    std::thread consumer([&] {
+        for (uint32_t i = 0; i < kWords; i++)
+            got.push_back(to.Get());
+    });
+    for (uint32_t i = 0; i < kWords; i++)
+        from.Put(0xA5000000u + i * 7u);
+    consumer.join();
+    ASSERT_EQ(got.size(), kWords);
+    for (uint32_t i = 0; i < kWords; i++)
+        EXPECT_EQ(got[i], 0xA5000000u + i * 7u) << "word " << i;
+    EXPECT_EQ(weft_mbox_count(&mbox_), 0u);
+}
+
+// Variable-length messages (0 to 64 bytes) through a POSIX queue of four.
+TEST_P(Directions, MessageQueueKeepsOrderAndBytes)
+{
+    Party from = Make(GetParam().from), to = Make(GetParam().to);
+    std::vector<std::string> sent;
+    for (int i = 0; i < 12; i++) {
+        std::string m;
+        size_t len = (static_cast<size_t>(i) * 23u) % (kMqMsgSize + 1);
+        for (size_t k = 0; k < len; k++)
+            m.push_back(static_cast<char>('a' + (i * 5 + k) % 26));
+        sent.push_back(m);
+    }
+    sent.push_back(std::string(kMqMsgSize, 'z')); // the largest: 17 result words
+    std::vector<std::string> got;
+    std::thread consumer([&] {
+        for (size_t i = 0; i < sent.size(); i++)
+            got.push_back(to.Receive());
+    });
+    for (const std::string &m : sent)
+        from.Send(m);
+    consumer.join();
+    EXPECT_EQ(got, sent);
+    mq_attr a{};
+    ASSERT_EQ(mq_getattr(mq_, &a), 0);
+    EXPECT_EQ(a.mq_curmsgs, 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Placements, Directions,
+                         ::testing::Values(Placement{Side::Sw, Side::Sw, "SwToSw"},
+                                           Placement{Side::Sw, Side::Hw, "SwToHw"},
+                                           Placement{Side::Hw, Side::Sw, "HwToSw"},
+                                           Placement{Side::Hw, Side::Hw, "HwToHw"}),
+                         [](const ::testing::TestParamInfo<Placement> &info) {
+                             return std::string(info.param.name);
+                         });
+
+} // namespace
