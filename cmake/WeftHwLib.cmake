@@ -10,6 +10,8 @@ get_filename_component(WEFT_HWLIB_DIR ${CMAKE_CURRENT_LIST_DIR}/../hw/lib ABSOLU
 set(WEFT_HWLIB_SOURCES
   ${WEFT_HWLIB_DIR}/weft_ram.sv
   ${WEFT_HWLIB_DIR}/weft_osif_call.sv
+  ${WEFT_HWLIB_DIR}/weft_osif_arb.sv
+  ${WEFT_HWLIB_DIR}/weft_mbox_stream.sv
   ${WEFT_HWLIB_DIR}/weft_memif_burst.sv
   ${WEFT_HWLIB_DIR}/weft_memif_word.sv)
 

@@ -13,6 +13,8 @@ set(WEFT_STATIC_RTL_MODULES
   weft_fifo
   weft_rr_arbiter
   weft_axil_regs
+  weft_mem_guard
+  weft_link_router
   weft_slot_if
   weft_memif_master
   weft_static)

@@ -42,6 +42,8 @@ typedef struct ending {
     weft_exit_kind_t kind;
     uint32_t value;
     char message[sizeof(((weft_exit_status_t *)0)->message)];
+    int mem_faulted;
+    weft_mem_fault_t mem_fault;
 } ending_t;
 
 static bool stopping(const weft_hwthread_t *t)
@@ -141,11 +143,11 @@ static struct timespec deadline_after_us(uint32_t us)
  * (-ECANCELED: the thread ends), a signal (-EINTR: answered CANCELED) or the deadline
  * (-ETIMEDOUT; NULL: none) is seen between two of them. With a signal pending the call
  * still succeeds if it can without blocking. */
-static int blocking_wait(weft_hwthread_t *t, attempt_fn attempt, void *ctx,
-                         const struct timespec *deadline)
+static int wait_until(weft_hwthread_t *t, attempt_fn attempt, void *ctx,
+                      const struct timespec *deadline, bool heed_signals)
 {
     for (;;) {
-        bool signalled = atomic_load(&t->signals) != 0;
+        bool signalled = heed_signals && atomic_load(&t->signals) != 0;
         int ms = signalled ? 0 : WEFT_WAIT_SLICE_MS;
         if (deadline) {
             int left = ms_until(deadline);
@@ -162,6 +164,18 @@ static int blocking_wait(weft_hwthread_t *t, attempt_fn attempt, void *ctx,
         if (deadline && ms_until(deadline) == 0)
             return -ETIMEDOUT;
     }
+}
+
+static int blocking_wait(weft_hwthread_t *t, attempt_fn attempt, void *ctx,
+                         const struct timespec *deadline)
+{
+    return wait_until(t, attempt, ctx, deadline, true);
+}
+
+/* The rest of a burst, once its first word moved: only a stop ends it. */
+static int finish_burst_word(weft_hwthread_t *t, attempt_fn attempt, void *ctx)
+{
+    return wait_until(t, attempt, ctx, NULL, false);
 }
 
 static int attempt_sem(void *ctx, int ms)
@@ -243,8 +257,9 @@ static int attempt_mq_receive(void *ctx, int ms)
 typedef struct exec_result {
     uint8_t status;
     unsigned nresults;
-    uint32_t results[2 + WEFT_MQ_MAX_BYTES / 4];
-    const char *why; /**< for a non-OK status worth a log line */
+    uint32_t results[1 + WEFT_OSIF_MAX_ARGS]; /* a burst get's words, or an MQ message */
+    const char *why;                          /**< for a non-OK status worth a log line */
+    char why_buf[96];
 } exec_result_t;
 
 static void log_call_error(weft_hwthread_t *t, const weft_osif_decoded_t *d, uint8_t status,
@@ -403,9 +418,52 @@ static int exec_cond(weft_hwthread_t *t, const weft_osif_decoded_t *d, const uin
     }
 }
 
+/* MBOX_(TIMED)PUT_BURST and MBOX_(TIMED)GET_BURST: a signal or the timeout only ends the
+ * call before its first word moves; after that, only a stop does. */
+static int exec_mbox_burst(weft_hwthread_t *t, const weft_osif_decoded_t *d, const uint32_t *args,
+                           exec_result_t *r)
+{
+    mbox_ctx_t mc = {d->res->object, 0};
+    struct timespec until;
+    if (is_timed(d))
+        until = timed_deadline(d, args);
+    const struct timespec *deadline = is_timed(d) ? &until : NULL;
+    bool put = d->info->variadic_args;
+    unsigned n = put ? d->hdr.nargs - d->info->nargs : args[0];
+    const uint32_t *words = args + d->info->nargs;
+
+    for (unsigned i = 0; i < n; i++) {
+        attempt_fn attempt = put ? attempt_mbox_put : attempt_mbox_get;
+        if (put)
+            mc.word = words[i];
+        int rc =
+            i == 0 ? blocking_wait(t, attempt, &mc, deadline) : finish_burst_word(t, attempt, &mc);
+        if (rc != 0)
+            return wait_status(rc, r);
+        if (!put)
+            r->results[i] = mc.word;
+    }
+    r->nresults = put ? 0 : n;
+    return 0;
+}
+
 static int exec_mbox(weft_hwthread_t *t, const weft_osif_decoded_t *d, const uint32_t *args,
                      exec_result_t *r)
 {
+    if (d->res->type == WEFT_RES_LINK) {
+        /* The static region serves every well-formed call in the link's direction; one
+         * that reaches software goes the wrong way. */
+        const weft_link_t *k = d->res->object;
+        snprintf(r->why_buf, sizeof r->why_buf,
+                 "handle bound to hardware link %u (slot %u -> slot %u), which this slot cannot %s",
+                 k->index, k->from, k->to, k->from == t->slot ? "get from" : "put into");
+        r->status = WEFT_OSIF_PERM;
+        r->why = r->why_buf;
+        return 0;
+    }
+    if (d->info->variadic_args || d->info->variadic_results)
+        return exec_mbox_burst(t, d, args, r);
+
     mbox_ctx_t mc = {d->res->object, 0};
     struct timespec until;
     int rc;
@@ -540,25 +598,36 @@ static int execute(weft_hwthread_t *t, const weft_osif_decoded_t *d, const uint3
 static const char *reject_reason(const weft_hwthread_t *t, const weft_osif_decoded_t *d, char *buf,
                                  size_t len)
 {
-    switch (d->status) {
-    case WEFT_OSIF_NOSYS:
+    switch (d->why) {
+    case WEFT_REJECT_UNKNOWN_CMD:
         return "unknown command";
-    case WEFT_OSIF_BADHANDLE:
-        if (d->info && d->info->handle_type == WEFT_RES_NONE)
-            return "this command takes no handle; the field must be 0";
+    case WEFT_REJECT_HANDLE_NOT_ZERO:
+        return "this command takes no handle; the field must be 0";
+    case WEFT_REJECT_HANDLE_RANGE:
         snprintf(buf, len, "handle outside the resource array of %u entries", t->num_res);
         return buf;
-    case WEFT_OSIF_WRONG_TYPE:
+    case WEFT_REJECT_WRONG_TYPE:
         snprintf(buf, len, "handle bound to a %s, the command needs a %s",
                  weft_res_type_name(d->res->type), weft_res_type_name(d->info->handle_type));
         return buf;
-    default:
-        if (d->info && d->hdr.nargs != d->info->nargs) {
-            snprintf(buf, len, "%u argument words, the command takes %u", d->hdr.nargs,
-                     d->info->nargs);
-            return buf;
-        }
+    case WEFT_REJECT_ARG_COUNT:
+        snprintf(buf, len, "%u argument words, the command takes %s%u", d->hdr.nargs,
+                 d->info->variadic_args ? "at least " : "", d->info->nargs);
+        return buf;
+    case WEFT_REJECT_MSG_LENGTH:
+        snprintf(buf, len, "%u message words for a message of %u bytes",
+                 d->hdr.nargs - d->info->nargs, (unsigned)weft_mq_info_length(d->args0));
+        return buf;
+    case WEFT_REJECT_BURST_EMPTY:
+        return "a burst put carries no word";
+    case WEFT_REJECT_BURST_COUNT:
+        snprintf(buf, len, "a burst get of %u words (1 to %u)", (unsigned)d->args0,
+                 WEFT_OSIF_MAX_ARGS);
+        return buf;
+    case WEFT_REJECT_COND_MUTEX:
         return "argument names no mutex of the resource array";
+    default:
+        return "rejected";
     }
 }
 
@@ -634,11 +703,26 @@ static void describe_fault(weft_hwthread_t *t, ending_t *e)
     e->kind = WEFT_EXIT_FAULTED;
     if (fault & WEFT_FAULT_MEM) {
         uint32_t len = (info >> WEFT_MEMIF_LENGTH_SHIFT) & WEFT_MEMIF_LENGTH_MASK;
-        set_message(
-            e,
-            "thread '%s' slot %u: memory fault: %s of %" PRIu32 " bytes at bus address 0x%08" PRIx32
-            " (command word 0x%08" PRIx32 "; window 0x%" PRIx64 " + 0x%" PRIx64 "); thread stopped",
-            t->name, t->slot, memif_op_name(info), len, addr, info, t->mem_base, t->mem_size);
+        e->mem_faulted = 1;
+        e->mem_fault.addr = addr;
+        e->mem_fault.length = len;
+        e->mem_fault.write =
+            ((info >> WEFT_MEMIF_OP_SHIFT) & WEFT_MEMIF_OP_MASK) == WEFT_MEMIF_OP_WRITE;
+        char granted[96] = "none";
+        size_t used = 0;
+        for (unsigned i = 0; i < t->num_windows && used < sizeof granted; i++) {
+            const weft_mem_window_t *win = &t->windows[i];
+            int n = snprintf(granted + used, sizeof granted - used,
+                             "%s0x%" PRIx64 "+0x%" PRIx64 " %s%s", i ? ", " : "", win->bus,
+                             win->size, win->perm & WEFT_MEM_READ ? "r" : "",
+                             win->perm & WEFT_MEM_WRITE ? "w" : "");
+            used += n > 0 ? (size_t)n : 0;
+        }
+        set_message(e,
+                    "thread '%s' slot %u: memory fault: %s of %" PRIu32
+                    " bytes at bus address 0x%08" PRIx32 " (command word 0x%08" PRIx32
+                    "; windows granted: %s); thread stopped",
+                    t->name, t->slot, memif_op_name(info), len, addr, info, granted);
     } else if (fault & WEFT_FAULT_OVERFLOW) {
         set_message(e,
                     "thread '%s' slot %u: response FIFO overflow (responses written while "
@@ -695,6 +779,9 @@ static void finish(weft_hwthread_t *t, const ending_t *e)
         if (weft_read_counter64(t->platform, WEFT_SLOT_REG(t->slot, WEFT_SLOT_REG_BUSY_LO),
                                 WEFT_SLOT_REG(t->slot, WEFT_SLOT_REG_BUSY_HI), &busy) == 0)
             t->busy_final = busy;
+        uint32_t link_calls = 0;
+        if (reg_read(t, WEFT_SLOT_REG_LINK_CALLS, &link_calls) == 0)
+            t->link_calls_final = link_calls;
         weft_slot_stop(t->platform, t->slot);
         reg_write(t, WEFT_SLOT_REG_FAULT, WEFT_FAULT_MEM | WEFT_FAULT_OVERFLOW);
         t->slot_stopped = true; /* BUSY is cleared now: stats() must use busy_final */
@@ -711,6 +798,8 @@ static void finish(weft_hwthread_t *t, const ending_t *e)
         t->status.value =
             e->kind == WEFT_EXIT_NORMAL || e->kind == WEFT_EXIT_YIELDED ? e->value : 0;
         snprintf(t->status.message, sizeof t->status.message, "%s", e->message);
+        t->status.mem_faulted = e->mem_faulted;
+        t->status.mem_fault = e->mem_fault;
         t->done = true;
     }
     t->exited = true;

@@ -28,30 +28,66 @@ static int validate_mq(mqd_t q)
     return 0;
 }
 
-static int validate(weft_t *w, const weft_hwthread_attr_t *a)
+/* What a slot can hold: its memory windows and link bindings (CAPS). */
+typedef struct slot_caps {
+    unsigned windows, binds;
+} slot_caps_t;
+
+static int read_caps(weft_t *w, unsigned slot, slot_caps_t *caps)
+{
+    uint32_t v = 0;
+    int rc = w->platform->ops->mmio_read(w->platform, WEFT_SLOT_REG(slot, WEFT_SLOT_REG_CAPS), &v);
+    caps->windows = v & WEFT_CAPS_WINDOWS_MASK;
+    caps->binds = (v >> WEFT_CAPS_BINDS_SHIFT) & WEFT_CAPS_BINDS_MASK;
+    if (caps->windows > WEFT_SLOT_REG_WIN_BASE_COUNT)
+        caps->windows = WEFT_SLOT_REG_WIN_BASE_COUNT;
+    if (caps->binds > WEFT_SLOT_REG_LINK_BIND_COUNT)
+        caps->binds = WEFT_SLOT_REG_LINK_BIND_COUNT;
+    return rc;
+}
+
+/* A window inside the DMA region, non-empty, with a permission, and expressible in the
+ * 32-bit WIN_BASE/WIN_SIZE registers. */
+static bool window_ok(const weft_t *w, const weft_mem_window_t *win)
+{
+    const weft_dma_region_t *reg = &w->dma.region;
+    if (win->size == 0 || win->perm == 0 || (win->perm & ~WEFT_MEM_RW))
+        return false;
+    if (win->bus < reg->bus || win->size > reg->size || win->bus - reg->bus > reg->size - win->size)
+        return false;
+    return win->bus <= UINT32_MAX && win->size <= UINT32_MAX &&
+           win->size <= (uint64_t)UINT32_MAX + 1 - win->bus;
+}
+
+/* A link resource: a link of this runtime with the thread's slot at one of its ends. */
+static bool link_ok(const weft_t *w, const weft_link_t *k, unsigned slot)
+{
+    if (k < w->links || k >= w->links + w->num_links)
+        return false;
+    return k->from == slot || k->to == slot;
+}
+
+static int validate(weft_t *w, const weft_hwthread_attr_t *a, const slot_caps_t *caps)
 {
     if (!a->image || a->slot >= w->num_slots || a->num_resources > WEFT_MAX_RESOURCES)
         return -EINVAL;
     if (a->num_resources > 0 && !a->resources)
         return -EINVAL;
+    unsigned links = 0;
     for (unsigned i = 0; i < a->num_resources; i++) {
         const weft_resource_t *r = &a->resources[i];
-        if (r->type < WEFT_RES_SEM || r->type > WEFT_RES_MQ || !r->object)
+        if (r->type < WEFT_RES_SEM || r->type > WEFT_RES_LINK || !r->object)
             return -EINVAL;
         if (r->type == WEFT_RES_MQ && validate_mq(*(const mqd_t *)r->object) != 0)
             return -EINVAL;
-    }
-    if (a->mem_size > 0) {
-        /* Inside the DMA region, and expressible in the 32-bit MEM_BASE/MEM_SIZE. */
-        const weft_dma_region_t *reg = &w->dma.region;
-        if (a->mem_base < reg->bus || a->mem_size > reg->size ||
-            a->mem_base - reg->bus > reg->size - a->mem_size)
-            return -EINVAL;
-        if (a->mem_base > UINT32_MAX || a->mem_size > (uint64_t)UINT32_MAX + 1 - a->mem_base)
-            return -EINVAL;
-        if (a->mem_size > UINT32_MAX)
+        if (r->type == WEFT_RES_LINK && (!link_ok(w, r->object, a->slot) || ++links > caps->binds))
             return -EINVAL;
     }
+    if (a->num_windows > caps->windows || (a->num_windows > 0 && !a->windows))
+        return -EINVAL;
+    for (unsigned i = 0; i < a->num_windows; i++)
+        if (!window_ok(w, &a->windows[i]))
+            return -EINVAL;
     return 0;
 }
 
@@ -97,8 +133,9 @@ static weft_hwthread_t *thread_new(weft_t *w, const weft_hwthread_attr_t *a)
     t->init_data = a->init_data;
     t->resume = a->resume != 0;
     t->resume_state = a->resume_state;
-    t->mem_base = a->mem_size ? a->mem_base : 0;
-    t->mem_size = a->mem_size;
+    t->num_windows = a->num_windows;
+    if (a->num_windows)
+        memcpy(t->windows, a->windows, a->num_windows * sizeof(*t->windows));
     t->delegate_joined = true; /* nothing to join until the delegate starts */
     atomic_init(&t->stop, WEFT_STOP_NONE);
     atomic_init(&t->calls, 0);
@@ -135,15 +172,45 @@ static int slot_write(weft_platform_t *p, unsigned slot, uint32_t reg, uint32_t 
     return p->ops->mmio_write(p, WEFT_SLOT_REG(slot, reg), v);
 }
 
+static int slot_read(weft_hwthread_t *t, uint32_t reg, uint32_t *v)
+{
+    return t->platform->ops->mmio_read(t->platform, WEFT_SLOT_REG(t->slot, reg), v);
+}
+
+/* Every window and binding register of the slot: the thread's, the rest cleared, so
+ * nothing of the slot's previous thread stays granted. */
+static int slot_grant(weft_hwthread_t *t, const slot_caps_t *caps)
+{
+    weft_platform_t *p = t->platform;
+    int rc = 0;
+    for (unsigned i = 0; i < caps->windows && rc == 0; i++) {
+        const weft_mem_window_t *win = i < t->num_windows ? &t->windows[i] : NULL;
+        rc = slot_write(p, t->slot, WEFT_SLOT_REG_WIN_SIZE(i), win ? (uint32_t)win->size : 0);
+        if (rc == 0)
+            rc = slot_write(p, t->slot, WEFT_SLOT_REG_WIN_BASE(i), win ? (uint32_t)win->bus : 0);
+        if (rc == 0)
+            rc = slot_write(p, t->slot, WEFT_SLOT_REG_WIN_PERM(i), win ? win->perm : 0);
+    }
+    unsigned b = 0;
+    for (unsigned h = 0; h < t->num_res && rc == 0; h++) {
+        if (t->res[h].type != WEFT_RES_LINK)
+            continue;
+        const weft_link_t *k = t->res[h].object;
+        rc = slot_write(p, t->slot, WEFT_SLOT_REG_LINK_BIND(b++),
+                        WEFT_LINK_BIND_EN | k->index << WEFT_LINK_BIND_LINK_SHIFT | h);
+    }
+    for (; b < caps->binds && rc == 0; b++)
+        rc = slot_write(p, t->slot, WEFT_SLOT_REG_LINK_BIND(b), 0);
+    return rc;
+}
+
 /* Load the image and start the slot; the slot is claimed and stopped on entry. */
-static int slot_start(weft_hwthread_t *t, const char *image)
+static int slot_start(weft_hwthread_t *t, const char *image, const slot_caps_t *caps)
 {
     weft_platform_t *p = t->platform;
     int rc = p->ops->slot_reconfigure(p, t->slot, image);
     if (rc == 0)
-        rc = slot_write(p, t->slot, WEFT_SLOT_REG_MEM_BASE, (uint32_t)t->mem_base);
-    if (rc == 0)
-        rc = slot_write(p, t->slot, WEFT_SLOT_REG_MEM_SIZE, (uint32_t)t->mem_size);
+        rc = slot_grant(t, caps);
     if (rc == 0)
         rc = slot_write(p, t->slot, WEFT_SLOT_REG_FAULT, WEFT_FAULT_MEM | WEFT_FAULT_OVERFLOW);
     /* Clock the thread with reset held for a moment, then let it go. */
@@ -159,7 +226,13 @@ int weft_hwthread_create(weft_t *w, weft_hwthread_t **out, const weft_hwthread_a
 {
     if (!w || !out || !attr)
         return -EINVAL;
-    int rc = validate(w, attr);
+    slot_caps_t caps = {0, 0};
+    if (attr->slot < w->num_slots) {
+        int rc = read_caps(w, attr->slot, &caps);
+        if (rc != 0)
+            return rc;
+    }
+    int rc = validate(w, attr, &caps);
     if (rc != 0)
         return rc;
 
@@ -178,7 +251,7 @@ int weft_hwthread_create(weft_t *w, weft_hwthread_t **out, const weft_hwthread_a
 
     rc = weft_slot_stop(t->platform, t->slot);
     if (rc == 0)
-        rc = slot_start(t, attr->image);
+        rc = slot_start(t, attr->image, &caps);
     if (rc == 0) {
         rc = -pthread_create(&t->delegate, NULL, weft_delegate_main, t);
         if (rc == 0)
@@ -246,10 +319,15 @@ int weft_hwthread_stats(weft_hwthread_t *t, weft_hwthread_stats_t *stats)
     stats->cond_fallbacks = atomic_load(&t->cond_fallbacks);
     if (t->done || t->slot_stopped) {
         stats->busy_cycles = t->busy_final;
+        stats->link_calls = t->link_calls_final;
     } else {
         rc =
             weft_read_counter64(t->platform, WEFT_SLOT_REG(t->slot, WEFT_SLOT_REG_BUSY_LO),
                                 WEFT_SLOT_REG(t->slot, WEFT_SLOT_REG_BUSY_HI), &stats->busy_cycles);
+        uint32_t lc = 0;
+        if (rc == 0)
+            rc = slot_read(t, WEFT_SLOT_REG_LINK_CALLS, &lc);
+        stats->link_calls = lc;
     }
     pthread_mutex_unlock(&t->lock);
     return rc;
@@ -313,8 +391,15 @@ int weft_hwthread_signal(weft_hwthread_t *t, unsigned signals)
         return -EINVAL;
     pthread_mutex_lock(&t->lock);
     bool done = t->done;
-    if (!done)
+    if (!done) {
         atomic_fetch_or(&t->signals, signals);
+        /* Calls the static region serves (hardware links) see the signal through
+         * CONTROL.SIGNAL. Under t->lock, so it can never restart a slot the delegate has
+         * just stopped. */
+        if (!t->slot_stopped)
+            slot_write(t->platform, t->slot, WEFT_SLOT_REG_CONTROL,
+                       WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN | WEFT_CONTROL_SIGNAL);
+    }
     pthread_mutex_unlock(&t->lock);
     return done ? -ESRCH : 0;
 }

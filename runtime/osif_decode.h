@@ -16,14 +16,12 @@
 
 #include "weft/weft.h"
 
+/* WEFT_OSIF_MAX_ARGS (protocol/osif.yaml, weft/osif_protocol.h) bounds nargs: a header
+ * announcing more cannot be trusted and is a framing fault that stops the thread. */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/** Most argument words a request header may announce. More cannot be trusted: it is a
- *  framing fault, and the thread is stopped. Larger than any command needs, so a
- *  wrong-but-sane count still gets a BADARGS response. */
-#define WEFT_OSIF_MAX_ARGS 64u
 
 /** Longest message, in bytes, a hardware thread can send or receive through a message
  *  queue: the words that fit one request after MQ_TIMEDSEND's two fixed arguments. */
@@ -54,6 +52,20 @@ typedef enum weft_osif_verdict {
     WEFT_OSIF_FRAMING = 2, /**< framing fault: stop the thread as FAULTED */
 } weft_osif_verdict_t;
 
+/** Why a request was rejected, for the log line. */
+typedef enum weft_osif_reject {
+    WEFT_REJECT_NONE = 0,
+    WEFT_REJECT_UNKNOWN_CMD,     /**< NOSYS */
+    WEFT_REJECT_HANDLE_RANGE,    /**< BADHANDLE: outside the resource array */
+    WEFT_REJECT_HANDLE_NOT_ZERO, /**< BADHANDLE: the command takes no handle */
+    WEFT_REJECT_WRONG_TYPE,      /**< WRONG_TYPE */
+    WEFT_REJECT_ARG_COUNT,       /**< BADARGS: nargs is not what the command takes */
+    WEFT_REJECT_MSG_LENGTH,      /**< BADARGS: message words do not match its length */
+    WEFT_REJECT_BURST_EMPTY,     /**< BADARGS: a burst put without words */
+    WEFT_REJECT_BURST_COUNT,     /**< BADARGS: a burst get's count is 0 or too large */
+    WEFT_REJECT_COND_MUTEX,      /**< BADARGS: a condition wait's argument is no mutex */
+} weft_osif_reject_t;
+
 /** A request header taken apart. */
 typedef struct weft_osif_header {
     uint8_t cmd;
@@ -64,7 +76,9 @@ typedef struct weft_osif_header {
 /** The outcome of decoding one request. */
 typedef struct weft_osif_decoded {
     weft_osif_verdict_t verdict;
-    uint8_t status; /**< WEFT_OSIF_* status when REJECT, else OK */
+    uint8_t status;         /**< WEFT_OSIF_* status when REJECT, else OK */
+    weft_osif_reject_t why; /**< the rule a REJECT broke */
+    uint32_t args0;         /**< the first argument word (0 when there is none), for messages */
     weft_osif_header_t hdr;
     const weft_osif_cmd_info_t *info; /**< protocol entry; NULL for an unknown command */
     const weft_resource_t *res;       /**< resource the handle names, when the command takes one */
@@ -92,8 +106,9 @@ int weft_osif_frame(uint32_t header);
  * Checks, in order: framing bound; unknown command (NOSYS); handle outside the array, or
  * non-zero for a command without a handle (BADHANDLE); handle bound to another type
  * (WRONG_TYPE); argument count, exact or, for a variadic command, at least the fixed
- * ones (BADARGS); argument values: a message send's data words against its length, and
- * COND_(TIMED)WAIT's mutex handle (BADARGS).
+ * ones (BADARGS); argument values: a message send's data words against its length, a
+ * mailbox burst's word count (1..WEFT_OSIF_MAX_ARGS) and COND_(TIMED)WAIT's mutex handle
+ * (BADARGS). A WEFT_RES_LINK handle takes the mailbox commands (weft_res_serves()).
  */
 void weft_osif_decode(uint32_t header, const uint32_t *args, const weft_resource_t *res,
                       unsigned num_res, weft_osif_decoded_t *out);

@@ -119,8 +119,11 @@ int weft_init(weft_t **out, weft_platform_t *platform)
     if (rc == 0)
         rc = platform->ops->dma_region(platform, &region);
     if (rc == 0)
+        rc = weft_links_probe(w);
+    if (rc == 0)
         rc = weft_dma_init(&w->dma, &region);
     if (rc != 0) {
+        free(w->links);
         pthread_mutex_destroy(&w->log_lock);
         pthread_mutex_destroy(&w->cycle_lock);
         pthread_mutex_destroy(&w->lock);
@@ -157,6 +160,7 @@ void weft_shutdown(weft_t *w)
     pthread_mutex_unlock(&w->lock);
 
     weft_dma_fini(&w->dma);
+    free(w->links);
     pthread_mutex_destroy(&w->log_lock);
     pthread_mutex_destroy(&w->cycle_lock);
     pthread_mutex_destroy(&w->lock);

@@ -33,6 +33,12 @@ extern "C" {
 /** Length of a hardware thread's name, terminator included. */
 #define WEFT_NAME_MAX 64u
 
+/** A hardware link, as the register window describes it. */
+struct weft_link {
+    weft_t *w;
+    unsigned index, from, to, depth;
+};
+
 /** The runtime. */
 struct weft {
     weft_platform_t *platform;
@@ -44,6 +50,8 @@ struct weft {
     void (*log_fn)(void *arg, const char *msg);
     void *log_arg;
     weft_dma_t dma;
+    weft_link_t *links; /**< the fabric's hardware links (LINK_INFO) */
+    unsigned num_links;
 };
 
 /** Why a delegate should stop; 0 while it should run on. */
@@ -72,20 +80,22 @@ struct weft_hwthread {
     atomic_uint_fast64_t cond_fallbacks; /**< condition waits ended by the fallback wake-up */
     unsigned *held;      /**< held[k]: times the delegate locked mutex key k for the thread */
     unsigned *mutex_key; /**< mutex_key[h]: first handle bound to the same object as h */
-    uint64_t mem_base, mem_size; /**< the thread's memory window, for fault messages */
+    weft_mem_window_t windows[WEFT_MAX_WINDOWS]; /**< memory it was granted (for messages) */
+    unsigned num_windows;
 
     pthread_mutex_t lock; /**< guards done, status, busy_final, BUSY_LO/HI pairs */
     pthread_cond_t ended; /**< CLOCK_MONOTONIC; broadcast when done turns true */
     bool done;
     bool slot_stopped; /**< the slot was reset on the way to done; busy_final is final */
     weft_exit_status_t status;
-    uint64_t busy_final;  /**< BUSY counter read just before the slot was reset */
-    bool exited;          /**< the delegate has finished with t (guarded by lock) */
-    bool abandoned;       /**< destroy or shutdown stopped waiting for the delegate: it must
-                               not touch the slot, the platform or the runtime any more */
-    bool released;        /**< destroy is done with t: an abandoned delegate frees it */
-    bool parked;          /**< the delegate is in a condition wait (see delegate.c) */
-    unsigned sw2hw_depth; /**< words the slot's response FIFO holds (FIFO_DEPTH) */
+    uint64_t busy_final;       /**< BUSY counter read just before the slot was reset */
+    uint64_t link_calls_final; /**< LINK_CALLS read just before the slot was reset */
+    bool exited;               /**< the delegate has finished with t (guarded by lock) */
+    bool abandoned;            /**< destroy or shutdown stopped waiting for the delegate: it must
+                                    not touch the slot, the platform or the runtime any more */
+    bool released;             /**< destroy is done with t: an abandoned delegate frees it */
+    bool parked;               /**< the delegate is in a condition wait (see delegate.c) */
+    unsigned sw2hw_depth;      /**< words the slot's response FIFO holds (FIFO_DEPTH) */
 };
 
 /** Send one formatted line to the runtime's log. */
@@ -100,6 +110,12 @@ int weft_read_counter64(weft_platform_t *p, uint32_t lo, uint32_t hi, uint64_t *
 
 /** Stop a slot: CONTROL = RESET (RUN = 0, IRQ_EN = 0). */
 int weft_slot_stop(weft_platform_t *p, unsigned slot);
+
+/** Read the fabric's hardware links (NUM_LINKS, LINK_INFO) into w. */
+int weft_links_probe(weft_t *w);
+
+/** Whether a running hardware thread has link l bound. Caller holds w->lock. */
+bool weft_link_in_use(weft_t *w, unsigned l);
 
 /** Stop a thread's delegate (if it runs) and wait for it, at most WEFT_ABANDON_MS before
  *  abandoning it (see weft_hwthread_destroy()); the thread has ended after. */

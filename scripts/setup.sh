@@ -15,9 +15,12 @@ PACKAGES=(
   "g++=4:12.2.0-3"             # C11 runtime, C++17 simulation host
   "make=4.3-4.1"               # the front door (Makefile)
   "python3=3.11.2-1+b1"        # protocol generator, area report
-  "python3-yaml=6.0-3+b2"      # the generator parses protocol/osif.yaml with PyYAML
+  "python3-yaml=6.0-3+b2"      # the generators parse protocol/osif.yaml and the platform description
+  "python3-jsonschema=4.10.3-1" # checks the platform description against its JSON schema
   "libgtest-dev=1.12.1-0.2"    # unit and co-simulation tests (GoogleTest)
   "clang-format-14=1:14.0.6-12" # the format check run by the tests
+  "clang-14=1:14.0.6-12"       # libFuzzer targets (tests/fuzz): -fsanitize=fuzzer needs clang
+  "libclang-rt-14-dev=1:14.0.6-12" # libFuzzer, ASan and UBSan runtimes for those targets
 )
 
 missing=()

@@ -27,7 +27,9 @@ LUTRAM_LUTS = {"RAM32M": 4, "RAM64M": 4, "RAM32X1D": 2, "RAM64X1D": 2, "RAM128X1
 BRAM_TYPES = {"RAMB18E1": 0.5, "RAMB36E1": 1.0}
 
 REPORTED = [
-    ("weft_slot_if", "one slot's OS interface (OSIF + MEMIF FIFOs, checker, registers)"),
+    ("weft_slot_if", "one slot's OS interface (OSIF + MEMIF FIFOs, link router, windows, registers)"),
+    ("weft_link_router", "the link router inside it (mailbox calls served without the CPU)"),
+    ("weft_mem_guard", "the memory windows inside it (the IOMMU-like check)"),
     ("weft_memif_master", "AXI4 memory master with round-robin arbiter"),
     ("weft_axil_regs", "AXI4-Lite register window (global registers, decode)"),
     ("weft_static", "whole static region"),
@@ -76,14 +78,17 @@ def main():
     ap.add_argument("--script", required=True, help="hw/synth/weft_area.ys")
     ap.add_argument("--out", required=True, help="output directory")
     ap.add_argument("--top", default="weft_static")
-    ap.add_argument("--num-slots", type=int, default=4)
+    ap.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                    help="a parameter of the top (from the platform description); repeatable")
     ap.add_argument("sources", nargs="+")
     args = ap.parse_args()
 
     os.makedirs(args.out, exist_ok=True)
     reads = "read_verilog -sv -DSYNTHESIS " + " ".join(os.path.abspath(s) for s in args.sources)
-    cmd = (f"{reads}; chparam -set NumSlots {args.num_slots} {args.top}; "
-           f"hierarchy -check -top {args.top}; script {os.path.abspath(args.script)}")
+    params = dict(p.split("=", 1) for p in args.param)
+    chparam = "".join(f" -chparam {k} {v}" for k, v in params.items())
+    cmd = (f"{reads}; hierarchy -check -top {args.top}{chparam}; "
+           f"script {os.path.abspath(args.script)}")
     log = os.path.join(args.out, "yosys.log")
     with open(log, "w") as f:
         rc = subprocess.run([args.yosys, "-q", "-l", log, "-p", cmd], cwd=args.out,
@@ -101,8 +106,7 @@ def main():
     mods = {k.lstrip("\\"): v for k, v in json.loads(text)["modules"].items()}
 
     memo = {}
-    report = {"tool": "Yosys synth_xilinx (7-series cells)", "num_slots": args.num_slots,
-              "modules": {}}
+    report = {"tool": "Yosys synth_xilinx (7-series cells)", "parameters": params, "modules": {}}
     for want, what in REPORTED:
         found = [m for m in mods if base_name(m) == want]
         if not found:
@@ -116,7 +120,8 @@ def main():
         json.dump(report, f, indent=2)
         f.write("\n")
     lines = [
-        f"# Weft static region area (Yosys synth_xilinx, NumSlots = {args.num_slots})",
+        f"# Weft static region area (Yosys synth_xilinx, {params.get('NumSlots', 'default')} slots, "
+        f"{params.get('NumLinks', 0)} links)",
         "",
         "| part | LUTs (logic) | LUTs as RAM | LUTs total | FFs | BRAM36 | CARRY4 |",
         "|---|---:|---:|---:|---:|---:|---:|",

@@ -45,8 +45,11 @@ def _check_codes(where, entries, width):
 
 def validate(spec):
     _require(isinstance(spec, dict), "top level must be a mapping")
-    for key in ("version", "request_header", "response_header", "resource_types", "commands", "errors", "memif", "registers"):
+    for key in ("version", "limits", "request_header", "response_header", "resource_types", "commands", "errors", "memif", "registers"):
         _require(key in spec, f"missing top-level key '{key}'")
+    max_args = spec["limits"].get("max_args")
+    _require(isinstance(max_args, int) and 1 <= max_args < (1 << 16),
+             "limits.max_args: must be a number 1..65535 (it must fit the header's nargs field)")
     _check_fields("request_header", spec["request_header"])
     _check_fields("response_header", spec["response_header"])
     _check_fields("memif.command_word0", spec["memif"]["command_word0"])
@@ -54,6 +57,9 @@ def validate(spec):
     _check_codes("errors", spec["errors"], 8)
     _check_codes("resource_types", spec["resource_types"], 8)
     types = {t["name"] for t in spec["resource_types"]}
+    for t in spec["resource_types"]:
+        _require(t.get("serves") is None or t["serves"] in types,
+                 f"resource_types.{t['name']}: serves {t.get('serves')!r}, which is not a resource type")
     for c in spec["commands"]:
         _require(c.get("handle") in types or c.get("handle") == "none",
                  f"commands.{c['name']}: handle type {c.get('handle')!r} is not a resource type or 'none'")
@@ -67,13 +73,18 @@ def validate(spec):
         _require(isinstance(sig.get("bit"), int) and 0 <= sig["bit"] < 32 and sig["bit"] not in bits,
                  f"signals.{sig.get('name')}: bit must be a distinct number 0..31")
         bits.add(sig["bit"])
-    offsets = set()
+    offsets = {}
     for block in ("global", "slot"):
         for r in spec["registers"][block]["regs"]:
-            key = (block, r["offset"])
-            _require(key not in offsets, f"registers.{block}.{r['name']}: offset {r['offset']:#x} used twice")
             _require(r["offset"] % 4 == 0, f"registers.{block}.{r['name']}: offset not word aligned")
-            offsets.add(key)
+            count, stride = r.get("count", 1), r.get("stride", 4)
+            _require(isinstance(count, int) and count >= 1 and isinstance(stride, int) and stride % 4 == 0 and stride > 0,
+                     f"registers.{block}.{r['name']}: count must be >= 1 and stride a positive multiple of 4")
+            for i in range(count):
+                key = (block, r["offset"] + i * stride)
+                _require(key not in offsets,
+                         f"registers.{block}.{r['name']}: offset {key[1]:#x} already used by {offsets.get(key)}")
+                offsets[key] = r["name"]
 
 
 def _mask(f):
@@ -90,6 +101,9 @@ def c_header(spec, src):
     w("#include <stdint.h>")
     w("")
     w(f"#define WEFT_OSIF_VERSION {spec['version']}u")
+    w("/** Most argument words a request may announce (more is a framing fault); also the most")
+    w(" *  words of one mailbox burst. */")
+    w(f"#define WEFT_OSIF_MAX_ARGS {spec['limits']['max_args']}u")
     w("")
     for hdr, prefix in (("request_header", "WEFT_OSIF_REQ"), ("response_header", "WEFT_OSIF_RESP"),
                         ):
@@ -160,6 +174,19 @@ def c_header(spec, src):
     w("    }")
     w("}")
     w("")
+    w("/** The resource type whose commands a resource of this type also takes (its own type")
+    w(" *  when it stands in for no other). */")
+    w("static inline uint32_t weft_res_serves(uint32_t type)")
+    w("{")
+    w("    switch (type) {")
+    for t in spec["resource_types"]:
+        if t.get("serves"):
+            serves = next(x for x in spec["resource_types"] if x["name"] == t["serves"])
+            w(f"    case {t['code']}: return {serves['code']};")
+    w("    default: return type;")
+    w("    }")
+    w("}")
+    w("")
     w("/** Name of a resource type, for messages. */")
     w("static inline const char *weft_res_type_name(uint32_t type)")
     w("{")
@@ -197,13 +224,24 @@ def c_header(spec, src):
     regs = spec["registers"]
     w(f"#define WEFT_REG_ID_VALUE {regs['id_value']:#010x}u")
     for r in regs["global"]["regs"]:
-        w(f"#define WEFT_REG_{r['name']} {regs['global']['base'] + r['offset']:#06x}u /* {r['access']}: {r['doc']} */")
+        off = regs['global']['base'] + r['offset']
+        if "count" in r:
+            w(f"/** {r['access']}: {r['doc']} */")
+            w(f"#define WEFT_REG_{r['name']}(i) ({off:#06x}u + (uint32_t)(i) * {r['stride']:#x}u)")
+            w(f"#define WEFT_REG_{r['name']}_COUNT {r['count']}u")
+        else:
+            w(f"#define WEFT_REG_{r['name']} {off:#06x}u /* {r['access']}: {r['doc']} */")
     w(f"#define WEFT_SLOT_BASE   {regs['slot']['base']:#06x}u")
     w(f"#define WEFT_SLOT_STRIDE {regs['slot']['stride']:#06x}u")
     w("/** Byte offset of slot register REG (a WEFT_SLOT_REG_* value) of slot S. */")
     w("#define WEFT_SLOT_REG(s, reg) (WEFT_SLOT_BASE + (uint32_t)(s) * WEFT_SLOT_STRIDE + (reg))")
     for r in regs["slot"]["regs"]:
-        w(f"#define WEFT_SLOT_REG_{r['name']} {r['offset']:#04x}u /* {r['access']}: {r['doc']} */")
+        if "count" in r:
+            w(f"/** {r['access']}: {r['doc']} */")
+            w(f"#define WEFT_SLOT_REG_{r['name']}(i) ({r['offset']:#04x}u + (uint32_t)(i) * {r['stride']:#x}u)")
+            w(f"#define WEFT_SLOT_REG_{r['name']}_COUNT {r['count']}u")
+        else:
+            w(f"#define WEFT_SLOT_REG_{r['name']} {r['offset']:#04x}u /* {r['access']}: {r['doc']} */")
     for b in regs["bits"]:
         w(f"#define WEFT_{b['name']} {b['value']:#x}u")
     w("")
@@ -218,6 +256,7 @@ def sv_package(spec, src):
     w("package weft_osif_pkg;")
     w("")
     w(f"  localparam int unsigned OsifVersion = {spec['version']};")
+    w(f"  localparam int unsigned OsifMaxArgs = {spec['limits']['max_args']};")
     w("")
 
     def camel(name):
@@ -233,6 +272,7 @@ def sv_package(spec, src):
     w("")
     for c in spec["commands"]:
         w(f"  localparam logic [7:0] Cmd{camel(c['name'])} = 8'h{c['code']:02x};  // {c.get('doc', '')}")
+        w(f"  localparam int unsigned Cmd{camel(c['name'])}Nargs = {len(c['args'])};")
     w("")
     for sig in spec.get("signals", []):
         w(f"  localparam int unsigned Signal{camel(sig['name'])}Bit = {sig['bit']};")
@@ -251,10 +291,16 @@ def sv_package(spec, src):
     w(f"  localparam logic [31:0] RegIdValue = 32'h{regs['id_value']:08x};")
     for r in regs["global"]["regs"]:
         w(f"  localparam logic [15:0] Reg{camel(r['name'])} = 16'h{regs['global']['base'] + r['offset']:04x};")
+        if "count" in r:
+            w(f"  localparam int unsigned Reg{camel(r['name'])}Count = {r['count']};")
+            w(f"  localparam int unsigned Reg{camel(r['name'])}Stride = {r['stride']};")
     w(f"  localparam logic [15:0] SlotBase = 16'h{regs['slot']['base']:04x};")
     w(f"  localparam logic [15:0] SlotStride = 16'h{regs['slot']['stride']:04x};")
     for r in regs["slot"]["regs"]:
         w(f"  localparam logic [7:0] SlotReg{camel(r['name'])} = 8'h{r['offset']:02x};")
+        if "count" in r:
+            w(f"  localparam int unsigned SlotReg{camel(r['name'])}Count = {r['count']};")
+            w(f"  localparam int unsigned SlotReg{camel(r['name'])}Stride = {r['stride']};")
     for b in regs["bits"]:
         w(f"  localparam logic [31:0] {camel(b['name'])} = 32'h{b['value']:x};")
     w("")

@@ -194,6 +194,7 @@ int main(int argc, char **argv)
         [RES_SEM] = {WEFT_RES_SEM, &s.done},
         [RES_MUTEX] = {WEFT_RES_MUTEX, &s.take},
     };
+    weft_mem_window_t window = {.bus = s.dma.bus, .size = s.dma.size, .perm = WEFT_MEM_RW};
     weft_hwthread_attr_t attr = {
         .name = "hw-sort",
         .image = WEFT_IMAGE_DIR "/hwt_sort.so",
@@ -201,8 +202,8 @@ int main(int argc, char **argv)
         .resources = res,
         .num_resources = NUM_RES,
         .init_data = RES_MBOX | RES_SEM << 8 | RES_MUTEX << 16,
-        .mem_base = s.dma.bus,
-        .mem_size = s.dma.size,
+        .windows = &window,
+        .num_windows = 1,
     };
     weft_hwthread_t *hw;
     rc = weft_hwthread_create(s.w, &hw, &attr);

@@ -13,14 +13,25 @@
 // Responses are always OKAY: unmapped offsets read 0 and ignore writes.
 //
 // Window (protocol/osif.yaml): global registers at 0x0000 (ID, VERSION, NUM_SLOTS,
-// CYCLE_LO/HI, IRQ_PENDING), slot s at SlotBase + s * SlotStride. Slot accesses are
+// CYCLE_LO/HI, IRQ_PENDING, LINK_FLUSH, NUM_LINKS, CLOCK_MHZ, LINK_INFO/LINK_LEVEL per
+// link), slot s at SlotBase + s * SlotStride. Slot accesses are
 // forwarded as one-cycle strobes (slot_we_o/slot_re_o) with a shared word-aligned byte
 // offset, write data and strobes; the slot returns its read data combinationally in the
 // same cycle. Reading CYCLE_LO latches the high word of the free-running cycle counter
 // into CYCLE_HI.
 module weft_axil_regs #(
   /// Number of slots behind the window.
-  parameter int unsigned NumSlots = 4
+  parameter int unsigned NumSlots = 4,
+  /// Number of hardware links (LINK_INFO entries in use).
+  parameter int unsigned NumLinks = 0,
+  /// Nominal fabric clock in MHz (CLOCK_MHZ).
+  parameter int unsigned ClockMhz = 100,
+  /// Per link: source slot, 8 bits each.
+  parameter logic [24*8-1:0] LinkSrc = '0,
+  /// Per link: destination slot, 8 bits each.
+  parameter logic [24*8-1:0] LinkDst = '0,
+  /// Per link: depth in words, 16 bits each.
+  parameter logic [24*16-1:0] LinkDepth = '0
 ) (
   /// Fabric clock.
   input  logic                     clk_i,
@@ -75,10 +86,16 @@ module weft_axil_regs #(
   /// Write byte strobes.
   output logic [3:0]               slot_wstrb_o,
   /// Read data of every slot, slot s in bits [s*32 +: 32].
-  input  logic [NumSlots*32-1:0]   slot_rdata_i
+  input  logic [NumSlots*32-1:0]   slot_rdata_i,
+  /// Words waiting in each link, 16 bits each (LINK_LEVEL).
+  input  logic [24*16-1:0]         link_level_i,
+  /// One-cycle pulse per link: empty it (a LINK_FLUSH write).
+  output logic [23:0]              link_flush_o
 );
 
   localparam logic [1:0] RespOkay = 2'b00;
+  // Signed copy for loop bounds: a loop to 0 links would otherwise compare unsigned < 0.
+  localparam int NumLinksSigned = NumLinks;
   localparam int unsigned SlotBaseInt = 32'(weft_osif_pkg::SlotBase);
   localparam int unsigned StrideInt   = 32'(weft_osif_pkg::SlotStride);
   localparam int unsigned StrideLog2  = $clog2(StrideInt);
@@ -133,9 +150,26 @@ module weft_axil_regs #(
       weft_osif_pkg::RegCycleLo:    global_rdata = cycle_q[31:0];
       weft_osif_pkg::RegCycleHi:    global_rdata = cycle_hi_q;
       weft_osif_pkg::RegIrqPending: global_rdata = 32'(irq_i);
-      default:                      global_rdata = '0;
+      weft_osif_pkg::RegNumLinks:   global_rdata = 32'(NumLinks);
+      weft_osif_pkg::RegClockMhz:   global_rdata = 32'(ClockMhz);
+      default: begin
+        global_rdata = '0;
+        for (int l = 0; l < NumLinksSigned; l++) begin
+          if (global_off == weft_osif_pkg::RegLinkInfo + 16'(l * weft_osif_pkg::RegLinkInfoStride)) begin
+            global_rdata = {LinkDepth[l*16 +: 16], LinkDst[l*8 +: 8], LinkSrc[l*8 +: 8]};
+          end
+          if (global_off == weft_osif_pkg::RegLinkLevel + 16'(l * weft_osif_pkg::RegLinkLevelStride)) begin
+            global_rdata = {16'd0, link_level_i[l*16 +: 16]};
+          end
+        end
+      end
     endcase
   end
+
+  // LINK_FLUSH: written bits empty their links (only links that exist).
+  localparam logic [23:0] LinkExists = 24'((64'd1 << NumLinks) - 64'd1);
+  assign link_flush_o = (do_write && acc_global && (global_off == weft_osif_pkg::RegLinkFlush))
+                        ? (wdata_q[23:0] & LinkExists) : '0;
 
   always_comb begin
     slot_rdata = '0;

@@ -3,8 +3,9 @@
 //
 // weft_slot_if: the static-region side of one reconfigurable slot.
 //
-// It holds the slot's registers (CONTROL, FAULT, FAULT_ADDR, FAULT_INFO, MEM_BASE,
-// MEM_SIZE, BUSY counter), the OSIF FIFOs (HW2SW: thread requests read by software,
+// It holds the slot's registers (CONTROL, FAULT, FAULT_ADDR, FAULT_INFO, BUSY counter,
+// LINK_BIND, LINK_CALLS; the WIN_* memory windows in weft_mem_guard), the OSIF FIFOs
+// (HW2SW: thread requests read by software,
 // SW2HW: software responses to the thread), the MEMIF command, write-data and read-data
 // FIFOs, the MEMIF command checker and the interrupt line. Register layout and meaning
 // come from protocol/osif.yaml through weft_osif_pkg.
@@ -15,12 +16,16 @@
 // * While CONTROL.RUN is 0 or CONTROL.RESET is 1 the slot is decoupled: every valid and
 //   ready towards it is 0 and its valids are ignored.
 // * While CONTROL.RESET is 1 every FIFO is flushed, FAULT (with FAULT_ADDR/FAULT_INFO),
-//   the MEMIF state and the busy counter are cleared. MEM_BASE and MEM_SIZE are kept.
+//   the MEMIF state, the busy and link-call counters and CONTROL.SIGNAL are cleared.
+//   The memory windows and link bindings are kept: software writes them for a thread
+//   before it releases the reset, so the thread's first call already finds them.
+// * Mailbox calls on handles bound to hardware links are served by weft_link_router
+//   without software; every other request goes to HW2SW.
 //
 // MEMIF: a command is two words (word0: op/rsvd/length, word1: bus address). It is
 // checked whole before any burst of it is requested: op READ or WRITE, reserved bits 0,
 // length a non-zero multiple of 4, address 4-byte aligned and [addr, addr+length) inside
-// [MEM_BASE, MEM_BASE+MEM_SIZE) computed without 32-bit wrap-around. A failing command
+// one memory window that grants the direction (weft_mem_guard). A failing command
 // sets FAULT.MEM, records FAULT_ADDR (word1) and FAULT_INFO (word0) and stops the MEMIF:
 // no command or write word is accepted and no burst is requested until the slot is
 // reset. A bus error answer (SLVERR/DECERR) to one of the slot's bursts does the same
@@ -41,7 +46,19 @@ module weft_slot_if #(
   /// Depth of the MEMIF write-data FIFO in words.
   parameter int unsigned WrDepth = 64,
   /// Depth of the MEMIF read-data FIFO in words.
-  parameter int unsigned RdDepth = 64
+  parameter int unsigned RdDepth = 64,
+  /// Memory windows (0..4; 0: no memory access).
+  parameter int unsigned NumWindows = 2,
+  /// Link bindings (0..8).
+  parameter int unsigned NumBinds = 4,
+  /// Width of a link index.
+  parameter int unsigned LinkW = 5,
+  /// Links this slot is the source of.
+  parameter logic [(1<<LinkW)-1:0] TxMask = '0,
+  /// Links this slot is the destination of.
+  parameter logic [(1<<LinkW)-1:0] RxMask = '0,
+  /// Nominal fabric clock in MHz (timed link calls).
+  parameter int unsigned ClockMhz = 100
 ) (
   /// Fabric clock.
   input  logic        clk_i,
@@ -136,7 +153,23 @@ module weft_slot_if #(
   /// Interrupt line: IRQ_EN & (HW2SW not empty | FAULT != 0).
   output logic        irq_o,
   /// The slot needs no clock (stopped, held in reset, or blocked with nothing to do).
-  output logic        quiet_o
+  output logic        quiet_o,
+
+  // ---- hardware links (weft_static selects the link named by link_o) ----
+  /// Link a link call of this slot uses.
+  output logic [LinkW-1:0] link_o,
+  /// Push link_wdata_o into that link.
+  output logic        link_push_o,
+  /// Word to push.
+  output logic [31:0] link_wdata_o,
+  /// Pop that link's oldest word.
+  output logic        link_pop_o,
+  /// That link is full.
+  input  logic        link_full_i,
+  /// That link is empty.
+  input  logic        link_empty_i,
+  /// That link's oldest word.
+  input  logic [31:0] link_rdata_i
 );
 
   // ---------------------------------------------------------------------------------
@@ -168,8 +201,8 @@ module weft_slot_if #(
   logic        fault_ovf_d, fault_ovf_q;
   logic [31:0] fault_addr_d, fault_addr_q;
   logic [31:0] fault_info_d, fault_info_q;
-  logic [31:0] mem_base_d, mem_base_q;
-  logic [31:0] mem_size_d, mem_size_q;
+  logic        signal_d, signal_q;       // CONTROL.SIGNAL
+  logic [31:0] link_calls_d, link_calls_q;
   logic [63:0] busy_d, busy_q;
   logic [31:0] busy_hi_d, busy_hi_q;
   logic        stopped_d, stopped_q;     // MEMIF stopped by a fault until reset
@@ -195,14 +228,12 @@ module weft_slot_if #(
   assign wmask   = {{8{reg_wstrb_i[3]}}, {8{reg_wstrb_i[2]}},
                     {8{reg_wstrb_i[1]}}, {8{reg_wstrb_i[0]}}};
 
-  logic wr_sw2hw, wr_control, wr_fault, wr_mem_base, wr_mem_size;
+  logic wr_sw2hw, wr_control, wr_fault;
   logic rd_hw2sw, rd_busy_lo;
   assign wr_sw2hw    = reg_we_i && (reg_off == weft_osif_pkg::SlotRegOsifSw2hw) &&
                        (reg_wstrb_i != '0);
   assign wr_control  = reg_we_i && (reg_off == weft_osif_pkg::SlotRegControl);
   assign wr_fault    = reg_we_i && (reg_off == weft_osif_pkg::SlotRegFault);
-  assign wr_mem_base = reg_we_i && (reg_off == weft_osif_pkg::SlotRegMemBase);
-  assign wr_mem_size = reg_we_i && (reg_off == weft_osif_pkg::SlotRegMemSize);
   assign rd_hw2sw    = reg_re_i && (reg_off == weft_osif_pkg::SlotRegOsifHw2sw);
   assign rd_busy_lo  = reg_re_i && (reg_off == weft_osif_pkg::SlotRegBusyLo);
 
@@ -215,9 +246,85 @@ module weft_slot_if #(
   logic                hw2sw_push, hw2sw_pop, sw2hw_push, sw2hw_pop;
 
   logic wr_pending;  // MEMIF writes not yet in memory (the write fence, below)
-  assign slot_osif_out_ready_o = connected && !hw2sw_full && !wr_pending;
-  assign hw2sw_push = slot_osif_out_valid_i && slot_osif_out_ready_o;
   assign hw2sw_pop  = rd_hw2sw && !hw2sw_empty;
+
+  // ---------------------------------------------------------------------------------
+  // Link bindings and the router between the thread and the OSIF FIFOs
+  // ---------------------------------------------------------------------------------
+  localparam int unsigned BindRegs = (NumBinds > 0) ? NumBinds : 1;
+  // Signed copy for loop bounds: a loop to 0 bindings would compare unsigned < 0.
+  localparam int NumBindsSigned = NumBinds;
+  localparam int unsigned BindStride = weft_osif_pkg::SlotRegLinkBindStride;
+  localparam logic [7:0] BindFirst = weft_osif_pkg::SlotRegLinkBind;
+  localparam logic [31:0] BindMask = weft_osif_pkg::LinkBindEn |
+      (weft_osif_pkg::LinkBindLinkMask << weft_osif_pkg::LinkBindLinkShift) | 32'hff;
+
+  logic [BindRegs*32-1:0] bind_q;
+  logic [7:0]  bind_rel;
+  logic        bind_hit;
+  logic [31:0] bind_idx;
+  assign bind_rel = reg_off - BindFirst;
+  if (NumBinds > 0) begin : gen_bind_hit
+    assign bind_hit = (reg_off >= BindFirst) && (32'(bind_rel) < NumBinds * BindStride) &&
+                      (32'(bind_rel) % BindStride == 0);
+  end else begin : gen_no_binds
+    assign bind_hit = 1'b0;
+  end
+  assign bind_idx = 32'(bind_rel) / BindStride;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      bind_q <= '0;
+    end else if (reg_we_i && bind_hit) begin
+      for (int b = 0; b < NumBindsSigned; b++) begin
+        if (bind_idx == b) begin
+          bind_q[b*32 +: 32] <= ((bind_q[b*32 +: 32] & ~wmask) | (reg_wdata_i & wmask)) &
+                                BindMask;
+        end
+      end
+    end
+  end
+
+  logic rt_out_ready, rt_in_valid, rt_call_done, rt_quiet;
+  logic [31:0] rt_in_data;
+
+  weft_link_router #(
+    .NumBinds(NumBinds),
+    .LinkW   (LinkW),
+    .TxMask  (TxMask),
+    .RxMask  (RxMask),
+    .ClockMhz(ClockMhz)
+  ) u_router (
+    .clk_i,
+    .rst_ni,
+    .flush_i     (reset_q),
+    .signal_i    (signal_q),
+    .bind_i      (bind_q),
+    .out_data_i  (slot_osif_out_data_i),
+    .out_valid_i (slot_osif_out_valid_i && connected),
+    .out_ready_o (rt_out_ready),
+    .in_data_o   (rt_in_data),
+    .in_valid_o  (rt_in_valid),
+    .in_ready_i  (slot_osif_in_ready_i && connected),
+    .sw_ready_i  (!hw2sw_full && !wr_pending),
+    .sw_push_o   (hw2sw_push),
+    .sw_valid_i  (!sw2hw_empty),
+    .sw_data_i   (sw2hw_rdata),
+    .sw_pop_o    (sw2hw_pop),
+    .link_o,
+    .link_push_o,
+    .link_wdata_o,
+    .link_pop_o,
+    .link_full_i,
+    .link_empty_i,
+    .link_rdata_i,
+    .call_done_o (rt_call_done),
+    .quiet_o     (rt_quiet)
+  );
+
+  assign slot_osif_out_ready_o = connected && rt_out_ready;
+  assign slot_osif_in_valid_o  = connected && rt_in_valid;
+  assign slot_osif_in_data_o   = rt_in_data;
 
   weft_fifo #(
     .Width(32),
@@ -235,9 +342,6 @@ module weft_slot_if #(
     .count_o (hw2sw_count)
   );
 
-  assign slot_osif_in_valid_o = connected && !sw2hw_empty;
-  assign slot_osif_in_data_o  = sw2hw_rdata;
-  assign sw2hw_pop  = slot_osif_in_valid_o && slot_osif_in_ready_i;
   assign sw2hw_push = wr_sw2hw && !sw2hw_full;
 
   weft_fifo #(
@@ -334,7 +438,8 @@ module weft_slot_if #(
 
   // CONTROL, IRQ_STATUS and FAULT as read; ctrl is CONTROL after a byte-masked write.
   logic [31:0] ctrl_rd, ctrl, irq_status_rd, fault_rd;
-  assign ctrl_rd = (reset_q ? weft_osif_pkg::ControlReset : '0) |
+  assign ctrl_rd = (signal_q ? weft_osif_pkg::ControlSignal : '0) |
+                   (reset_q ? weft_osif_pkg::ControlReset : '0) |
                    (run_q ? weft_osif_pkg::ControlRun : '0) |
                    (irq_en_q ? weft_osif_pkg::ControlIrqEn : '0);
   assign ctrl = (ctrl_rd & ~wmask) | (reg_wdata_i & wmask);
@@ -350,22 +455,38 @@ module weft_slot_if #(
   logic [RsvdW-1:0] chk_rsvd;
   logic [LenW-1:0]  chk_len;
   logic [31:0]      chk_addr;
-  logic [32:0]      chk_end, win_end;
-  logic             chk_ok;
+  logic             chk_ok, chk_granted;
+  logic [31:0]      guard_rdata;
+  logic             guard_hit;
 
   assign chk_op   = w0_q[weft_osif_pkg::MemifOpMsb:weft_osif_pkg::MemifOpLsb];
   assign chk_rsvd = w0_q[weft_osif_pkg::MemifRsvdMsb:weft_osif_pkg::MemifRsvdLsb];
   assign chk_len  = w0_q[weft_osif_pkg::MemifLengthMsb:weft_osif_pkg::MemifLengthLsb];
   assign chk_addr = cmd_rdata;
-  // 33-bit sums: a window or an access that wraps past 2^32 cannot pass.
-  assign chk_end  = {1'b0, chk_addr} + 33'(chk_len);
-  assign win_end  = {1'b0, mem_base_q} + {1'b0, mem_size_q};
+
+  weft_mem_guard #(
+    .NumWindows(NumWindows)
+  ) u_mem_guard (
+    .clk_i,
+    .rst_ni,
+    .reg_we_i   (reg_we_i),
+    .reg_off_i  (reg_off),
+    .reg_wdata_i(reg_wdata_i),
+    .reg_wmask_i(wmask),
+    .reg_rdata_o(guard_rdata),
+    .reg_hit_o  (guard_hit),
+    .write_i    (chk_op == weft_osif_pkg::MemifOpWrite),
+    .addr_i     (chk_addr),
+    .len_i      (32'(chk_len)),
+    .grant_o    (chk_granted)
+  );
+
   assign chk_ok   = ((chk_op == weft_osif_pkg::MemifOpRead) ||
                      (chk_op == weft_osif_pkg::MemifOpWrite)) &&
                     (chk_rsvd == '0) &&
                     (chk_len != '0) && (chk_len[1:0] == 2'b00) &&
                     (chk_addr[1:0] == 2'b00) &&
-                    (chk_addr >= mem_base_q) && (chk_end <= win_end);
+                    chk_granted;
 
   // ---------------------------------------------------------------------------------
   // Burst request of the active command
@@ -413,8 +534,8 @@ module weft_slot_if #(
     fault_ovf_d  = fault_ovf_q;
     fault_addr_d = fault_addr_q;
     fault_info_d = fault_info_q;
-    mem_base_d   = mem_base_q;
-    mem_size_d   = mem_size_q;
+    signal_d     = signal_q;
+    link_calls_d = link_calls_q + (rt_call_done ? 32'd1 : 32'd0);
     busy_d       = busy_q;
     busy_hi_d    = busy_hi_q;
     stopped_d    = stopped_q;
@@ -488,6 +609,7 @@ module weft_slot_if #(
       reset_d  = (ctrl & weft_osif_pkg::ControlReset) != '0;
       run_d    = (ctrl & weft_osif_pkg::ControlRun) != '0;
       irq_en_d = (ctrl & weft_osif_pkg::ControlIrqEn) != '0;
+      signal_d = (ctrl & weft_osif_pkg::ControlSignal) != '0;
     end
     if (wr_fault) begin
       if ((reg_wdata_i & wmask & weft_osif_pkg::FaultMem) != '0) begin
@@ -497,11 +619,10 @@ module weft_slot_if #(
         fault_ovf_d = 1'b0;
       end
     end
-    if (wr_mem_base) begin
-      mem_base_d = (mem_base_q & ~wmask) | (reg_wdata_i & wmask);
-    end
-    if (wr_mem_size) begin
-      mem_size_d = (mem_size_q & ~wmask) | (reg_wdata_i & wmask);
+
+    // SIGNAL belongs to the thread being run: it reads 0 while RESET is 1.
+    if (reset_d) begin
+      signal_d = 1'b0;
     end
 
     // Held in reset: clear the thread's state (FIFOs are flushed by reset_q).
@@ -512,6 +633,7 @@ module weft_slot_if #(
       fault_info_d = '0;
       busy_d       = '0;
       busy_hi_d    = '0;
+      link_calls_d = '0;
       stopped_d    = 1'b0;
       w0_valid_d   = 1'b0;
       act_valid_d  = 1'b0;
@@ -528,8 +650,8 @@ module weft_slot_if #(
       fault_ovf_q  <= 1'b0;
       fault_addr_q <= '0;
       fault_info_q <= '0;
-      mem_base_q   <= '0;
-      mem_size_q   <= '0;
+      signal_q     <= 1'b0;
+      link_calls_q <= '0;
       busy_q       <= '0;
       busy_hi_q    <= '0;
       stopped_q    <= 1'b0;
@@ -548,8 +670,8 @@ module weft_slot_if #(
       fault_ovf_q  <= fault_ovf_d;
       fault_addr_q <= fault_addr_d;
       fault_info_q <= fault_info_d;
-      mem_base_q   <= mem_base_d;
-      mem_size_q   <= mem_size_d;
+      signal_q     <= signal_d;
+      link_calls_q <= link_calls_d;
       busy_q       <= busy_d;
       busy_hi_q    <= busy_hi_d;
       stopped_q    <= stopped_d;
@@ -578,12 +700,23 @@ module weft_slot_if #(
       weft_osif_pkg::SlotRegFault:     reg_rdata_o = fault_rd;
       weft_osif_pkg::SlotRegFaultAddr: reg_rdata_o = fault_addr_q;
       weft_osif_pkg::SlotRegFaultInfo: reg_rdata_o = fault_info_q;
-      weft_osif_pkg::SlotRegMemBase:   reg_rdata_o = mem_base_q;
-      weft_osif_pkg::SlotRegMemSize:   reg_rdata_o = mem_size_q;
+      weft_osif_pkg::SlotRegCaps:      reg_rdata_o = 32'(NumWindows) |
+                                                   (32'(NumBinds) << weft_osif_pkg::CapsBindsShift);
+      weft_osif_pkg::SlotRegLinkCalls: reg_rdata_o = link_calls_q;
       weft_osif_pkg::SlotRegBusyLo:    reg_rdata_o = busy_q[31:0];
       weft_osif_pkg::SlotRegBusyHi:    reg_rdata_o = busy_hi_q;
       weft_osif_pkg::SlotRegFifoDepth: reg_rdata_o = {16'(OsifDepth), 16'(OsifDepth)};
-      default:          reg_rdata_o = '0;  // OSIF_SW2HW is write-only; holes read 0
+      default: begin
+        // Arrays, then holes: OSIF_SW2HW is write-only, unmapped offsets read 0.
+        if (guard_hit) begin
+          reg_rdata_o = guard_rdata;
+        end
+        for (int b = 0; b < NumBindsSigned; b++) begin
+          if (bind_hit && bind_idx == b) begin
+            reg_rdata_o = bind_q[b*32 +: 32];
+          end
+        end
+      end
     endcase
   end
 
@@ -599,7 +732,7 @@ module weft_slot_if #(
   logic memif_idle;
   assign memif_idle = stopped_q || (!act_valid_q && !w0_valid_q && cmd_empty);
   assign quiet_o = !run_q || (reset_q && rst_seen_q) ||
-                   (!reset_q && slot_osif_in_ready_i && sw2hw_empty && memif_idle);
+                   (!reset_q && slot_osif_in_ready_i && sw2hw_empty && memif_idle && rt_quiet);
 
   // cmd_count is only observed by assertions.
   logic unused_cmd_count;

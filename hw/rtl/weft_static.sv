@@ -3,10 +3,16 @@
 //
 // weft_static: the static region of Weft (docs/architecture.md).
 //
-// Per slot a weft_slot_if (OSIF FIFOs, MEMIF FIFOs and command check, PR decoupler,
-// control/fault/counter registers, interrupt line); one weft_axil_regs exposing all
-// registers over AXI4-Lite; one weft_memif_master carrying every slot's memory traffic
-// over AXI4 (one transaction at a time, round-robin per burst).
+// Per slot a weft_slot_if (OSIF FIFOs, link router, MEMIF FIFOs and memory windows, PR
+// decoupler, control/fault/counter registers, interrupt line); per hardware link a FIFO
+// that only its source slot pushes and only its destination slot pops; one
+// weft_axil_regs exposing all registers over AXI4-Lite; one weft_memif_master carrying
+// every slot's memory traffic over AXI4 (one transaction at a time, round-robin per
+// burst).
+//
+// The parameters describe one platform; tools/gen_platform.py derives them from the
+// platform description (platform/default.yaml). Per-slot and per-link values are packed
+// vectors, element 0 in the lowest bits.
 //
 // Slot boundary: slot s uses bits [s*W +: W] of every slot_* vector. Every output
 // towards a slot is a function of static-region registers only. slot_run_o tells the
@@ -17,7 +23,23 @@
 // slot_osif_in_ready_i.
 module weft_static #(
   /// Number of reconfigurable slots.
-  parameter int unsigned NumSlots = 4
+  parameter int unsigned NumSlots = 4,
+  /// Number of hardware links between slots (at most the LINK_INFO entries, 24).
+  parameter int unsigned NumLinks = 0,
+  /// Nominal fabric clock in MHz: timed link calls count microseconds at this rate.
+  parameter int unsigned ClockMhz = 100,
+  /// Per slot: OSIF FIFO depth in words, 16 bits each.
+  parameter logic [NumSlots*16-1:0] SlotOsifDepth = {NumSlots{16'd16}},
+  /// Per slot: memory windows (0..4), 4 bits each.
+  parameter logic [NumSlots*4-1:0]  SlotWindows = {NumSlots{4'd2}},
+  /// Per slot: link bindings (0..8), 4 bits each.
+  parameter logic [NumSlots*4-1:0]  SlotBinds = {NumSlots{4'd4}},
+  /// Per link: source slot, 8 bits each (24 entries).
+  parameter logic [24*8-1:0]        LinkSrc = '0,
+  /// Per link: destination slot, 8 bits each.
+  parameter logic [24*8-1:0]        LinkDst = '0,
+  /// Per link: depth in words (at least 2), 16 bits each.
+  parameter logic [24*16-1:0]       LinkDepth = {24{16'd64}}
 ) (
   /// Fabric clock.
   input  logic                   clk_i,
@@ -156,6 +178,26 @@ module weft_static #(
   input  logic [NumSlots-1:0]    slot_mem_rd_ready_i
 );
 
+  localparam int unsigned MaxLinks = weft_osif_pkg::RegLinkInfoCount;
+  localparam int unsigned LinkW = 5;
+  localparam int unsigned LinkSlots = 1 << LinkW;
+  // Signed copy for loop bounds: a loop to 0 links would otherwise compare unsigned < 0.
+  localparam int NumLinksSigned = NumLinks;
+
+  // Links slot s pushes into (tx) or pops from (rx).
+  function automatic logic [LinkSlots-1:0] link_mask(input int unsigned s, input bit tx);
+    logic [LinkSlots-1:0] m;
+    logic [7:0] end_slot;
+    m = '0;
+    for (int l = 0; l < NumLinksSigned; l++) begin
+      end_slot = tx ? LinkSrc[l*8 +: 8] : LinkDst[l*8 +: 8];
+      if (32'(end_slot) == s) begin
+        m[l] = 1'b1;
+      end
+    end
+    link_mask = m;
+  endfunction
+
   // Register access.
   logic [NumSlots-1:0]    reg_we, reg_re;
   logic [7:0]             reg_addr;
@@ -172,8 +214,22 @@ module weft_static #(
   logic                   master_busy;
   logic [NumSlots-1:0]    slot_quiet;
 
+  // Links: each slot's selected link, and every link FIFO's state.
+  logic [NumSlots*LinkW-1:0] slot_link;
+  logic [NumSlots-1:0]       slot_link_push, slot_link_pop, slot_link_full, slot_link_empty;
+  logic [NumSlots*32-1:0]    slot_link_wdata, slot_link_rdata;
+  logic [LinkSlots-1:0]      link_full, link_empty;
+  logic [MaxLinks-1:0]       link_flush;
+  logic [LinkSlots*32-1:0]   link_rdata;
+  logic [MaxLinks*16-1:0]    link_level;
+
   weft_axil_regs #(
-    .NumSlots(NumSlots)
+    .NumSlots (NumSlots),
+    .NumLinks (NumLinks),
+    .ClockMhz (ClockMhz),
+    .LinkSrc  (LinkSrc),
+    .LinkDst  (LinkDst),
+    .LinkDepth(LinkDepth)
   ) u_axil_regs (
     .clk_i,
     .rst_ni,
@@ -200,11 +256,21 @@ module weft_static #(
     .slot_addr_o  (reg_addr),
     .slot_wdata_o (reg_wdata),
     .slot_wstrb_o (reg_wstrb),
-    .slot_rdata_i (reg_rdata)
+    .slot_rdata_i (reg_rdata),
+    .link_level_i (link_level),
+    .link_flush_o (link_flush)
   );
 
   for (genvar s = 0; s < NumSlots; s++) begin : gen_slot
-    weft_slot_if u_slot_if (
+    weft_slot_if #(
+      .OsifDepth (32'(SlotOsifDepth[s*16 +: 16])),
+      .NumWindows(32'(SlotWindows[s*4 +: 4])),
+      .NumBinds  (32'(SlotBinds[s*4 +: 4])),
+      .LinkW     (LinkW),
+      .TxMask    (link_mask(s, 1'b1)),
+      .RxMask    (link_mask(s, 1'b0)),
+      .ClockMhz  (ClockMhz)
+    ) u_slot_if (
       .clk_i,
       .rst_ni,
       .reg_we_i              (reg_we[s]),
@@ -247,8 +313,62 @@ module weft_static #(
       .bus_err_addr_i        (bus_err_addr),
       .bus_err_info_i        (bus_err_info),
       .irq_o                 (irq_o[s]),
-      .quiet_o               (slot_quiet[s])
+      .quiet_o               (slot_quiet[s]),
+      .link_o                (slot_link[s*LinkW +: LinkW]),
+      .link_push_o           (slot_link_push[s]),
+      .link_wdata_o          (slot_link_wdata[s*32 +: 32]),
+      .link_pop_o            (slot_link_pop[s]),
+      .link_full_i           (slot_link_full[s]),
+      .link_empty_i          (slot_link_empty[s]),
+      .link_rdata_i          (slot_link_rdata[s*32 +: 32])
     );
+
+    // The link this slot names. A slot that is no end of it only sees a link that is
+    // full and empty at once, and its router never moves a word there (TxMask/RxMask).
+    logic [LinkW-1:0] sel;
+    assign sel = slot_link[s*LinkW +: LinkW];
+    assign slot_link_full[s]  = link_full[sel];
+    assign slot_link_empty[s] = link_empty[sel];
+    assign slot_link_rdata[s*32 +: 32] = link_rdata[32*sel +: 32];
+  end
+
+  // ---------------------------------------------------------------------------------
+  // Hardware links: a FIFO each, pushed only by its source slot, popped only by its
+  // destination slot. Its state survives slot resets; LINK_FLUSH empties it.
+  // ---------------------------------------------------------------------------------
+  for (genvar l = 0; l < LinkSlots; l++) begin : gen_link
+    if (l < NumLinks) begin : gen_fifo
+      localparam int unsigned Src = 32'(LinkSrc[l*8 +: 8]);
+      localparam int unsigned Dst = 32'(LinkDst[l*8 +: 8]);
+      localparam int unsigned Depth = 32'(LinkDepth[l*16 +: 16]);
+      localparam int unsigned CntW = $clog2(Depth + 1);
+      logic [CntW-1:0] count;
+      weft_fifo #(
+        .Width(32),
+        .Depth(Depth)
+      ) u_fifo (
+        .clk_i,
+        .rst_ni,
+        .flush_i (link_flush[l % MaxLinks]),
+        .push_i  (slot_link_push[Src] && (32'(slot_link[Src*LinkW +: LinkW]) == l)),
+        .wdata_i (slot_link_wdata[Src*32 +: 32]),
+        .pop_i   (slot_link_pop[Dst] && (32'(slot_link[Dst*LinkW +: LinkW]) == l)),
+        .rdata_o (link_rdata[l*32 +: 32]),
+        .full_o  (link_full[l]),
+        .empty_o (link_empty[l]),
+        .count_o (count)
+      );
+      if (l < MaxLinks) begin : gen_level
+        assign link_level[l*16 +: 16] = 16'(count);
+      end
+    end else begin : gen_none
+      assign link_full[l]  = 1'b1;
+      assign link_empty[l] = 1'b1;
+      assign link_rdata[l*32 +: 32] = '0;
+      if (l < MaxLinks) begin : gen_level
+        assign link_level[l*16 +: 16] = '0;
+      end
+    end
   end
 
   weft_memif_master #(
@@ -305,6 +425,18 @@ module weft_static #(
 `ifndef SYNTHESIS
   if (NumSlots < 1) begin : gen_num_slots_check
     $error("weft_static: NumSlots must be at least 1");
+  end
+  // Only a link's source slot's push and data and its destination slot's pop are read.
+  logic unused_link;
+  assign unused_link = ^{slot_link_push, slot_link_pop, slot_link_wdata, link_flush};
+  if (NumLinks > MaxLinks) begin : gen_num_links_check
+    $error("weft_static: at most 24 hardware links (LINK_INFO entries)");
+  end
+  for (genvar l = 0; l < NumLinks; l++) begin : gen_link_check
+    if (32'(LinkSrc[l*8 +: 8]) >= NumSlots || 32'(LinkDst[l*8 +: 8]) >= NumSlots ||
+        LinkSrc[l*8 +: 8] == LinkDst[l*8 +: 8]) begin : gen_ends
+      $error("weft_static: a link must join two different existing slots");
+    end
   end
 `endif
 

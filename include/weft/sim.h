@@ -17,8 +17,9 @@ extern "C" {
 
 /** Simulation settings; zero-initialise and set what you need. */
 typedef struct weft_sim_config {
-    size_t dma_size;       /**< DMA region bytes; 0 means 16 MiB */
-    uint32_t dma_bus_base; /**< bus address of its first byte; 0 means 0x10000000 */
+    size_t dma_size; /**< DMA region bytes; 0: the platform description's (dma.size) */
+    uint32_t
+        dma_bus_base; /**< bus address of its first byte; 0: the description's (dma.bus_base) */
 } weft_sim_config_t;
 
 /** Fabric counters of a simulation platform. */

@@ -27,15 +27,33 @@ extern "C" {
 
 typedef struct weft weft_t;
 typedef struct weft_hwthread weft_hwthread_t;
+/** A hardware link: a FIFO in the fabric from one slot to another (platform description). */
+typedef struct weft_link weft_link_t;
 
 /** One entry of a hardware thread's resource array: handle i binds to res[i]. */
 typedef struct weft_resource {
-    weft_res_type_t type; /**< WEFT_RES_SEM, _MUTEX, _COND, _MBOX or _MQ */
-    /** sem_t *, pthread_mutex_t *, pthread_cond_t *, weft_mbox_t * or mqd_t * (a blocking
-     *  descriptor whose mq_msgsize is at most WEFT_MQ_MAX_BYTES); must stay valid until
-     *  the thread is destroyed */
+    weft_res_type_t type; /**< WEFT_RES_SEM, _MUTEX, _COND, _MBOX, _MQ or _LINK */
+    /** sem_t *, pthread_mutex_t *, pthread_cond_t *, weft_mbox_t *, mqd_t * (a blocking
+     *  descriptor whose mq_msgsize is at most WEFT_MQ_MAX_BYTES) or weft_link_t * (the
+     *  handle is a mailbox served by the static region: the thread must sit at one end of
+     *  the link); must stay valid until the thread is destroyed */
     void *object;
 } weft_resource_t;
+
+/** Memory a window grants: WEFT_MEM_READ, WEFT_MEM_WRITE or both. */
+#define WEFT_MEM_READ 0x1u
+#define WEFT_MEM_WRITE 0x2u
+#define WEFT_MEM_RW (WEFT_MEM_READ | WEFT_MEM_WRITE)
+
+/** Most memory windows a hardware thread can be granted (WIN_* registers of a slot). */
+#define WEFT_MAX_WINDOWS 4u
+
+/** A window of shared memory a hardware thread may access. */
+typedef struct weft_mem_window {
+    uint64_t bus;  /**< bus address of its first byte */
+    uint64_t size; /**< bytes (> 0) */
+    unsigned perm; /**< WEFT_MEM_READ and/or WEFT_MEM_WRITE */
+} weft_mem_window_t;
 
 /** Largest resource array a hardware thread can have (handles are 8 bits). */
 #define WEFT_MAX_RESOURCES 256u
@@ -48,8 +66,10 @@ typedef struct weft_hwthread_attr {
     const weft_resource_t *resources; /**< resource array (copied) */
     unsigned num_resources;           /**< entries in resources, at most WEFT_MAX_RESOURCES */
     uint32_t init_data;               /**< returned by the thread's GET_INIT_DATA call */
-    uint64_t mem_base;                /**< bus address of the memory window the thread may use */
-    uint64_t mem_size;                /**< size of that window in bytes (0: no memory access) */
+    /** The only memory the thread may access (copied): each inside the DMA region; an
+     *  access no window grants faults the thread and touches nothing */
+    const weft_mem_window_t *windows;
+    unsigned num_windows;  /**< entries in windows, at most what the slot has (0: none) */
     int resume;            /**< non-zero: the thread resumes from resume_state (GET_RESUME_STATE) */
     uint32_t resume_state; /**< the value a YIELDED join reported, when resume is set */
 } weft_hwthread_attr_t;
@@ -62,16 +82,26 @@ typedef enum weft_exit_kind {
     WEFT_EXIT_YIELDED = 3, /**< the thread called THREAD_YIELD: value is its saved state */
 } weft_exit_kind_t;
 
+/** A memory access that faulted a thread (the static region's FAULT_ADDR/FAULT_INFO). */
+typedef struct weft_mem_fault {
+    uint32_t addr;   /**< bus address of the access */
+    uint32_t length; /**< bytes it asked for */
+    int write;       /**< 1: a write (thread to memory), 0: a read */
+} weft_mem_fault_t;
+
 /** Exit status of a joined hardware thread. */
 typedef struct weft_exit_status {
     weft_exit_kind_t kind;
     uint32_t value;    /**< THREAD_EXIT value (NORMAL) or THREAD_YIELD state (YIELDED) */
     char message[256]; /**< for a fault: what happened, naming thread, slot, command, handle */
+    int mem_faulted;   /**< 1: FAULTED by a memory access, described by mem_fault */
+    weft_mem_fault_t mem_fault;
 } weft_exit_status_t;
 
 /** Per-hardware-thread counters, readable while the thread runs or after join. */
 typedef struct weft_hwthread_stats {
     uint64_t calls;       /**< OS calls served by the delegate, rejected ones included */
+    uint64_t link_calls;  /**< OS calls the static region served on hardware links */
     uint64_t busy_cycles; /**< fabric cycles the slot ran and was not blocked in an OS call */
     /** condition waits answered OK by the fallback wake-up after 1 s without a signal
      *  (spurious wake-ups, as POSIX allows; docs/osif.md says why they exist) */
@@ -100,6 +130,45 @@ int weft_init(weft_t **out, weft_platform_t *platform);
  */
 void weft_shutdown(weft_t *w);
 
+/** What a hardware link is. */
+typedef struct weft_link_info {
+    unsigned index; /**< its number (WEFT_LINK_<NAME> in weft/platform_config.h) */
+    unsigned from;  /**< slot whose thread puts words into it */
+    unsigned to;    /**< slot whose thread gets them */
+    unsigned depth; /**< words it holds */
+    unsigned level; /**< words in it now */
+} weft_link_info_t;
+
+/** @brief Number of hardware links of the fabric. */
+unsigned weft_num_links(weft_t *w);
+
+/**
+ * @brief A hardware link, to bind into a resource array as {WEFT_RES_LINK, link}.
+ * @param index the link's number (0 .. weft_num_links() - 1)
+ * @retval 0 success, *out set (valid until weft_shutdown())
+ * @retval -EINVAL a NULL argument
+ * @retval -ENOENT no such link
+ */
+int weft_link_get(weft_t *w, unsigned index, weft_link_t **out);
+
+/**
+ * @brief Describe a link, with the words waiting in it now.
+ * @retval 0 success
+ * @retval -EINVAL a NULL argument
+ * @retval -EIO the register window could not be read
+ */
+int weft_link_info(weft_link_t *link, weft_link_info_t *info);
+
+/**
+ * @brief Throw away the words waiting in a link (a link keeps them across thread
+ *        lifetimes, like a mailbox object). Only while no thread bound to it runs.
+ * @retval 0 success
+ * @retval -EINVAL a NULL argument
+ * @retval -EBUSY a running thread has it bound
+ * @retval -EIO the register window could not be written
+ */
+int weft_link_flush(weft_link_t *link);
+
 /**
  * @brief Allocate shared memory from the DMA region.
  * @param size bytes (rounded up to 64)
@@ -122,7 +191,9 @@ uint64_t weft_mem_bus_addr(weft_t *w, const void *cpu);
  *        and let it run.
  * @retval 0 success, *out set
  * @retval -EINVAL bad attribute: NULL image, slot out of range, too many resources,
- *         an entry with an unknown type or NULL object, memory window outside the DMA region
+ *         an entry with an unknown type or NULL object, a link the slot is no end of or
+ *         more links than the slot can bind, a memory window empty, without permission or
+ *         outside the DMA region, more windows than the slot has
  * @retval -EBUSY the slot holds a thread that has not been destroyed
  * @retval -ENOENT, -ENOEXEC the image cannot be loaded
  */
@@ -179,7 +250,8 @@ int weft_hwthread_destroy(weft_hwthread_t *t);
  *        to save its state and give up its slot (cooperative preemption). They stay
  *        pending until the thread ends. The thread reads them with THREAD_CHECK at its safe
  *        points; a blocking call it is in, or makes later, that would block is answered
- *        CANCELED within WEFT_SIGNAL_LATENCY_MS. What the thread does is up to its RTL: a
+ *        CANCELED within WEFT_SIGNAL_LATENCY_MS (a call on a hardware link at once: the
+ *        static region sees CONTROL.SIGNAL). What the thread does is up to its RTL: a
  *        thread that ignores signals runs on (weft_hwthread_destroy() stops any thread).
  * @param signals a non-zero OR of WEFT_SIGNAL_* bits
  * @retval 0 sent

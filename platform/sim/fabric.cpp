@@ -23,6 +23,7 @@
 #include "bus_bits.h"
 #include "verilated.h"
 #include "weft/osif_protocol.h"
+#include "weft/platform_config.h"
 
 namespace weft::sim
 {
@@ -30,14 +31,15 @@ namespace weft::sim
 namespace
 {
 
-constexpr size_t kDefaultDmaSize = size_t{16} << 20;
-constexpr uint32_t kDefaultDmaBus = 0x10000000u;
+// The DMA region of the platform description (platform/default.yaml or WEFT_PLATFORM).
+constexpr size_t kDefaultDmaSize = WEFT_PLATFORM_DMA_SIZE;
+constexpr uint32_t kDefaultDmaBus = WEFT_PLATFORM_DMA_BUS;
 constexpr unsigned kResetCycles = 8;
 // An AXI4-Lite transaction that has not finished after this many cycles means the
 // register window hangs; the caller gets -EIO rather than waiting forever.
 constexpr uint64_t kMmioTimeoutCycles = 1u << 20;
 
-static_assert(WEFT_SIM_NUM_SLOTS >= 1 && WEFT_SIM_NUM_SLOTS <= 64,
+static_assert(WEFT_PLATFORM_NUM_SLOTS >= 1 && WEFT_PLATFORM_NUM_SLOTS <= 64,
               "the clock loop handles 1 to 64 slots");
 
 inline bool bit(uint64_t v, unsigned s)
@@ -67,7 +69,7 @@ int Fabric::create(const weft_sim_config_t *cfg, std::unique_ptr<Fabric> *out)
     f->dma_ = static_cast<uint8_t *>(mem);
     f->dma_size_ = dma_size;
     f->dma_bus_ = dma_bus;
-    f->nslots_ = WEFT_SIM_NUM_SLOTS;
+    f->nslots_ = WEFT_PLATFORM_NUM_SLOTS;
 
     try {
         f->context_ = std::make_unique<VerilatedContext>();

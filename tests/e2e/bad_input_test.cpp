@@ -65,8 +65,9 @@ TEST_P(BadInput, IsNamedAndContainedWhileNeighboursRunOn)
     attr.resources = res;
     attr.num_resources = 1;
     attr.init_data = c.mode;
-    attr.mem_base = dma_.bus + dma_.size / 2;
-    attr.mem_size = dma_.size / 2;
+    weft_mem_window_t win{dma_.bus + dma_.size / 2, dma_.size / 2, WEFT_MEM_RW};
+    attr.windows = &win;
+    attr.num_windows = 1;
     weft_hwthread_t *bad = nullptr;
     ASSERT_EQ(weft_hwthread_create(w_, &bad, &attr), 0);
     threads_.push_back(bad);

@@ -53,8 +53,9 @@ weft_hwthread_t *Fabric::StartCalls(unsigned slot, const std::vector<weft_resour
     attr.resources = res.data();
     attr.num_resources = static_cast<unsigned>(res.size());
     attr.init_data = 0 | 1u << 8;
-    attr.mem_base = dma_.bus;
-    attr.mem_size = dma_.size;
+    weft_mem_window_t win{dma_.bus, dma_.size, WEFT_MEM_RW};
+    attr.windows = &win;
+    attr.num_windows = 1;
     weft_hwthread_t *t = nullptr;
     int rc = weft_hwthread_create(w_, &t, &attr);
     EXPECT_EQ(rc, 0) << "creating " << name << " in slot " << slot;

@@ -23,8 +23,9 @@ class Sort : public Fabric
         attr.resources = res;
         attr.num_resources = 3;
         attr.init_data = 0 | 1u << 8 | 2u << 16;
-        attr.mem_base = dma_.bus;
-        attr.mem_size = dma_.size;
+        weft_mem_window_t win{dma_.bus, dma_.size, WEFT_MEM_RW};
+        attr.windows = &win;
+        attr.num_windows = 1;
         weft_hwthread_t *t = nullptr;
         EXPECT_EQ(weft_hwthread_create(w_, &t, &attr), 0);
         if (t)

@@ -6,14 +6,18 @@
 // bench pushes OSIF request words and takes OSIF response words at the slot boundary).
 // A C++ model of the register semantics of protocol/osif.yaml predicts every read value,
 // the FIFOs (HW2SW pop on read, SW2HW overflow), FAULT (rw1c), CONTROL reset behaviour
-// (flush, fault clear, MEM_BASE/MEM_SIZE kept), the decoupler, the interrupt lines and
-// the slot reset/run outputs, which are checked every cycle of the test.
+// (flush, fault clear, SIGNAL cleared, windows and link bindings kept), the WIN_* and
+// LINK_BIND arrays, CAPS, the link description registers of the platform the model was
+// built for, the decoupler, the interrupt lines and the slot reset/run outputs, which are
+// checked every cycle of the test. Link bindings are only ever written disabled here, so
+// every request word goes to software (tb_rtl_links covers the links).
 #include <cstdint>
 #include <cstdio>
 #include <deque>
 
 #include "tb_rtl_static_harness.h"
 #include "weft/osif_protocol.h"
+#include "weft/platform_config.h"
 
 using namespace weft_tb;
 
@@ -22,12 +26,15 @@ namespace
 
 constexpr uint32_t kSeed = 0x5eed0002u;
 constexpr unsigned kOsifDepth = 16;
+// The default platform description: 2 windows and 4 link bindings per slot.
+constexpr unsigned kWindows = 2, kBinds = 4;
 constexpr unsigned kOps = 100000;
 
 struct SlotModel {
-    bool reset = true, run = false, irq_en = false;
+    bool reset = true, run = false, irq_en = false, signal = false;
     bool fault_mem = false, fault_ovf = false;
-    uint32_t mem_base = 0, mem_size = 0;
+    uint32_t win[kWindows][3] = {}; // WIN_BASE, WIN_SIZE, WIN_PERM
+    uint32_t bind[kBinds] = {};
     std::deque<uint32_t> hw2sw, sw2hw;
     uint32_t last_busy = 0;
 
@@ -35,7 +42,7 @@ struct SlotModel {
     uint32_t control() const
     {
         return (reset ? WEFT_CONTROL_RESET : 0) | (run ? WEFT_CONTROL_RUN : 0) |
-               (irq_en ? WEFT_CONTROL_IRQ_EN : 0);
+               (irq_en ? WEFT_CONTROL_IRQ_EN : 0) | (signal ? WEFT_CONTROL_SIGNAL : 0);
     }
     uint32_t fault() const
     {
@@ -51,11 +58,39 @@ struct SlotModel {
         if (reset) {
             hw2sw.clear();
             sw2hw.clear();
-            fault_mem = fault_ovf = false;
+            fault_mem = fault_ovf = signal = false;
             last_busy = 0;
         }
     }
 };
+
+// The WIN_* or LINK_BIND model register at a slot offset, or nullptr.
+uint32_t *array_reg(SlotModel &m, uint32_t off)
+{
+    for (unsigned w = 0; w < kWindows; ++w) {
+        if (off == WEFT_SLOT_REG_WIN_BASE(w))
+            return &m.win[w][0];
+        if (off == WEFT_SLOT_REG_WIN_SIZE(w))
+            return &m.win[w][1];
+        if (off == WEFT_SLOT_REG_WIN_PERM(w))
+            return &m.win[w][2];
+    }
+    for (unsigned b = 0; b < kBinds; ++b)
+        if (off == WEFT_SLOT_REG_LINK_BIND(b))
+            return &m.bind[b];
+    return nullptr;
+}
+
+// Bits a write can set in an array register.
+uint32_t array_bits(uint32_t off)
+{
+    for (unsigned w = 0; w < kWindows; ++w)
+        if (off == WEFT_SLOT_REG_WIN_PERM(w))
+            return WEFT_WIN_READ | WEFT_WIN_WRITE;
+    if (off >= WEFT_SLOT_REG_LINK_BIND(0))
+        return WEFT_LINK_BIND_EN | WEFT_LINK_BIND_LINK_MASK << WEFT_LINK_BIND_LINK_SHIFT | 0xFFu;
+    return 0xFFFFFFFFu;
+}
 
 uint32_t strb_mask(uint8_t strb)
 {
@@ -151,6 +186,7 @@ class Checker
             m.reset = c & WEFT_CONTROL_RESET;
             m.run = c & WEFT_CONTROL_RUN;
             m.irq_en = c & WEFT_CONTROL_IRQ_EN;
+            m.signal = c & WEFT_CONTROL_SIGNAL;
             break;
         }
         case WEFT_SLOT_REG_FAULT:
@@ -159,13 +195,9 @@ class Checker
             if (data & mask & WEFT_FAULT_OVERFLOW)
                 m.fault_ovf = false;
             break;
-        case WEFT_SLOT_REG_MEM_BASE:
-            m.mem_base = (m.mem_base & ~mask) | (data & mask);
-            break;
-        case WEFT_SLOT_REG_MEM_SIZE:
-            m.mem_size = (m.mem_size & ~mask) | (data & mask);
-            break;
         default:
+            if (uint32_t *r = array_reg(m, off))
+                *r = ((*r & ~mask) | (data & mask)) & array_bits(off);
             break; // read-only or unmapped: ignored
         }
         m.apply_reset();
@@ -204,11 +236,11 @@ class Checker
         case WEFT_SLOT_REG_FAULT_INFO:
             expect(what, got, 0);
             break; // no MEMIF traffic here
-        case WEFT_SLOT_REG_MEM_BASE:
-            expect(what, got, m.mem_base);
+        case WEFT_SLOT_REG_CAPS:
+            expect(what, got, kWindows | kBinds << WEFT_CAPS_BINDS_SHIFT);
             break;
-        case WEFT_SLOT_REG_MEM_SIZE:
-            expect(what, got, m.mem_size);
+        case WEFT_SLOT_REG_LINK_CALLS:
+            expect(what, got, 0);
             break;
         case WEFT_SLOT_REG_BUSY_LO: {
             // Busy cycles: zero while held in reset, never decreasing otherwise, and
@@ -225,9 +257,11 @@ class Checker
         case WEFT_SLOT_REG_FIFO_DEPTH:
             expect(what, got, kOsifDepth | (kOsifDepth << 16));
             break;
-        default:
-            expect(what, got, 0);
+        default: {
+            uint32_t *r = array_reg(m, off);
+            expect(what, got, r ? *r : 0);
             break; // SW2HW is write-only, holes read 0
+        }
         }
     }
 
@@ -262,8 +296,19 @@ class Checker
             expect("IRQ_PENDING", got, irq);
             break;
         }
+        case WEFT_REG_NUM_LINKS:
+            expect("NUM_LINKS", got, WEFT_PLATFORM_NUM_LINKS);
+            break;
+        case WEFT_REG_CLOCK_MHZ:
+            expect("CLOCK_MHZ", got, WEFT_PLATFORM_CLOCK_MHZ);
+            break;
+        case WEFT_REG_LINK_INFO(0):
+            // platform/default.yaml: ring01, slot 0 -> slot 1, 128 words.
+            expect("LINK_INFO(0)", got,
+                   0u | 1u << WEFT_LINK_INFO_DST_SHIFT | 128u << WEFT_LINK_INFO_DEPTH_SHIFT);
+            break;
         default:
-            expect("global hole", got, 0);
+            expect("global hole or empty link level", got, 0);
             break;
         }
     }
@@ -332,7 +377,7 @@ int main(int argc, char **argv)
 
     // Reset values, read before anything is written.
     for (unsigned s = 0; s < kNumSlots; ++s)
-        for (uint32_t off = 0; off < 0x40; off += 4)
+        for (uint32_t off = 0; off < 0x100; off += 4)
             c.do_slot_read(s, off);
     c.do_global_read(WEFT_REG_ID);
 
@@ -344,20 +389,32 @@ int main(int argc, char **argv)
                                          WEFT_SLOT_REG_FAULT,
                                          WEFT_SLOT_REG_FAULT_ADDR,
                                          WEFT_SLOT_REG_FAULT_INFO,
-                                         WEFT_SLOT_REG_MEM_BASE,
-                                         WEFT_SLOT_REG_MEM_SIZE,
+                                         WEFT_SLOT_REG_WIN_BASE(0),
+                                         WEFT_SLOT_REG_WIN_SIZE(1),
+                                         WEFT_SLOT_REG_WIN_PERM(1),
+                                         WEFT_SLOT_REG_WIN_BASE(2), // beyond this slot's windows
+                                         WEFT_SLOT_REG_LINK_BIND(0),
+                                         WEFT_SLOT_REG_LINK_BIND(3),
+                                         WEFT_SLOT_REG_LINK_BIND(5), // beyond its bindings
+                                         WEFT_SLOT_REG_CAPS,
+                                         WEFT_SLOT_REG_LINK_CALLS,
                                          WEFT_SLOT_REG_BUSY_LO,
                                          WEFT_SLOT_REG_BUSY_HI,
                                          WEFT_SLOT_REG_FIFO_DEPTH,
-                                         0x34u,
-                                         0x80u,
+                                         0x3Cu,
                                          0xFCu};
     static const uint32_t kGlobalRegs[] = {WEFT_REG_ID,
                                            WEFT_REG_VERSION,
                                            WEFT_REG_NUM_SLOTS,
                                            WEFT_REG_CYCLE_LO,
                                            WEFT_REG_IRQ_PENDING,
-                                           0x18u,
+                                           WEFT_REG_LINK_FLUSH,
+                                           WEFT_REG_NUM_LINKS,
+                                           WEFT_REG_CLOCK_MHZ,
+                                           WEFT_REG_LINK_INFO(0),
+                                           WEFT_REG_LINK_LEVEL(0),
+                                           WEFT_REG_LINK_INFO(5), // no such link
+                                           0x24u,
                                            0xFCu};
     constexpr unsigned kNumSlotRegs = sizeof kSlotRegs / sizeof kSlotRegs[0];
     constexpr unsigned kNumGlobalRegs = sizeof kGlobalRegs / sizeof kGlobalRegs[0];
@@ -373,15 +430,24 @@ int main(int argc, char **argv)
         unsigned kind = rng() % 100;
         if (kind < 8) {
             // CONTROL: mostly run, sometimes reset or stop; partial strobes now and then.
-            uint32_t v = rng() % 100 < 70 ? (WEFT_CONTROL_RUN | (rng() & WEFT_CONTROL_IRQ_EN))
-                                          : (rng() & 7u);
+            uint32_t v = rng() % 100 < 70 ? (WEFT_CONTROL_RUN | (rng() & WEFT_CONTROL_IRQ_EN) |
+                                             (rng() & WEFT_CONTROL_SIGNAL))
+                                          : (rng() & 0xFu);
             uint8_t strb = rng() % 10 == 0 ? uint8_t(rng() & 0xF) : 0xF;
             c.do_write(s, WEFT_SLOT_REG_CONTROL, v | (rng() & 0xFFFFFF00u), strb);
         } else if (kind < 25) {
             c.do_write(s, WEFT_SLOT_REG_OSIF_SW2HW, rng(), rng() % 20 == 0 ? 0 : 0xF);
         } else if (kind < 30) {
-            uint32_t off = rng() % 2 ? WEFT_SLOT_REG_MEM_BASE : WEFT_SLOT_REG_MEM_SIZE;
-            c.do_write(s, off, rng(), rng() % 4 == 0 ? uint8_t(rng() & 0xF) : 0xF);
+            static const uint32_t kArray[] = {
+                WEFT_SLOT_REG_WIN_BASE(0), WEFT_SLOT_REG_WIN_SIZE(0),  WEFT_SLOT_REG_WIN_PERM(0),
+                WEFT_SLOT_REG_WIN_BASE(1), WEFT_SLOT_REG_WIN_SIZE(1),  WEFT_SLOT_REG_WIN_PERM(1),
+                WEFT_SLOT_REG_WIN_BASE(3), WEFT_SLOT_REG_LINK_BIND(0), WEFT_SLOT_REG_LINK_BIND(3),
+                WEFT_SLOT_REG_LINK_BIND(7)};
+            uint32_t off = kArray[rng() % (sizeof kArray / sizeof kArray[0])];
+            uint32_t v = rng();
+            if (off >= WEFT_SLOT_REG_LINK_BIND(0))
+                v &= ~WEFT_LINK_BIND_EN; // a binding written, but never enabled
+            c.do_write(s, off, v, rng() % 4 == 0 ? uint8_t(rng() & 0xF) : 0xF);
         } else if (kind < 34) {
             c.do_write(s, WEFT_SLOT_REG_FAULT, rng() & 3u, 0xF);
         } else if (kind < 36) {
@@ -389,7 +455,7 @@ int main(int argc, char **argv)
             c.do_write(s,
                        kSlotRegs[rng() % kNumSlotRegs] == WEFT_SLOT_REG_OSIF_SW2HW
                            ? WEFT_SLOT_REG_STATUS
-                           : (rng() % 2 ? WEFT_SLOT_REG_FAULT_ADDR : 0x40u),
+                           : (rng() % 2 ? WEFT_SLOT_REG_FAULT_ADDR : 0x3Cu),
                        rng(), 0xF);
         } else if (kind < 37) {
             // A slot that does not exist reads 0 and ignores writes.

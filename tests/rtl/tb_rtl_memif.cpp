@@ -33,6 +33,8 @@ using namespace weft_tb;
 namespace
 {
 
+constexpr uint32_t kRw = WEFT_WIN_READ | WEFT_WIN_WRITE;
+
 constexpr uint32_t kSeed = 0x5eed0003u;
 constexpr uint32_t kMemBase = 0x40000000u;
 constexpr uint32_t kWinSize = 0x10000u; // 64 KiB per slot
@@ -141,8 +143,7 @@ class Bench
 
     void setup_slot(unsigned s)
     {
-        h.mmio_write(WEFT_SLOT_REG(s, WEFT_SLOT_REG_MEM_BASE), win(s));
-        h.mmio_write(WEFT_SLOT_REG(s, WEFT_SLOT_REG_MEM_SIZE), kWinSize);
+        h.set_window(s, 0, win(s), kWinSize, kRw);
         h.mmio_write(WEFT_SLOT_REG(s, WEFT_SLOT_REG_CONTROL),
                      WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN);
     }
@@ -344,12 +345,11 @@ class Bench
              0x10000u},
             {"wrap-around below base", cmd_word0(WEFT_MEMIF_OP_WRITE, 0x100), 0xFFFFFFF0u, b,
              kWinSize},
-            {"MEM_SIZE 0", cmd_word0(WEFT_MEMIF_OP_READ, 4), b, b, 0},
+            {"WIN_SIZE 0", cmd_word0(WEFT_MEMIF_OP_READ, 4), b, b, 0},
         };
         unsigned checked = 0;
         for (const Fault &f : faults) {
-            h.mmio_write(WEFT_SLOT_REG(s, WEFT_SLOT_REG_MEM_BASE), f.base);
-            h.mmio_write(WEFT_SLOT_REG(s, WEFT_SLOT_REG_MEM_SIZE), f.size);
+            h.set_window(s, 0, f.base, f.size, kRw);
             size_t bursts = slave.log.size();
             Thread &t = *threads[s];
             t.cmd.push_back(f.w0);
@@ -369,8 +369,7 @@ class Bench
         }
         // A window ending exactly at 2^32 accepts its last word (no false wrap fault); the
         // model has no memory there, so the bus answers SLVERR: a bus-error fault.
-        h.mmio_write(WEFT_SLOT_REG(s, WEFT_SLOT_REG_MEM_BASE), 0xFFFF0000u);
-        h.mmio_write(WEFT_SLOT_REG(s, WEFT_SLOT_REG_MEM_SIZE), 0x10000u);
+        h.set_window(s, 0, 0xFFFF0000u, 0x10000u, kRw);
         {
             Thread &t = *threads[s];
             t.cmd.push_back(cmd_word0(WEFT_MEMIF_OP_READ, 16));
@@ -384,8 +383,7 @@ class Bench
             reset_slot(s, "bus error");
             ++checked;
         }
-        h.mmio_write(WEFT_SLOT_REG(s, WEFT_SLOT_REG_MEM_BASE), win(s));
-        h.mmio_write(WEFT_SLOT_REG(s, WEFT_SLOT_REG_MEM_SIZE), kWinSize);
+        h.set_window(s, 0, win(s), kWinSize, kRw);
         // The last word of the window and the whole window are accepted.
         queue_cmd(s, true, win(s) + kWinSize - 4, 4);
         queue_cmd(s, false, win(s), kWinSize);
@@ -411,8 +409,8 @@ class Bench
 
     void reset_slot(unsigned s, const char *what)
     {
-        uint32_t base = h.mmio_read(WEFT_SLOT_REG(s, WEFT_SLOT_REG_MEM_BASE));
-        uint32_t size = h.mmio_read(WEFT_SLOT_REG(s, WEFT_SLOT_REG_MEM_SIZE));
+        uint32_t base = h.mmio_read(WEFT_SLOT_REG(s, WEFT_SLOT_REG_WIN_BASE(0)));
+        uint32_t size = h.mmio_read(WEFT_SLOT_REG(s, WEFT_SLOT_REG_WIN_SIZE(0)));
         h.mmio_write(WEFT_SLOT_REG(s, WEFT_SLOT_REG_CONTROL),
                      WEFT_CONTROL_RESET | WEFT_CONTROL_RUN);
         Thread &t = *threads[s];
@@ -425,9 +423,53 @@ class Bench
                      WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN);
         uint32_t fault = h.mmio_read(WEFT_SLOT_REG(s, WEFT_SLOT_REG_FAULT));
         CHECK(fault == 0, "%s: FAULT 0x%x after reset", what, fault);
-        CHECK(h.mmio_read(WEFT_SLOT_REG(s, WEFT_SLOT_REG_MEM_BASE)) == base &&
-                  h.mmio_read(WEFT_SLOT_REG(s, WEFT_SLOT_REG_MEM_SIZE)) == size,
-              "%s: reset changed MEM_BASE/MEM_SIZE", what);
+        CHECK(h.mmio_read(WEFT_SLOT_REG(s, WEFT_SLOT_REG_WIN_BASE(0))) == base &&
+                  h.mmio_read(WEFT_SLOT_REG(s, WEFT_SLOT_REG_WIN_SIZE(0))) == size,
+              "%s: reset changed the memory window", what);
+    }
+
+    // Several windows per slot, each with its own permission: an access passes only
+    // inside one window that grants its direction, and a refused one touches nothing.
+    void window_phase(unsigned s)
+    {
+        set_slave_timing(70);
+        set_thread_timing(100);
+        const uint32_t b = win(s), half = kWinSize / 2;
+        h.set_window(s, 0, b, half, WEFT_WIN_READ);         // read-only lower half
+        h.set_window(s, 1, b + half, half, WEFT_WIN_WRITE); // write-only upper half
+        struct Refused {
+            const char *what;
+            bool write;
+            uint32_t addr, len;
+        } refused[] = {
+            {"write into a read-only window", true, b, 16},
+            {"read from a write-only window", false, b + half, 16},
+            {"access across two windows", false, b + half - 8, 16},
+        };
+        for (const Refused &r : refused) {
+            size_t bursts = slave.log.size();
+            Thread &t = *threads[s];
+            uint32_t w0 = cmd_word0(r.write ? WEFT_MEMIF_OP_WRITE : WEFT_MEMIF_OP_READ, r.len);
+            t.cmd.push_back(w0);
+            t.cmd.push_back(r.addr);
+            for (uint32_t i = 0; r.write && i < r.len / 4; ++i)
+                t.wr.push_back(h.rng()());
+            h.step(60);
+            expect_fault(s, r.what, r.addr, w0);
+            CHECK(slave.log.size() == bursts, "%s: the refused access reached the bus", r.what);
+            reset_slot(s, r.what);
+            check_memory(r.what);
+        }
+        // What each window grants goes through, in both windows.
+        queue_cmd(s, false, b, half);
+        queue_cmd(s, true, b + half, half);
+        run_until_quiet(50000, "two windows");
+        check_memory("two windows");
+        CHECK(h.mmio_read(WEFT_SLOT_REG(s, WEFT_SLOT_REG_FAULT)) == 0, "two windows: a fault");
+        h.set_window(s, 1, 0, 0, 0);
+        h.set_window(s, 0, b, kWinSize, kRw);
+        std::printf("windows: read-only, write-only and straddling accesses faulted with memory "
+                    "unchanged; granted ones passed\n");
     }
 
     // A burst stalls in the middle (the thread stops sending or taking data); then the
@@ -536,6 +578,7 @@ int main(int argc, char **argv)
     double rd2 = b.throughput(false, 2);
     CHECK(wr1 >= 3.5 && rd1 >= 3.5 && wr2 >= 3.5 && rd2 >= 3.5, "throughput below 3.5 bytes/cycle");
     b.fault_phase(2);
+    b.window_phase(1);
     b.interrupted_burst_phase(3, true, false);
     b.interrupted_burst_phase(3, false, false);
     b.interrupted_burst_phase(1, true, true);

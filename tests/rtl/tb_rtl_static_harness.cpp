@@ -1,6 +1,8 @@
 // Test harness around the Verilator model of weft_static; see tb_rtl_static_harness.h.
 #include "tb_rtl_static_harness.h"
 
+#include "weft/osif_protocol.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <type_traits>
@@ -173,6 +175,14 @@ void StaticHarness::step()
     axil_->after_edge(d);
     ++cycle_;
     ctx_->timeInc(1);
+}
+
+void StaticHarness::set_window(unsigned slot, unsigned w, uint32_t base, uint32_t size,
+                               uint32_t perm)
+{
+    mmio_write(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_WIN_BASE(w)), base);
+    mmio_write(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_WIN_SIZE(w)), size);
+    mmio_write(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_WIN_PERM(w)), perm);
 }
 
 uint32_t StaticHarness::mmio_read(uint32_t addr)

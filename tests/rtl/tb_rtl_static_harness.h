@@ -1,4 +1,6 @@
-// Test harness around the Verilator model of weft_static (4 slots).
+// Test harness around the Verilator model of weft_static, built for the default platform
+// description (platform/default.yaml: 4 slots, 2 windows and 4 link bindings each, a ring
+// of 4 links).
 //
 // One clock cycle (step()):
 //   clk = 0; every agent drives its inputs from the DUT's registered outputs; eval;
@@ -66,6 +68,8 @@ class StaticHarness
 
     uint32_t mmio_read(uint32_t addr);
     void mmio_write(uint32_t addr, uint32_t data, uint8_t strb = 0xF);
+    /** Set memory window w of a slot (WIN_BASE, WIN_SIZE, WIN_PERM). */
+    void set_window(unsigned slot, unsigned w, uint32_t base, uint32_t size, uint32_t perm);
     /** Number of AXI4-Lite responses that were not OKAY. */
     unsigned axil_errors() const { return axil_errors_; }
 

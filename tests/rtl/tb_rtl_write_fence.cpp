@@ -250,8 +250,7 @@ class Bench
     // Start a slot the way the runtime does: window, then RESET pulsed with RUN set.
     void start_slot(unsigned s)
     {
-        h.mmio_write(WEFT_SLOT_REG(s, WEFT_SLOT_REG_MEM_BASE), win(s));
-        h.mmio_write(WEFT_SLOT_REG(s, WEFT_SLOT_REG_MEM_SIZE), kWinSize);
+        h.set_window(s, 0, win(s), kWinSize, WEFT_WIN_READ | WEFT_WIN_WRITE);
         h.mmio_write(WEFT_SLOT_REG(s, WEFT_SLOT_REG_CONTROL),
                      WEFT_CONTROL_RESET | WEFT_CONTROL_RUN);
         h.step(4);

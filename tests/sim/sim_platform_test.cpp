@@ -63,8 +63,9 @@ class SimPlatformTest : public ::testing::Test
         ASSERT_EQ(p_->ops->slot_reconfigure(p_, slot, image.c_str()), 0) << image;
         weft_dma_region_t r{};
         ASSERT_EQ(p_->ops->dma_region(p_, &r), 0);
-        wr(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_MEM_BASE), static_cast<uint32_t>(r.bus));
-        wr(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_MEM_SIZE), static_cast<uint32_t>(r.size));
+        wr(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_WIN_BASE(0)), static_cast<uint32_t>(r.bus));
+        wr(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_WIN_SIZE(0)), static_cast<uint32_t>(r.size));
+        wr(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_WIN_PERM(0)), WEFT_WIN_READ | WEFT_WIN_WRITE);
         wr(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_CONTROL), WEFT_CONTROL_RESET | WEFT_CONTROL_RUN);
         wr(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_CONTROL), WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN);
     }
@@ -191,7 +192,7 @@ TEST_F(SimPlatformTest, ConcurrentMmioFromSeveralThreads)
     std::vector<std::thread> threads;
     for (unsigned t = 0; t < n; ++t) {
         threads.emplace_back([&, t] {
-            const uint32_t reg = WEFT_SLOT_REG(t, WEFT_SLOT_REG_MEM_BASE);
+            const uint32_t reg = WEFT_SLOT_REG(t, WEFT_SLOT_REG_WIN_BASE(0));
             for (int i = 0; i < kOps; ++i) {
                 uint32_t v = 0;
                 const uint32_t w = (t << 24) | static_cast<uint32_t>(i * 4);
@@ -378,7 +379,7 @@ TEST_F(SimPlatformTest, MemoryPastTheDmaRegionAnswersSlverr)
     start(1, kMemcopy);
     // A window wider than the DMA region passes the static region's check; the memory
     // slave must refuse the beats past the region's end, and the slot faults.
-    wr(WEFT_SLOT_REG(1, WEFT_SLOT_REG_MEM_SIZE), static_cast<uint32_t>(r.size) + 4096);
+    wr(WEFT_SLOT_REG(1, WEFT_SLOT_REG_WIN_SIZE(0)), static_cast<uint32_t>(r.size) + 4096);
     const uint32_t end = static_cast<uint32_t>(r.bus + r.size);
     wr(WEFT_SLOT_REG(1, WEFT_SLOT_REG_OSIF_SW2HW), static_cast<uint32_t>(r.bus));
     wr(WEFT_SLOT_REG(1, WEFT_SLOT_REG_OSIF_SW2HW), end - 8);

@@ -324,7 +324,7 @@ TEST_F(BoardTest, OpenIrqEnableWithoutReaderFails)
 TEST_F(BoardTest, MmioWriteLandsInFileAtOffset)
 {
     ASSERT_EQ(open_board(), 0) << all_logs();
-    uint32_t off = WEFT_SLOT_REG(2, WEFT_SLOT_REG_MEM_BASE);
+    uint32_t off = WEFT_SLOT_REG(2, WEFT_SLOT_REG_WIN_BASE(0));
     EXPECT_EQ(p_->ops->mmio_write(p_, off, 0x12345678u), 0);
     EXPECT_EQ(reg(off), 0x12345678u);
     EXPECT_EQ(p_->ops->mmio_write(p_, kMapSize - 4, 0xa5a5a5a5u), 0);

@@ -21,7 +21,10 @@ typedef struct fake_queue {
 
 typedef struct fake_slot {
     fake_queue_t hw2sw, sw2hw;
-    uint32_t control, fault, fault_addr, fault_info, mem_base, mem_size;
+    uint32_t control, fault, fault_addr, fault_info;
+    uint32_t win[FAKE_WINDOWS][3]; /* WIN_BASE, WIN_SIZE, WIN_PERM */
+    uint32_t bind[FAKE_BINDS];
+    uint32_t link_calls;
     uint64_t busy;
     uint32_t busy_hi_latch;
     int cancel;
@@ -36,6 +39,7 @@ struct fake_platform {
     pthread_mutex_t lock;
     pthread_cond_t changed;
     uint32_t id, version;
+    uint32_t link_flushes; /* LINK_FLUSH bits written, ORed */
     uint64_t cycles;
     uint32_t cycle_hi_latch;
     int fail_reconfigure;
@@ -92,14 +96,59 @@ static int decode(fake_platform_t *f, uint32_t off, fake_slot_t **slot, uint32_t
     if (off < WEFT_SLOT_BASE) {
         *slot = NULL;
         *reg = off;
-        return off <= WEFT_REG_IRQ_PENDING ? 0 : -EINVAL;
+        return 0;
     }
     unsigned s = (off - WEFT_SLOT_BASE) / WEFT_SLOT_STRIDE;
     if (s >= f->num_slots)
         return -EINVAL;
     *slot = &f->slots[s];
     *reg = (off - WEFT_SLOT_BASE) % WEFT_SLOT_STRIDE;
-    return *reg <= WEFT_SLOT_REG_FIFO_DEPTH ? 0 : -EINVAL;
+    return 0;
+}
+
+/* The fake's links: FAKE_NUM_LINKS of them, link l from slot l % 2 to slot (l + 1) % 2. */
+static uint32_t link_info(unsigned l)
+{
+    return (l % 2u) | (((l + 1u) % 2u) << WEFT_LINK_INFO_DST_SHIFT) |
+           (64u << WEFT_LINK_INFO_DEPTH_SHIFT);
+}
+
+/* Index of a register of an array (base, count, stride), or -1 when reg is none of it. */
+static int array_index(uint32_t reg, uint32_t base, uint32_t count, uint32_t stride)
+{
+    if (reg < base || (reg - base) % stride || (reg - base) / stride >= count)
+        return -1;
+    return (int)((reg - base) / stride);
+}
+
+/* The WIN_* and LINK_BIND arrays of a slot. */
+static uint32_t *slot_array_reg(fake_slot_t *s, uint32_t reg)
+{
+    const uint32_t win_stride = WEFT_SLOT_REG_WIN_BASE(1) - WEFT_SLOT_REG_WIN_BASE(0);
+    int i;
+    if ((i = array_index(reg, WEFT_SLOT_REG_WIN_BASE(0), FAKE_WINDOWS, win_stride)) >= 0)
+        return &s->win[i][0];
+    if ((i = array_index(reg, WEFT_SLOT_REG_WIN_SIZE(0), FAKE_WINDOWS, win_stride)) >= 0)
+        return &s->win[i][1];
+    if ((i = array_index(reg, WEFT_SLOT_REG_WIN_PERM(0), FAKE_WINDOWS, win_stride)) >= 0)
+        return &s->win[i][2];
+    if ((i = array_index(reg, WEFT_SLOT_REG_LINK_BIND(0), FAKE_BINDS,
+                         WEFT_SLOT_REG_LINK_BIND(1) - WEFT_SLOT_REG_LINK_BIND(0))) >= 0)
+        return &s->bind[i];
+    return NULL;
+}
+
+static uint32_t slot_array_read(fake_slot_t *s, uint32_t reg)
+{
+    uint32_t *r = slot_array_reg(s, reg);
+    return r ? *r : 0; /* write-only registers and holes read 0 */
+}
+
+static void slot_array_write(fake_slot_t *s, uint32_t reg, uint32_t v)
+{
+    uint32_t *r = slot_array_reg(s, reg);
+    if (r)
+        *r = v; /* other registers are read-only */
 }
 
 static int fake_mmio_read(weft_platform_t *p, uint32_t off, uint32_t *value)
@@ -134,6 +183,18 @@ static int fake_mmio_read(weft_platform_t *p, uint32_t off, uint32_t *value)
             for (unsigned i = 0; i < f->num_slots; i++)
                 v |= (uint32_t)irq_line(&f->slots[i]) << i;
             break;
+        case WEFT_REG_NUM_LINKS:
+            v = f->num_slots >= 2 ? FAKE_NUM_LINKS : 0; /* links join slots 0 and 1 */
+            break;
+        case WEFT_REG_CLOCK_MHZ:
+            v = 100;
+            break;
+        default: {
+            int l = array_index(reg, WEFT_REG_LINK_INFO(0), f->num_slots >= 2 ? FAKE_NUM_LINKS : 0,
+                                WEFT_REG_LINK_INFO(1) - WEFT_REG_LINK_INFO(0));
+            v = l >= 0 ? link_info((unsigned)l) : 0;
+            break;
+        }
         }
     } else {
         switch (reg) {
@@ -160,11 +221,11 @@ static int fake_mmio_read(weft_platform_t *p, uint32_t off, uint32_t *value)
         case WEFT_SLOT_REG_FAULT_INFO:
             v = s->fault_info;
             break;
-        case WEFT_SLOT_REG_MEM_BASE:
-            v = s->mem_base;
+        case WEFT_SLOT_REG_CAPS:
+            v = FAKE_WINDOWS | FAKE_BINDS << WEFT_CAPS_BINDS_SHIFT;
             break;
-        case WEFT_SLOT_REG_MEM_SIZE:
-            v = s->mem_size;
+        case WEFT_SLOT_REG_LINK_CALLS:
+            v = s->link_calls;
             break;
         case WEFT_SLOT_REG_BUSY_LO:
             v = (uint32_t)s->busy;
@@ -177,8 +238,8 @@ static int fake_mmio_read(weft_platform_t *p, uint32_t off, uint32_t *value)
             v = FAKE_FIFO_DEPTH | (FAKE_FIFO_DEPTH << 16);
             break;
         default:
-            v = 0;
-            break; /* write-only */
+            v = slot_array_read(s, reg);
+            break;
         }
     }
     pthread_mutex_unlock(&f->lock);
@@ -194,8 +255,13 @@ static int fake_mmio_write(weft_platform_t *p, uint32_t off, uint32_t v)
     int rc = decode(f, off, &s, &reg);
     if (rc != 0)
         return rc;
-    if (!s)
-        return 0; /* global registers are read-only; writes are ignored */
+    if (!s) {
+        pthread_mutex_lock(&f->lock);
+        if (reg == WEFT_REG_LINK_FLUSH)
+            f->link_flushes |= v;
+        pthread_mutex_unlock(&f->lock);
+        return 0; /* the other global registers are read-only */
+    }
 
     pthread_mutex_lock(&f->lock);
     switch (reg) {
@@ -204,7 +270,8 @@ static int fake_mmio_write(weft_platform_t *p, uint32_t off, uint32_t v)
             s->fault |= WEFT_FAULT_OVERFLOW;
         break;
     case WEFT_SLOT_REG_CONTROL:
-        s->control = v & (WEFT_CONTROL_RESET | WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN);
+        s->control =
+            v & (WEFT_CONTROL_RESET | WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN | WEFT_CONTROL_SIGNAL);
         if (s->control_writes < FAKE_CONTROL_LOG)
             s->control_log[s->control_writes] = s->control;
         s->control_writes++;
@@ -212,19 +279,16 @@ static int fake_mmio_write(weft_platform_t *p, uint32_t off, uint32_t v)
             memset(&s->hw2sw, 0, sizeof s->hw2sw);
             memset(&s->sw2hw, 0, sizeof s->sw2hw);
             s->busy = 0;
+            s->link_calls = 0;
+            s->control &= ~WEFT_CONTROL_SIGNAL;
         }
         break;
     case WEFT_SLOT_REG_FAULT:
         s->fault &= ~v;
         break;
-    case WEFT_SLOT_REG_MEM_BASE:
-        s->mem_base = v;
-        break;
-    case WEFT_SLOT_REG_MEM_SIZE:
-        s->mem_size = v;
-        break;
     default:
-        break; /* read-only */
+        slot_array_write(s, reg, v);
+        break;
     }
     pthread_cond_broadcast(&f->changed);
     pthread_mutex_unlock(&f->lock);
@@ -482,12 +546,30 @@ const char *fake_image(fake_platform_t *f, unsigned slot, unsigned *loads)
     return img;
 }
 
-void fake_window(fake_platform_t *f, unsigned slot, uint32_t *base, uint32_t *size)
+void fake_window(fake_platform_t *f, unsigned slot, unsigned i, uint32_t *base, uint32_t *size,
+                 uint32_t *perm)
 {
     pthread_mutex_lock(&f->lock);
-    *base = f->slots[slot].mem_base;
-    *size = f->slots[slot].mem_size;
+    *base = f->slots[slot].win[i][0];
+    *size = f->slots[slot].win[i][1];
+    *perm = f->slots[slot].win[i][2];
     pthread_mutex_unlock(&f->lock);
+}
+
+uint32_t fake_link_bind(fake_platform_t *f, unsigned slot, unsigned b)
+{
+    pthread_mutex_lock(&f->lock);
+    uint32_t v = f->slots[slot].bind[b];
+    pthread_mutex_unlock(&f->lock);
+    return v;
+}
+
+uint32_t fake_link_flushes(fake_platform_t *f)
+{
+    pthread_mutex_lock(&f->lock);
+    uint32_t v = f->link_flushes;
+    pthread_mutex_unlock(&f->lock);
+    return v;
 }
 
 unsigned fake_hw2sw_count(fake_platform_t *f, unsigned slot)

@@ -3,8 +3,9 @@
  * @brief A software model of Weft's register window for unit tests.
  *
  * It implements the platform interface (include/weft/platform.h) with plain memory:
- * global ID/VERSION/NUM_SLOTS/CYCLE registers; per slot a HW2SW and an SW2HW word queue,
- * CONTROL, IRQ_STATUS, the fault registers, MEM_BASE/MEM_SIZE and a BUSY counter; an
+ * global ID/VERSION/NUM_SLOTS/CYCLE registers and FAKE_NUM_LINKS link descriptions; per
+ * slot a HW2SW and an SW2HW word queue, CONTROL, IRQ_STATUS, the fault registers, the
+ * WIN_* windows and LINK_BIND bindings (CAPS: FAKE_WINDOWS, FAKE_BINDS) and a BUSY counter; an
  * interrupt wait on a condition variable; a malloc'd DMA region; and a slot_reconfigure
  * that records the image name. A test plays the hardware thread with the fake_hw_* calls:
  * it pushes request words and pops response words.
@@ -27,6 +28,12 @@ extern "C" {
 #define FAKE_FIFO_DEPTH 128u
 /** CONTROL writes remembered per slot. */
 #define FAKE_CONTROL_LOG 16u
+/** Memory windows and link bindings of every slot (CAPS). */
+#define FAKE_WINDOWS 2u
+#define FAKE_BINDS 2u
+/** Links (with at least two slots): link l goes from slot l % 2 to slot (l + 1) % 2, 64
+ *  words deep. */
+#define FAKE_NUM_LINKS 2u
 
 typedef struct fake_platform fake_platform_t;
 
@@ -68,8 +75,13 @@ uint32_t fake_control(fake_platform_t *f, unsigned slot);
 unsigned fake_control_log(fake_platform_t *f, unsigned slot, uint32_t *out, unsigned max);
 /** @brief Image last loaded into a slot ("" if none) and how many loads happened. */
 const char *fake_image(fake_platform_t *f, unsigned slot, unsigned *loads);
-/** @brief MEM_BASE and MEM_SIZE of a slot. */
-void fake_window(fake_platform_t *f, unsigned slot, uint32_t *base, uint32_t *size);
+/** @brief WIN_BASE, WIN_SIZE and WIN_PERM of window i of a slot. */
+void fake_window(fake_platform_t *f, unsigned slot, unsigned i, uint32_t *base, uint32_t *size,
+                 uint32_t *perm);
+/** @brief LINK_BIND register b of a slot. */
+uint32_t fake_link_bind(fake_platform_t *f, unsigned slot, unsigned b);
+/** @brief Every LINK_FLUSH bit written so far, ORed. */
+uint32_t fake_link_flushes(fake_platform_t *f);
 /** @brief Words waiting in a slot's HW2SW queue (not yet read by the delegate). */
 unsigned fake_hw2sw_count(fake_platform_t *f, unsigned slot);
 /** @brief The DMA region. */

@@ -19,8 +19,10 @@ TEST_F(Runtime, HwthreadCreateLoadsImageSetsWindowAndStartsSlot)
     a.name = "loader";
     a.image = "images/sort.so";
     a.slot = 2;
-    a.mem_base = FAKE_DMA_BUS + 0x1000;
-    a.mem_size = 0x2000;
+    weft_mem_window_t wins[2] = {{FAKE_DMA_BUS + 0x1000, 0x2000, WEFT_MEM_RW},
+                                 {FAKE_DMA_BUS + 0x8000, 0x40, WEFT_MEM_READ}};
+    a.windows = wins;
+    a.num_windows = 2;
     weft_hwthread_t *t = nullptr;
     ASSERT_EQ(weft_hwthread_create(w_, &t, &a), 0);
     threads_.push_back(t);
@@ -28,10 +30,15 @@ TEST_F(Runtime, HwthreadCreateLoadsImageSetsWindowAndStartsSlot)
     unsigned loads = 0;
     EXPECT_STREQ(fake_image(f_, 2, &loads), "images/sort.so");
     EXPECT_EQ(loads, 1u);
-    uint32_t base, size;
-    fake_window(f_, 2, &base, &size);
+    uint32_t base, size, perm;
+    fake_window(f_, 2, 0, &base, &size, &perm);
     EXPECT_EQ(base, FAKE_DMA_BUS + 0x1000);
     EXPECT_EQ(size, 0x2000u);
+    EXPECT_EQ(perm, WEFT_WIN_READ | WEFT_WIN_WRITE);
+    fake_window(f_, 2, 1, &base, &size, &perm);
+    EXPECT_EQ(base, FAKE_DMA_BUS + 0x8000);
+    EXPECT_EQ(size, 0x40u);
+    EXPECT_EQ(perm, WEFT_WIN_READ);
 
     // weft_init's stop, then create: stop, clock in reset, run.
     uint32_t log[FAKE_CONTROL_LOG];
@@ -79,15 +86,29 @@ TEST_F(Runtime, HwthreadCreateBadAttributesAreEinval)
         EXPECT_EQ(weft_hwthread_create(w_, &t, &a), -EINVAL) << "bad entry";
     }
     weft_dma_region_t dma = fake_dma(f_);
+    weft_mem_window_t win{dma.bus - 64, 128, WEFT_MEM_RW};
     a = attr();
-    a.mem_base = dma.bus - 64;
-    a.mem_size = 128;
+    a.windows = &win;
+    a.num_windows = 1;
     EXPECT_EQ(weft_hwthread_create(w_, &t, &a), -EINVAL) << "window starts below the region";
-    a.mem_base = dma.bus + dma.size - 64;
+    win.bus = dma.bus + dma.size - 64;
     EXPECT_EQ(weft_hwthread_create(w_, &t, &a), -EINVAL) << "window ends past the region";
-    a.mem_base = UINT64_MAX - 10;
-    a.mem_size = 100;
+    win = {UINT64_MAX - 10, 100, WEFT_MEM_RW};
     EXPECT_EQ(weft_hwthread_create(w_, &t, &a), -EINVAL) << "window wraps around";
+    win = {dma.bus, 0, WEFT_MEM_RW};
+    EXPECT_EQ(weft_hwthread_create(w_, &t, &a), -EINVAL) << "empty window";
+    win = {dma.bus, 64, 0};
+    EXPECT_EQ(weft_hwthread_create(w_, &t, &a), -EINVAL) << "window without permission";
+    win = {dma.bus, 64, 0x4};
+    EXPECT_EQ(weft_hwthread_create(w_, &t, &a), -EINVAL) << "unknown permission bit";
+    weft_mem_window_t three[3] = {
+        {dma.bus, 64, WEFT_MEM_RW}, {dma.bus, 64, WEFT_MEM_RW}, {dma.bus, 64, WEFT_MEM_RW}};
+    a.windows = three;
+    a.num_windows = FAKE_WINDOWS + 1;
+    EXPECT_EQ(weft_hwthread_create(w_, &t, &a), -EINVAL) << "more windows than the slot has";
+    a.windows = nullptr;
+    a.num_windows = 1;
+    EXPECT_EQ(weft_hwthread_create(w_, &t, &a), -EINVAL) << "NULL windows";
     unsigned loads = 0;
     fake_image(f_, 0, &loads);
     EXPECT_EQ(loads, 0u) << "nothing was loaded for a rejected attribute";

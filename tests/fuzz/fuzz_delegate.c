@@ -1,0 +1,660 @@
+/*
+ * libFuzzer target: the whole runtime serving one hardware thread's requests, with the
+ * fake platform (tests/unit/fake_platform.h) as the register window and this harness
+ * playing the thread.
+ *
+ * Per input: fresh objects of every resource type (semaphore, three mutexes of different
+ * kinds, condition variable, mailbox, message queue), one hardware thread bound to them,
+ * signalled YIELD at once so that any call that would block is answered CANCELED instead
+ * of blocking; then the request words the input describes, one request at a time, each
+ * answer checked; then destroy, and the objects' final state checked.
+ *
+ * Input: byte 0 the resource array (its length and rotation), byte 1 the thread's start
+ * state (init data, resume, what the objects hold), then requests, each a mode byte:
+ * bit 6 set: one lone raw word (framing may drift: the harness follows it as the delegate
+ * must); otherwise a request from fuzz_request() (bits 0-5).
+ *
+ * Checked for every request: the documented classification (osif_spec.c); a response
+ * echoing the command with a known status, no result words unless OK and then as many
+ * as the command has; what a single user of the objects must see (a model of the
+ * semaphore count, mutex holds, mailbox and queue contents); one log line per rejected
+ * request, naming command, handle and status, and none for a served one. THREAD_EXIT and
+ * THREAD_YIELD end the thread with their value, a framing fault as FAULTED. Nothing may
+ * take longer than WAIT_MS. At the end every mutex is free again and the objects hold
+ * what the model says.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <fcntl.h>
+#include <mqueue.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fake_platform.h"
+#include "fuzz_input.h"
+#include "fuzz_request.h"
+#include "osif_decode.h"
+#include "osif_spec.h"
+#include "weft/weft.h"
+
+#define SLOT 0u
+#define THREAD_NAME "fuzz-hw"
+/* Longest a response or the end of the thread may take: with YIELD pending nothing
+ * blocks, so this is only reached by a hang (or a badly overloaded machine). */
+#define WAIT_MS 5000
+#define MAX_REQUESTS 64u
+#define MBOX_CAP 2u
+#define MQ_MSGSIZE 16u
+#define MQ_MAXMSG 2u
+#define MAX_ENTRIES 8u
+
+static fake_platform_t *fake;
+static weft_t *runtime;
+static long mq_prio_max;
+static atomic_uint log_lines;
+static atomic_int log_foreign; /* a line that does not name the thread and its slot */
+static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+static char last_line[512];
+
+/* What the harness was doing, for failure messages. */
+static unsigned cur_request;
+static uint32_t cur_header;
+
+static void fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+
+static void fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, "fuzz_delegate: request %u (header 0x%08x): ", cur_request, cur_header);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    abort();
+}
+
+static void count_log(void *arg, const char *msg)
+{
+    (void)arg;
+    static const char prefix[] = "thread '" THREAD_NAME "' slot 0: ";
+    if (strncmp(msg, prefix, sizeof prefix - 1) != 0)
+        atomic_store(&log_foreign, 1);
+    pthread_mutex_lock(&log_lock);
+    snprintf(last_line, sizeof last_line, "%s", msg);
+    pthread_mutex_unlock(&log_lock);
+    atomic_fetch_add(&log_lines, 1);
+}
+
+/* The last log line names the command (or its code), handle and status, as docs/osif.md
+ * shows: "... SEM_WAIT handle 0: WRONG_TYPE (why)". */
+static void check_error_line(const osif_expect_t *e, uint32_t status)
+{
+    char want[96], line[sizeof last_line];
+    if (e->info)
+        snprintf(want, sizeof want, " %s handle %u: %s (", e->info->name, e->handle,
+                 weft_osif_status_name(status));
+    else
+        snprintf(want, sizeof want, " command 0x%02x handle %u: %s (", e->cmd, e->handle,
+                 weft_osif_status_name(status));
+    pthread_mutex_lock(&log_lock);
+    memcpy(line, last_line, sizeof line);
+    pthread_mutex_unlock(&log_lock);
+    if (!strstr(line, want))
+        fail("log line \"%s\" lacks \"%s\"", line, want);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    fuzz_request_init();
+    fake_config_t cfg = {.num_slots = 1};
+    fake = fake_platform_new(&cfg);
+    if (!fake || weft_init(&runtime, fake_platform_base(fake)) != 0) {
+        fprintf(stderr, "fuzz_delegate: cannot start the runtime on the fake platform\n");
+        abort();
+    }
+    weft_set_log(runtime, count_log, NULL);
+    mq_prio_max = sysconf(_SC_MQ_PRIO_MAX);
+    return 0;
+}
+
+/* ---- the objects and the model of what they hold ------------------------------------ */
+
+enum { MUTEX_NORMAL, MUTEX_RECURSIVE, MUTEX_ERRORCHECK, NUM_MUTEXES };
+
+typedef struct msg {
+    uint32_t len, prio;
+    uint8_t bytes[MQ_MSGSIZE];
+} msg_t;
+
+typedef struct world {
+    sem_t sem;
+    pthread_mutex_t mutex[NUM_MUTEXES];
+    pthread_cond_t cond;
+    weft_mbox_t mbox;
+    mqd_t mq;
+    weft_resource_t res[MAX_ENTRIES];
+    unsigned num_res;
+    uint32_t init_data, resume_state;
+    int resume;
+
+    /* The model: the thread is the objects' only user. */
+    unsigned sem_count;
+    unsigned held[NUM_MUTEXES];
+    uint32_t mbox_words[MBOX_CAP];
+    unsigned mbox_count;
+    msg_t msgs[MQ_MAXMSG]; /* in the order sent */
+    unsigned nmsgs;
+} world_t;
+
+static void mbox_push(world_t *w, uint32_t v)
+{
+    w->mbox_words[w->mbox_count++] = v;
+}
+
+static uint32_t mbox_pop(world_t *w)
+{
+    uint32_t v = w->mbox_words[0];
+    memmove(w->mbox_words, w->mbox_words + 1, --w->mbox_count * sizeof v);
+    return v;
+}
+
+/* The message a receive gets: the oldest of the highest priority. */
+static unsigned mq_next(const world_t *w)
+{
+    unsigned best = 0;
+    for (unsigned i = 1; i < w->nmsgs; i++)
+        if (w->msgs[i].prio > w->msgs[best].prio)
+            best = i;
+    return best;
+}
+
+static void mq_model_send(world_t *w, uint32_t len, uint32_t prio, const uint32_t *words)
+{
+    msg_t *m = &w->msgs[w->nmsgs++];
+    m->len = len;
+    m->prio = prio;
+    for (uint32_t i = 0; i < len; i++)
+        m->bytes[i] = (uint8_t)(words[i / 4] >> (8 * (i % 4)));
+}
+
+static int mutex_index(const world_t *w, const void *obj)
+{
+    for (int i = 0; i < NUM_MUTEXES; i++)
+        if (obj == &w->mutex[i])
+            return i;
+    fail("a mutex entry names no mutex of the harness");
+}
+
+static world_t *world_new(uint8_t layout, uint8_t start)
+{
+    static atomic_uint queue_counter;
+    world_t *w = calloc(1, sizeof *w);
+    if (!w)
+        fail("out of memory");
+
+    w->sem_count = (start >> 1) & 3u;
+    if (sem_init(&w->sem, 0, w->sem_count) != 0)
+        fail("sem_init: %s", strerror(errno));
+    static const int kinds[NUM_MUTEXES] = {PTHREAD_MUTEX_NORMAL, PTHREAD_MUTEX_RECURSIVE,
+                                           PTHREAD_MUTEX_ERRORCHECK};
+    for (int i = 0; i < NUM_MUTEXES; i++) {
+        pthread_mutexattr_t ma;
+        pthread_mutexattr_init(&ma);
+        pthread_mutexattr_settype(&ma, kinds[i]);
+        if (pthread_mutex_init(&w->mutex[i], &ma) != 0)
+            fail("pthread_mutex_init");
+        pthread_mutexattr_destroy(&ma);
+    }
+    if (pthread_cond_init(&w->cond, NULL) != 0)
+        fail("pthread_cond_init");
+    if (weft_mbox_init(&w->mbox, MBOX_CAP) != 0)
+        fail("weft_mbox_init");
+    unsigned prefill = ((start >> 3) & 3u) % (MBOX_CAP + 1);
+    for (unsigned i = 0; i < prefill; i++) {
+        weft_mbox_tryput(&w->mbox, 0xb0c50000u + i);
+        mbox_push(w, 0xb0c50000u + i);
+    }
+
+    char name[64];
+    snprintf(name, sizeof name, "/weft-fuzz-%ld-%u", (long)getpid(),
+             atomic_fetch_add(&queue_counter, 1));
+    struct mq_attr qa = {.mq_maxmsg = MQ_MAXMSG, .mq_msgsize = MQ_MSGSIZE};
+    w->mq = mq_open(name, O_CREAT | O_EXCL | O_RDWR, 0600, &qa);
+    if (w->mq == (mqd_t)-1)
+        fail("mq_open %s: %s", name, strerror(errno));
+    mq_unlink(name);
+    if (start & 0x20) {
+        static const uint32_t hello[2] = {0x6c6c6568u, 0x6fu}; /* "hello" */
+        if (mq_send(w->mq, "hello", 5, 1) != 0)
+            fail("mq_send: %s", strerror(errno));
+        mq_model_send(w, 5, 1, hello);
+    }
+
+    /* Every type once, then extra mutexes: a recursive one, an error-checking one and
+     * a second handle for the first mutex; rotated so handles differ between inputs. */
+    weft_resource_t base[MAX_ENTRIES] = {
+        {WEFT_RES_SEM, &w->sem},
+        {WEFT_RES_MUTEX, &w->mutex[MUTEX_NORMAL]},
+        {WEFT_RES_COND, &w->cond},
+        {WEFT_RES_MBOX, &w->mbox},
+        {WEFT_RES_MQ, &w->mq},
+        {WEFT_RES_MUTEX, &w->mutex[MUTEX_RECURSIVE]},
+        {WEFT_RES_MUTEX, &w->mutex[MUTEX_ERRORCHECK]},
+        {WEFT_RES_MUTEX, &w->mutex[MUTEX_NORMAL]},
+    };
+    w->num_res = 5u + (layout & 3u);
+    unsigned rot = (layout >> 2) % w->num_res;
+    for (unsigned i = 0; i < w->num_res; i++)
+        w->res[i] = base[(i + rot) % w->num_res];
+
+    w->resume = start & 1;
+    w->init_data = 0x1d000000u | (uint32_t)start << 8 | layout;
+    w->resume_state = ~w->init_data;
+    return w;
+}
+
+/* After the thread is gone: the objects hold what the model says and no mutex is held. */
+static void world_check_and_free(world_t *w)
+{
+    int v = -1;
+    sem_getvalue(&w->sem, &v);
+    if (v < 0 || (unsigned)v != w->sem_count)
+        fail("semaphore count %d, the model says %u", v, w->sem_count);
+    if (weft_mbox_count(&w->mbox) != w->mbox_count)
+        fail("mailbox holds %u words, the model says %u", weft_mbox_count(&w->mbox), w->mbox_count);
+    struct mq_attr qa;
+    if (mq_getattr(w->mq, &qa) != 0 || qa.mq_curmsgs != (long)w->nmsgs)
+        fail("queue holds %ld messages, the model says %u", qa.mq_curmsgs, w->nmsgs);
+    for (int i = 0; i < NUM_MUTEXES; i++) {
+        int rc = pthread_mutex_trylock(&w->mutex[i]);
+        if (rc != 0)
+            fail("mutex %d still held after the thread ended (trylock: %s)", i, strerror(rc));
+        pthread_mutex_unlock(&w->mutex[i]);
+        if (pthread_mutex_destroy(&w->mutex[i]) != 0)
+            fail("pthread_mutex_destroy");
+    }
+    mq_close(w->mq);
+    weft_mbox_destroy(&w->mbox);
+    pthread_cond_destroy(&w->cond);
+    sem_destroy(&w->sem);
+    free(w);
+}
+
+/* ---- playing the hardware thread ------------------------------------------------------ */
+
+typedef struct response {
+    uint32_t cmd, status, nwords;
+    uint32_t words[WEFT_OSIF_MAX_ARGS];
+} response_t;
+
+/* Like the slot's OSIF client, wait while the request FIFO is full: a request may be
+ * longer than the FIFO, and the delegate reads it as it arrives. */
+static void push(uint32_t word)
+{
+    struct timespec nap = {0, 100000};
+    int rc, naps = 0;
+    while ((rc = fake_hw_push(fake, SLOT, word)) == -ENOSPC && naps++ < WAIT_MS * 10)
+        nanosleep(&nap, NULL);
+    if (rc != 0)
+        fail("pushing a request word: %s (the thread ended or stopped reading)", strerror(-rc));
+}
+
+static const char *ended_how(weft_hwthread_t *t)
+{
+    static weft_exit_status_t st;
+    if (weft_hwthread_timedjoin(t, &st, 0) != 0)
+        return "the thread still runs";
+    return st.message;
+}
+
+static void collect(weft_hwthread_t *t, response_t *r)
+{
+    uint32_t hdr;
+    if (fake_hw_pop(fake, SLOT, &hdr, WAIT_MS) != 0)
+        fail("no response within %d ms (%s)", WAIT_MS, ended_how(t));
+    r->cmd = hdr >> WEFT_OSIF_RESP_CMD_SHIFT & WEFT_OSIF_RESP_CMD_MASK;
+    r->status = hdr >> WEFT_OSIF_RESP_STATUS_SHIFT & WEFT_OSIF_RESP_STATUS_MASK;
+    r->nwords = hdr >> WEFT_OSIF_RESP_NWORDS_SHIFT & WEFT_OSIF_RESP_NWORDS_MASK;
+    /* No response is longer than a request may be. */
+    if (r->nwords > WEFT_OSIF_MAX_ARGS)
+        fail("response header 0x%08x announces %u words", hdr, r->nwords);
+    for (uint32_t i = 0; i < r->nwords; i++)
+        if (fake_hw_pop(fake, SLOT, &r->words[i], WAIT_MS) != 0)
+            fail("response announced %u words, %u arrived", r->nwords, i);
+}
+
+/* The thread must end as kind (with value, for NORMAL and YIELDED) within WAIT_MS. */
+static void expect_end(weft_hwthread_t *t, weft_exit_kind_t kind, uint32_t value)
+{
+    weft_exit_status_t st;
+    if (weft_hwthread_timedjoin(t, &st, WAIT_MS) != 0)
+        fail("the thread did not end within %d ms (expected kind %d)", WAIT_MS, (int)kind);
+    if (st.kind != kind)
+        fail("the thread ended as kind %d, expected %d: %s", (int)st.kind, (int)kind, st.message);
+    if ((kind == WEFT_EXIT_NORMAL || kind == WEFT_EXIT_YIELDED) && st.value != value)
+        fail("the thread ended with value 0x%08x, expected 0x%08x", st.value, value);
+}
+
+static void want(const response_t *r, uint32_t status)
+{
+    if (r->status != status)
+        fail("status %s, the model expects %s", weft_osif_status_name(r->status),
+             weft_osif_status_name(status));
+}
+
+/* A call that would block: CANCELED (YIELD is pending), or TIMEDOUT for a timed one. */
+static void want_blocked(const response_t *r, const weft_osif_cmd_info_t *info)
+{
+    if (r->status != WEFT_OSIF_CANCELED &&
+        !((info->code & 0x80u) && r->status == WEFT_OSIF_TIMEDOUT))
+        fail("status %s for a call that would block, expected CANCELED",
+             weft_osif_status_name(r->status));
+}
+
+static void want_words(const response_t *r, unsigned n, uint32_t w0, uint32_t w1)
+{
+    uint32_t w[2] = {w0, w1};
+    if (r->nwords != n)
+        fail("%u result words, expected %u", r->nwords, n);
+    for (unsigned i = 0; i < n && i < 2; i++)
+        if (r->words[i] != w[i])
+            fail("result word %u is 0x%08x, expected 0x%08x", i, r->words[i], w[i]);
+}
+
+/* Check an accepted call's answer against the model and update it. */
+static void model_call(world_t *w, const osif_expect_t *e, const uint32_t *args,
+                       const response_t *r)
+{
+    const weft_osif_cmd_info_t *info = e->info;
+    void *obj = w->res[e->handle].object;
+
+    switch (info->code) {
+    case WEFT_OSIF_CMD_SEM_POST:
+        want(r, WEFT_OSIF_OK);
+        w->sem_count++;
+        break;
+    case WEFT_OSIF_CMD_SEM_WAIT:
+    case WEFT_OSIF_CMD_SEM_TIMEDWAIT:
+        if (w->sem_count > 0) {
+            want(r, WEFT_OSIF_OK);
+            w->sem_count--;
+        } else {
+            want_blocked(r, info);
+        }
+        break;
+    case WEFT_OSIF_CMD_MUTEX_LOCK:
+    case WEFT_OSIF_CMD_MUTEX_TIMEDLOCK: {
+        int m = mutex_index(w, obj);
+        if (w->held[m] == 0 || m == MUTEX_RECURSIVE) {
+            want(r, WEFT_OSIF_OK);
+            w->held[m]++;
+        } else {
+            want(r, WEFT_OSIF_INTERNAL); /* would deadlock the delegate on itself */
+        }
+        break;
+    }
+    case WEFT_OSIF_CMD_MUTEX_TRYLOCK: {
+        int m = mutex_index(w, obj);
+        want(r, w->held[m] ? WEFT_OSIF_BUSY : WEFT_OSIF_OK);
+        if (!w->held[m])
+            w->held[m] = 1;
+        break;
+    }
+    case WEFT_OSIF_CMD_MUTEX_UNLOCK: {
+        int m = mutex_index(w, obj);
+        want(r, w->held[m] ? WEFT_OSIF_OK : WEFT_OSIF_PERM);
+        if (w->held[m])
+            w->held[m]--;
+        break;
+    }
+    case WEFT_OSIF_CMD_COND_WAIT:
+    case WEFT_OSIF_CMD_COND_TIMEDWAIT: {
+        int m = mutex_index(w, w->res[args[0]].object);
+        if (w->held[m] == 0)
+            want(r, WEFT_OSIF_PERM);
+        else if (r->status != WEFT_OSIF_OK) /* OK: a spurious wake-up, as POSIX allows */
+            want_blocked(r, info);
+        break;
+    }
+    case WEFT_OSIF_CMD_COND_SIGNAL:
+    case WEFT_OSIF_CMD_COND_BROADCAST:
+        want(r, WEFT_OSIF_OK);
+        break;
+    case WEFT_OSIF_CMD_MBOX_GET:
+    case WEFT_OSIF_CMD_MBOX_TIMEDGET:
+    case WEFT_OSIF_CMD_MBOX_TRYGET:
+        if (w->mbox_count > 0) {
+            want(r, WEFT_OSIF_OK);
+            want_words(r, 1, mbox_pop(w), 0);
+        } else if (info->code == WEFT_OSIF_CMD_MBOX_TRYGET) {
+            want(r, WEFT_OSIF_AGAIN);
+        } else {
+            want_blocked(r, info);
+        }
+        break;
+    case WEFT_OSIF_CMD_MBOX_PUT:
+    case WEFT_OSIF_CMD_MBOX_TIMEDPUT:
+    case WEFT_OSIF_CMD_MBOX_TRYPUT:
+        if (w->mbox_count < MBOX_CAP) {
+            want(r, WEFT_OSIF_OK);
+            mbox_push(w, args[0]);
+        } else if (info->code == WEFT_OSIF_CMD_MBOX_TRYPUT) {
+            want(r, WEFT_OSIF_AGAIN);
+        } else {
+            want_blocked(r, info);
+        }
+        break;
+    case WEFT_OSIF_CMD_MQ_SEND:
+    case WEFT_OSIF_CMD_MQ_TIMEDSEND: {
+        uint32_t len = weft_mq_info_length(args[0]), prio = weft_mq_info_prio(args[0]);
+        if (len > MQ_MSGSIZE) {
+            want(r, WEFT_OSIF_MSGSIZE);
+        } else if ((long)prio >= mq_prio_max) {
+            want(r, WEFT_OSIF_INTERNAL); /* mq_send: EINVAL */
+        } else if (w->nmsgs == MQ_MAXMSG) {
+            want_blocked(r, info);
+        } else {
+            want(r, WEFT_OSIF_OK);
+            mq_model_send(w, len, prio, args + info->nargs);
+        }
+        break;
+    }
+    case WEFT_OSIF_CMD_MQ_RECEIVE:
+    case WEFT_OSIF_CMD_MQ_TIMEDRECEIVE: {
+        if (args[0] < MQ_MSGSIZE) {
+            want(r, WEFT_OSIF_MSGSIZE);
+        } else if (w->nmsgs == 0) {
+            want_blocked(r, info);
+        } else {
+            want(r, WEFT_OSIF_OK);
+            unsigned k = mq_next(w);
+            const msg_t *m = &w->msgs[k];
+            if (r->nwords != 1 + (m->len + 3) / 4)
+                fail("MQ receive: %u words for a %u-byte message", r->nwords, m->len);
+            if (r->words[0] != weft_mq_info(m->len, m->prio))
+                fail("MQ receive: msg_info 0x%08x, expected length %u priority %u", r->words[0],
+                     m->len, m->prio);
+            for (uint32_t i = 0; i < (m->len + 3) / 4 * 4; i++) {
+                uint8_t b = (uint8_t)(r->words[1 + i / 4] >> (8 * (i % 4)));
+                if (b != (i < m->len ? m->bytes[i] : 0))
+                    fail("MQ receive: byte %u is 0x%02x", i, b);
+            }
+            memmove(&w->msgs[k], &w->msgs[k + 1], (--w->nmsgs - k) * sizeof *m);
+        }
+        break;
+    }
+    case WEFT_OSIF_CMD_GET_INIT_DATA:
+        want(r, WEFT_OSIF_OK);
+        want_words(r, 1, w->init_data, 0);
+        break;
+    case WEFT_OSIF_CMD_THREAD_CHECK:
+        want(r, WEFT_OSIF_OK);
+        want_words(r, 1, WEFT_SIGNAL_YIELD, 0);
+        break;
+    case WEFT_OSIF_CMD_GET_RESUME_STATE:
+        want(r, WEFT_OSIF_OK);
+        want_words(r, 2, w->resume ? 1u : 0u, w->resume ? w->resume_state : 0u);
+        break;
+    default:
+        break; /* a command newer than this model: the generic checks only */
+    }
+}
+
+/* Serve one whole request; returns 1 when the thread has ended. */
+static int play_request(world_t *w, weft_hwthread_t *t, const uint32_t *req)
+{
+    const uint32_t *args = req + 1;
+    osif_expect_t e;
+    osif_spec(req[0], args, w->res, w->num_res, &e);
+    unsigned lines = atomic_load(&log_lines);
+    for (unsigned i = 0; i <= e.nargs; i++)
+        push(req[i]);
+
+    if (e.verdict == WEFT_OSIF_ACCEPT &&
+        (e.info->code == WEFT_OSIF_CMD_THREAD_EXIT || e.info->code == WEFT_OSIF_CMD_THREAD_YIELD)) {
+        expect_end(t,
+                   e.info->code == WEFT_OSIF_CMD_THREAD_EXIT ? WEFT_EXIT_NORMAL : WEFT_EXIT_YIELDED,
+                   args[0]);
+        return 1;
+    }
+
+    response_t r;
+    collect(t, &r);
+    if (r.cmd != e.cmd)
+        fail("response echoes command 0x%02x", r.cmd);
+    if (r.status > WEFT_OSIF_MSGSIZE)
+        fail("unknown status %u", r.status);
+    if (r.status != WEFT_OSIF_OK && r.nwords != 0)
+        fail("status %s with %u result words", weft_osif_status_name(r.status), r.nwords);
+    if (r.status == WEFT_OSIF_OK) {
+        if (e.verdict != WEFT_OSIF_ACCEPT)
+            fail("OK for a request the documentation rejects with %s",
+                 weft_osif_status_name(e.status));
+        unsigned least = e.info->nresults;
+        unsigned most = least + (e.info->variadic_results ? WEFT_MQ_MAX_BYTES / 4u : 0u);
+        if (r.nwords < least || r.nwords > most)
+            fail("OK with %u result words, %s has %u", r.nwords, e.info->name, least);
+        if (atomic_load(&log_lines) != lines)
+            fail("a successful call was logged");
+    }
+    if (fake_hw2sw_count(fake, SLOT) != 0)
+        fail("answered before reading the whole request");
+
+    if (e.verdict == WEFT_OSIF_REJECT) {
+        if (r.status != e.status)
+            fail("status %s, the documentation says %s", weft_osif_status_name(r.status),
+                 weft_osif_status_name(e.status));
+        if (atomic_load(&log_lines) != lines + 1)
+            fail("a rejected request made %u log lines, not one", atomic_load(&log_lines) - lines);
+        check_error_line(&e, r.status);
+        return 0;
+    }
+    model_call(w, &e, args, &r);
+    return 0;
+}
+
+/* The request stream the input describes (see the top of the file). */
+static unsigned build_stream(fuzz_input_t *in, const world_t *w, uint32_t *words)
+{
+    unsigned n = 0;
+    for (unsigned k = 0; k < MAX_REQUESTS && fuzz_more(in); k++) {
+        uint8_t mode = fuzz_u8(in);
+        if (mode & 0x40) {
+            words[n++] = fuzz_u32(in);
+            continue;
+        }
+        fuzz_request_t r;
+        fuzz_request(in, mode, w->res, w->num_res, &r);
+        words[n++] = r.header;
+        for (unsigned i = 0; i < r.nargs; i++)
+            words[n++] = r.args[i];
+    }
+    return n;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    static uint32_t words[MAX_REQUESTS * (1u + WEFT_OSIF_MAX_ARGS)];
+    fuzz_input_t in = {data, size, 0};
+    uint8_t layout = fuzz_u8(&in), start = fuzz_u8(&in);
+    world_t *w = world_new(layout, start);
+    unsigned n = build_stream(&in, w, words);
+    cur_request = 0;
+    cur_header = 0;
+
+    weft_hwthread_attr_t a = {.name = THREAD_NAME,
+                              .image = "fuzz_thread.so",
+                              .slot = SLOT,
+                              .resources = w->res,
+                              .num_resources = w->num_res,
+                              .init_data = w->init_data,
+                              .resume = w->resume,
+                              .resume_state = w->resume_state};
+    weft_hwthread_t *t = NULL;
+    int rc = weft_hwthread_create(runtime, &t, &a);
+    if (rc != 0)
+        fail("weft_hwthread_create: %s", strerror(-rc));
+    rc = weft_hwthread_signal(t, WEFT_SIGNAL_YIELD);
+    if (rc != 0)
+        fail("weft_hwthread_signal: %s", strerror(-rc));
+
+    /* Follow the framing as the delegate must: a header, then the words it announces. */
+    unsigned pos = 0, served = 0;
+    int ended = 0;
+    while (pos < n && !ended) {
+        cur_request = served;
+        cur_header = words[pos];
+        unsigned nargs = words[pos] >> WEFT_OSIF_REQ_NARGS_SHIFT & WEFT_OSIF_REQ_NARGS_MASK;
+        uint32_t cmd = words[pos] >> WEFT_OSIF_REQ_CMD_SHIFT & WEFT_OSIF_REQ_CMD_MASK;
+        if (nargs > WEFT_OSIF_MAX_ARGS) {
+            push(words[pos]);
+            expect_end(t, WEFT_EXIT_FAULTED, 0);
+            ended = 1;
+        } else if (n - pos - 1 < nargs) {
+            /* Unfinished at the end of the input: read, but no answer. */
+            while (pos < n)
+                push(words[pos++]);
+            struct timespec nap = {0, 100000};
+            for (int i = 0; fake_hw2sw_count(fake, SLOT) != 0; i++) {
+                if (i > WAIT_MS * 10)
+                    fail("the delegate stopped reading request words");
+                nanosleep(&nap, NULL);
+            }
+            uint32_t stray;
+            if (fake_hw_pop(fake, SLOT, &stray, 0) == 0)
+                fail("answered an unfinished request (0x%08x)", stray);
+            if (weft_hwthread_timedjoin(t, NULL, 0) == 0)
+                fail("the thread ended on an unfinished request: %s", ended_how(t));
+        } else if (weft_osif_cmd_lookup(cmd) && !osif_spec_knows(cmd)) {
+            /* A command newer than the model: without its semantics the harness cannot
+             * tell a legitimate block from a hang, so it is left out. */
+            pos += 1 + nargs;
+        } else {
+            ended = play_request(w, t, &words[pos]);
+            pos += 1 + nargs;
+            served++;
+        }
+    }
+
+    weft_hwthread_stats_t stats;
+    if (weft_hwthread_stats(t, &stats) != 0)
+        fail("weft_hwthread_stats");
+    if (stats.calls != served)
+        fail("the delegate counted %llu calls, %u were made", (unsigned long long)stats.calls,
+             served);
+    if (weft_hwthread_destroy(t) != 0)
+        fail("weft_hwthread_destroy");
+    if (atomic_load(&log_foreign))
+        fail("a log line does not name the thread and its slot");
+    world_check_and_free(w);
+    return 0;
+}

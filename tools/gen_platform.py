@@ -1,0 +1,202 @@
+#!/usr/bin/env python3
+"""Validate a Weft platform description and generate what the build needs from it.
+
+Usage: gen_platform.py DESCRIPTION.yaml [--cmake OUT.cmake] [--c-header OUT.h]
+
+The description (platform/default.yaml) is the one place where the fabric's slots, the
+hardware links between them, the DMA region and the per-slot options are written down.
+It is checked against platform/description.schema.json (structure, types, ranges) and
+then for what a schema cannot say (links between existing, distinct slots; unique link
+names; the DMA region inside the 32-bit bus). Every problem is reported as
+`FILE:LINE: field.path: what is wrong`.
+
+Outputs:
+  --cmake     CMake variables: the static region's parameters as Verilator -G options
+              and as Yosys parameters, the slot count and the DMA region.
+  --c-header  weft/platform_config.h: the same facts for C (simulation defaults, link
+              numbers by name).
+"""
+import argparse
+import json
+import pathlib
+import sys
+
+import jsonschema  # Debian python3-jsonschema: schema checks with precise error paths
+import yaml  # Debian python3-yaml: the YAML parser, with node positions for messages
+
+SCHEMA = pathlib.Path(__file__).resolve().parent.parent / "platform" / "description.schema.json"
+
+# Limits fixed by the register window (protocol/osif.yaml): 24 LINK_INFO entries, four
+# WIN_* windows and eight LINK_BIND entries per slot.
+MAX_LINKS = 24
+SLOT_DEFAULTS = {"osif_depth": 16, "mem_windows": 2, "link_binds": 4}
+LINK_DEFAULT_DEPTH = 64
+
+
+class DescriptionError(Exception):
+    """One or more problems, each already formatted as FILE:LINE: path: message."""
+
+
+def _path_text(path):
+    text = ""
+    for p in path:
+        text += f"[{p}]" if isinstance(p, int) else (f".{p}" if text else str(p))
+    return text or "(top level)"
+
+
+def _line_of(node, path):
+    """Line (1-based) of the YAML node at path, or of the deepest node that exists."""
+    for p in path:
+        if isinstance(node, yaml.MappingNode):
+            nxt = next((v for k, v in node.value if k.value == p), None)
+        elif isinstance(node, yaml.SequenceNode) and isinstance(p, int) and p < len(node.value):
+            nxt = node.value[p]
+        else:
+            nxt = None
+        if nxt is None:
+            break
+        node = nxt
+    return node.start_mark.line + 1
+
+
+def load(path):
+    """Parse and validate a description; returns it with every default filled in."""
+    text = pathlib.Path(path).read_text(encoding="utf-8")
+    try:
+        root = yaml.compose(text)
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark else 1
+        raise DescriptionError(f"{path}:{line}: not valid YAML: {getattr(exc, 'problem', exc)}")
+    if root is None:
+        raise DescriptionError(f"{path}:1: the file is empty")
+
+    problems = []
+
+    def report(where, message):
+        problems.append((_line_of(root, where), f"{path}:{_line_of(root, where)}: {_path_text(where)}: {message}"))
+
+    schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
+    validator = jsonschema.Draft202012Validator(schema)
+    for err in validator.iter_errors(data):
+        report(list(err.absolute_path), err.message)
+    if problems:
+        raise DescriptionError("\n".join(m for _, m in sorted(problems)))
+
+    slots = [dict(SLOT_DEFAULTS, **s) for s in data["slots"]]
+    links = [dict({"depth": LINK_DEFAULT_DEPTH}, **l) for l in data.get("links", [])]
+    nslots = len(slots)
+    seen = {}
+    for i, link in enumerate(links):
+        for end in ("from", "to"):
+            if link[end] >= nslots:
+                report(["links", i, end], f"{link[end]} is not a slot of this platform (slots 0-{nslots - 1})")
+        if link["from"] == link["to"]:
+            report(["links", i, "to"], f"a link joins two different slots; both ends are slot {link['to']}")
+        if link["name"] in seen:
+            report(["links", i, "name"], f"'{link['name']}' already names links[{seen[link['name']]}]")
+        seen.setdefault(link["name"], i)
+    dma = data["dma"]
+    if dma["bus_base"] + dma["size"] > 1 << 32:
+        report(["dma", "size"], f"the region {dma['bus_base']:#x} + {dma['size']:#x} ends past the 32-bit bus")
+    if problems:
+        raise DescriptionError("\n".join(m for _, m in sorted(problems)))
+    return {"name": data["name"], "clock_mhz": data["clock_mhz"], "dma": dma, "slots": slots, "links": links}
+
+
+def _packed(values, width, count=None):
+    """A Verilog constant holding `values` as fields of `width` bits, element 0 lowest."""
+    count = len(values) if count is None else count
+    total = 0
+    for i, v in enumerate(values):
+        total |= v << (i * width)
+    return f"{count * width}'h{total:x}"
+
+
+def rtl_params(desc):
+    """weft_static's parameters for this platform, in declaration order."""
+    slots, links = desc["slots"], desc["links"]
+    return [
+        ("NumSlots", str(len(slots))),
+        ("NumLinks", str(len(links))),
+        ("ClockMhz", str(desc["clock_mhz"])),
+        ("SlotOsifDepth", _packed([s["osif_depth"] for s in slots], 16)),
+        ("SlotWindows", _packed([s["mem_windows"] for s in slots], 4)),
+        ("SlotBinds", _packed([s["link_binds"] for s in slots], 4)),
+        ("LinkSrc", _packed([l["from"] for l in links], 8, MAX_LINKS)),
+        ("LinkDst", _packed([l["to"] for l in links], 8, MAX_LINKS)),
+        ("LinkDepth", _packed([l["depth"] for l in links], 16, MAX_LINKS)),
+    ]
+
+
+def cmake_text(desc, src):
+    params = rtl_params(desc)
+    out = [f"# Generated by tools/gen_platform.py from {src}. Do not edit: change the description."]
+    out.append(f'set(WEFT_PLATFORM_NAME "{desc["name"]}")')
+    out.append(f"set(WEFT_PLATFORM_NUM_SLOTS {len(desc['slots'])})")
+    out.append(f"set(WEFT_PLATFORM_DMA_SIZE {desc['dma']['size']})")
+    out.append(f"set(WEFT_PLATFORM_DMA_BUS {desc['dma']['bus_base']})")
+    out.append("set(WEFT_PLATFORM_VERILATOR_PARAMS")
+    out += [f'  "-G{name}={value}"' for name, value in params]
+    out.append(")")
+    out.append("set(WEFT_PLATFORM_YOSYS_PARAMS")
+    out += [f'  "{name}={value}"' for name, value in params]
+    out.append(")")
+    return "\n".join(out) + "\n"
+
+
+def c_header_text(desc, src):
+    out = [f"/* Generated by tools/gen_platform.py from {src}. Do not edit: change the description. */"]
+    w = out.append
+    w("#ifndef WEFT_PLATFORM_CONFIG_H")
+    w("#define WEFT_PLATFORM_CONFIG_H")
+    w("")
+    w(f'#define WEFT_PLATFORM_NAME "{desc["name"]}"')
+    w(f"#define WEFT_PLATFORM_NUM_SLOTS {len(desc['slots'])}u")
+    w(f"#define WEFT_PLATFORM_CLOCK_MHZ {desc['clock_mhz']}u")
+    w(f"#define WEFT_PLATFORM_DMA_SIZE {desc['dma']['size']:#x}u")
+    w(f"#define WEFT_PLATFORM_DMA_BUS {desc['dma']['bus_base']:#x}u")
+    w(f"#define WEFT_PLATFORM_NUM_LINKS {len(desc['links'])}u")
+    w("")
+    w("/* Hardware links by name: the number weft_link_get() takes. */")
+    for i, l in enumerate(desc["links"]):
+        w(f"#define WEFT_LINK_{l['name'].upper()} {i}u /* slot {l['from']} -> slot {l['to']}, {l['depth']} words */")
+    w("")
+    w("#endif /* WEFT_PLATFORM_CONFIG_H */")
+    return "\n".join(out) + "\n"
+
+
+def write_if_changed(path, text):
+    """Leave an up-to-date output untouched, so a reconfigure rebuilds nothing."""
+    p = pathlib.Path(path)
+    if p.exists() and p.read_text(encoding="utf-8") == text:
+        return
+    p.parent.mkdir(parents=True, exist_ok=True)
+    p.write_text(text, encoding="utf-8")
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("description")
+    ap.add_argument("--cmake")
+    ap.add_argument("--c-header")
+    args = ap.parse_args(argv)
+    try:
+        desc = load(args.description)
+    except OSError as exc:
+        print(f"gen_platform: {args.description}: {exc.strerror}", file=sys.stderr)
+        return 1
+    except DescriptionError as exc:
+        print(exc, file=sys.stderr)
+        return 1
+    src = pathlib.Path(args.description).name
+    if args.cmake:
+        write_if_changed(args.cmake, cmake_text(desc, src))
+    if args.c_header:
+        write_if_changed(args.c_header, c_header_text(desc, src))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
