@@ -13,6 +13,7 @@ set(WEFT_HWLIB_SOURCES
   ${WEFT_HWLIB_DIR}/weft_osif_arb.sv
   ${WEFT_HWLIB_DIR}/weft_mbox_stream.sv
   ${WEFT_HWLIB_DIR}/weft_memif_burst.sv
+  ${WEFT_HWLIB_DIR}/weft_ram_stream.sv
   ${WEFT_HWLIB_DIR}/weft_memif_word.sv)
 
 # Threads include weft_slot_ports.svh (the slot boundary) from here.

@@ -17,8 +17,8 @@
 // * a link keeps its words across slot resets; LINK_LEVEL counts them, LINK_FLUSH empties
 //   the link; LINK_CALLS counts the calls served; a slot blocked on a link is quiet.
 #include "tb_check.h"
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
 #include <deque>
 #include <random>
@@ -198,7 +198,8 @@ class Bench
         CHECK(t0.in.size() == base, "PUT on a full link answered without room");
         CHECK(h.dut().quiet_o, "fabric not quiet while slot 0 waits on a full link");
         r = call(t1, {hdr(WEFT_OSIF_CMD_MBOX_GET, kRx, 0)}, 1);
-        CHECK(r.size() == 2 && r[1] == 0, "first word after filling: 0x%08x", r.size() > 1 ? r[1] : 0);
+        CHECK(r.size() == 2 && r[1] == 0, "first word after filling: 0x%08x",
+              r.size() > 1 ? r[1] : 0);
         CHECK(wait_in(t0, base + 1), "PUT did not complete once room appeared");
         // Drain with one burst get of all words, in order.
         r = call(t1, {hdr(WEFT_OSIF_CMD_MBOX_GET_BURST, kRx, 1), kLinkDepth}, kLinkDepth);
@@ -265,9 +266,11 @@ class Bench
         auto r = call(t1, {hdr(WEFT_OSIF_CMD_MBOX_GET, kRx, 0)}, 1);
         CHECK(r.size() == 2 && r[1] == 77, "signalled GET with a word waiting");
         // Reset clears SIGNAL (and keeps the bindings and the link).
-        h.mmio_write(WEFT_SLOT_REG(1, WEFT_SLOT_REG_CONTROL), WEFT_CONTROL_RUN | WEFT_CONTROL_RESET);
+        h.mmio_write(WEFT_SLOT_REG(1, WEFT_SLOT_REG_CONTROL),
+                     WEFT_CONTROL_RUN | WEFT_CONTROL_RESET);
         h.step(3);
-        h.mmio_write(WEFT_SLOT_REG(1, WEFT_SLOT_REG_CONTROL), WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN);
+        h.mmio_write(WEFT_SLOT_REG(1, WEFT_SLOT_REG_CONTROL),
+                     WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN);
         CHECK(!(h.mmio_read(WEFT_SLOT_REG(1, WEFT_SLOT_REG_CONTROL)) & WEFT_CONTROL_SIGNAL),
               "SIGNAL survived a reset");
 
@@ -297,14 +300,17 @@ class Bench
         h.mmio_write(WEFT_SLOT_REG(0, WEFT_SLOT_REG_CONTROL),
                      WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN | WEFT_CONTROL_SIGNAL);
         r = call(t0, {hdr(WEFT_OSIF_CMD_MBOX_PUT_BURST, kTx, 4), 1, 2, 3, 4}, 0);
-        expect_status(r, WEFT_OSIF_CMD_MBOX_PUT_BURST, WEFT_OSIF_CANCELED, 0, "PUT_BURST signalled");
+        expect_status(r, WEFT_OSIF_CMD_MBOX_PUT_BURST, WEFT_OSIF_CANCELED, 0,
+                      "PUT_BURST signalled");
         CHECK(level(WEFT_LINK_RING01) == kLinkDepth, "cancelled burst changed the link");
         // LINK_FLUSH empties the link; the slots go on.
         h.mmio_write(WEFT_REG_LINK_FLUSH, 1u << WEFT_LINK_RING01);
         CHECK(level(WEFT_LINK_RING01) == 0, "LINK_FLUSH left %u words", level(WEFT_LINK_RING01));
-        h.mmio_write(WEFT_SLOT_REG(0, WEFT_SLOT_REG_CONTROL), WEFT_CONTROL_RUN | WEFT_CONTROL_RESET);
+        h.mmio_write(WEFT_SLOT_REG(0, WEFT_SLOT_REG_CONTROL),
+                     WEFT_CONTROL_RUN | WEFT_CONTROL_RESET);
         h.step(3);
-        h.mmio_write(WEFT_SLOT_REG(0, WEFT_SLOT_REG_CONTROL), WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN);
+        h.mmio_write(WEFT_SLOT_REG(0, WEFT_SLOT_REG_CONTROL),
+                     WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN);
     }
 
     // Back-to-back bursts at full speed: words move one per cycle within a burst.
@@ -415,6 +421,7 @@ int main(int argc, char **argv)
     b.signal_and_timeout();
     b.streaming_rate();
     b.random_traffic();
-    std::printf("tb_rtl_links: %d errors: %s\n", weft_tb::failures, weft_tb::failures ? "FAIL" : "PASS");
+    std::printf("tb_rtl_links: %d errors: %s\n", weft_tb::failures,
+                weft_tb::failures ? "FAIL" : "PASS");
     return weft_tb::failures ? 1 : 0;
 }
