@@ -99,6 +99,10 @@ TEST_F(Runtime, OsifMemoryFaultFaultsThreadWithAddress)
     EXPECT_NE(m.find("slot 1"), std::string::npos) << m;
     EXPECT_NE(m.find("0x00000100"), std::string::npos) << m;
     EXPECT_NE(m.find("write of 256 bytes"), std::string::npos) << m;
+    EXPECT_EQ(st.mem_faulted, 1);
+    EXPECT_EQ(st.mem_fault.addr, 0x00000100u);
+    EXPECT_EQ(st.mem_fault.length, 256u);
+    EXPECT_EQ(st.mem_fault.write, 1);
     EXPECT_NE(LogLineWith({"wild", "memory fault", "0x00000100"}), "");
     EXPECT_EQ(fake_control(f_, 1) & WEFT_CONTROL_RUN, 0u);
     EXPECT_EQ(pthread_mutex_trylock(&mutex_), 0) << "the faulted thread's mutex was released";
