@@ -78,6 +78,12 @@ TEST_P(BadInput, IsNamedAndContainedWhileNeighboursRunOn)
     if (c.kind == WEFT_EXIT_NORMAL) {
         EXPECT_EQ(st.value, c.exit_value) << c.what;
     }
+    if (c.mode == 4) { // the read it tried is recorded
+        EXPECT_EQ(st.mem_faulted, 1);
+        EXPECT_EQ(st.mem_fault.addr, 0x100u);
+        EXPECT_EQ(st.mem_fault.length, 4u);
+        EXPECT_EQ(st.mem_fault.write, 0);
+    }
     // The runtime said what happened, naming the thread and the slot.
     std::string all = Lower(st.message);
     for (const std::string &line : Log())
