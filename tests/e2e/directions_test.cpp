@@ -12,6 +12,9 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <ctime>
 #include <memory>
 #include <string>
 #include <thread>
@@ -194,6 +197,150 @@ class Directions : public Fabric, public ::testing::WithParamInterface<Placement
                 out.push_back(static_cast<char>(res[1 + i / 4] >> (8 * (i % 4))));
             return out;
         }
+
+        // The status a call that may fail answered, as the OSIF status code.
+        uint32_t TryLock()
+        {
+            if (side == Side::Hw)
+                return HwOk(WEFT_OSIF_CMD_MUTEX_TRYLOCK, kMutex);
+            int rc = pthread_mutex_trylock(&f->mutex_);
+            return rc == 0 ? WEFT_OSIF_OK : rc == EBUSY ? WEFT_OSIF_BUSY : WEFT_OSIF_INTERNAL;
+        }
+        uint32_t TryPut(uint32_t v)
+        {
+            if (side == Side::Hw)
+                return HwOk(WEFT_OSIF_CMD_MBOX_TRYPUT, kMbox, {v});
+            return Status(weft_mbox_tryput(&f->mbox_, v));
+        }
+        uint32_t TryGet(uint32_t *v)
+        {
+            if (side == Side::Sw)
+                return Status(weft_mbox_tryget(&f->mbox_, v));
+            std::vector<uint32_t> res;
+            uint32_t st = HwOk(WEFT_OSIF_CMD_MBOX_TRYGET, kMbox, {}, &res);
+            *v = res.empty() ? 0 : res[0];
+            return st;
+        }
+        void Signal()
+        {
+            if (side == Side::Sw)
+                ASSERT_EQ(pthread_cond_signal(&f->cond_), 0);
+            else
+                ASSERT_EQ(HwOk(WEFT_OSIF_CMD_COND_SIGNAL, kCond), WEFT_OSIF_OK);
+        }
+        // Timed calls, each with a timeout of `ms` milliseconds; the OSIF status.
+        uint32_t TimedWait(sem_t *s, uint32_t h, int ms)
+        {
+            if (side == Side::Hw)
+                return HwOk(WEFT_OSIF_CMD_SEM_TIMEDWAIT, h, {Us(ms)});
+            timespec until = Realtime(ms);
+            while (sem_timedwait(s, &until) != 0)
+                if (errno != EINTR)
+                    return errno == ETIMEDOUT ? WEFT_OSIF_TIMEDOUT : WEFT_OSIF_INTERNAL;
+            return WEFT_OSIF_OK;
+        }
+        uint32_t TimedLock(int ms)
+        {
+            if (side == Side::Hw)
+                return HwOk(WEFT_OSIF_CMD_MUTEX_TIMEDLOCK, kMutex, {Us(ms)});
+            timespec until = Realtime(ms);
+            int rc = pthread_mutex_timedlock(&f->mutex_, &until);
+            return rc == 0           ? WEFT_OSIF_OK
+                   : rc == ETIMEDOUT ? WEFT_OSIF_TIMEDOUT
+                                     : WEFT_OSIF_INTERNAL;
+        }
+        uint32_t TimedGet(uint32_t *v, int ms)
+        {
+            if (side == Side::Sw)
+                return Status(weft_mbox_timedget(&f->mbox_, v, ms));
+            std::vector<uint32_t> res;
+            uint32_t st = HwOk(WEFT_OSIF_CMD_MBOX_TIMEDGET, kMbox, {Us(ms)}, &res);
+            *v = res.empty() ? 0 : res[0];
+            return st;
+        }
+        uint32_t TimedReceive(std::string *msg, int ms)
+        {
+            if (side == Side::Sw) {
+                char buf[kMqMsgSize];
+                timespec until = Realtime(ms);
+                ssize_t n = mq_timedreceive(f->mq_, buf, sizeof buf, nullptr, &until);
+                if (n < 0)
+                    return errno == ETIMEDOUT ? WEFT_OSIF_TIMEDOUT : WEFT_OSIF_INTERNAL;
+                msg->assign(buf, static_cast<size_t>(n));
+                return WEFT_OSIF_OK;
+            }
+            std::vector<uint32_t> res;
+            uint32_t st = HwOk(WEFT_OSIF_CMD_MQ_TIMEDRECEIVE, kMq, {kMqMsgSize, Us(ms)}, &res);
+            msg->clear();
+            if (st == WEFT_OSIF_OK && !res.empty())
+                for (uint32_t i = 0; i < (res[0] & 0xffffu) && 1 + i / 4 < res.size(); i++)
+                    msg->push_back(static_cast<char>(res[1 + i / 4] >> (8 * (i % 4))));
+            return st;
+        }
+        uint32_t TimedSend(const std::string &msg, int ms)
+        {
+            if (side == Side::Sw) {
+                timespec until = Realtime(ms);
+                if (mq_timedsend(f->mq_, msg.data(), msg.size(), 0, &until) == 0)
+                    return WEFT_OSIF_OK;
+                return errno == ETIMEDOUT ? WEFT_OSIF_TIMEDOUT : WEFT_OSIF_INTERNAL;
+            }
+            std::vector<uint32_t> args = {static_cast<uint32_t>(msg.size()), Us(ms)};
+            for (uint32_t w : PackBytes(msg))
+                args.push_back(w);
+            return HwOk(WEFT_OSIF_CMD_MQ_TIMEDSEND, kMq, args);
+        }
+        // n words in one go: a hardware party uses the burst calls.
+        void PutMany(const std::vector<uint32_t> &words)
+        {
+            if (side == Side::Sw) {
+                for (uint32_t w : words)
+                    ASSERT_EQ(weft_mbox_put(&f->mbox_, w), 0);
+                return;
+            }
+            ASSERT_EQ(HwOk(WEFT_OSIF_CMD_MBOX_PUT_BURST, kMbox, words), WEFT_OSIF_OK);
+        }
+        std::vector<uint32_t> GetMany(uint32_t n)
+        {
+            std::vector<uint32_t> out;
+            if (side == Side::Sw) {
+                for (uint32_t i = 0; i < n; i++) {
+                    uint32_t v = 0;
+                    EXPECT_EQ(weft_mbox_get(&f->mbox_, &v), 0);
+                    out.push_back(v);
+                }
+                return out;
+            }
+            EXPECT_EQ(HwOk(WEFT_OSIF_CMD_MBOX_GET_BURST, kMbox, {n}, &out), WEFT_OSIF_OK);
+            return out;
+        }
+
+        static uint32_t Us(int ms) { return static_cast<uint32_t>(ms) * 1000u; }
+        static timespec Realtime(int ms)
+        {
+            timespec t;
+            clock_gettime(CLOCK_REALTIME, &t);
+            t.tv_sec += ms / 1000;
+            t.tv_nsec += (ms % 1000) * 1000000L;
+            if (t.tv_nsec >= 1000000000L) {
+                t.tv_sec++;
+                t.tv_nsec -= 1000000000L;
+            }
+            return t;
+        }
+        static uint32_t Status(int rc)
+        {
+            switch (rc) {
+            case 0:
+                return WEFT_OSIF_OK;
+            case -EAGAIN:
+                return WEFT_OSIF_AGAIN;
+            case -ETIMEDOUT:
+                return WEFT_OSIF_TIMEDOUT;
+            default:
+                return WEFT_OSIF_INTERNAL;
+            }
+        }
     };
 
     static std::vector<uint32_t> PackBytes(const std::string &s)
@@ -366,6 +513,107 @@ TEST_P(Directions, MessageQueueKeepsOrderAndBytes)
     mq_attr a{};
     ASSERT_EQ(mq_getattr(mq_, &a), 0);
     EXPECT_EQ(a.mq_curmsgs, 0);
+}
+
+// `from` holds the mutex: `to`'s trylock is BUSY; once released, `to` gets it.
+TEST_P(Directions, MutexTrylockSeesTheOtherSidesHold)
+{
+    Party from = Make(GetParam().from), to = Make(GetParam().to);
+    from.Lock();
+    EXPECT_EQ(to.TryLock(), WEFT_OSIF_BUSY);
+    EXPECT_EQ(to.TimedLock(30), WEFT_OSIF_TIMEDOUT);
+    from.Unlock();
+    EXPECT_EQ(to.TryLock(), WEFT_OSIF_OK);
+    to.Unlock();
+    EXPECT_EQ(to.TimedLock(5000), WEFT_OSIF_OK);
+    to.Unlock();
+}
+
+// One waiter of the `to` kind; the `from` party sets the flag and signals.
+TEST_P(Directions, CondSignalWakesTheWaiter)
+{
+    Party waiter = Make(GetParam().to), signaller = Make(GetParam().from);
+    constexpr unsigned kFlag = 4, kEntered = 5;
+    std::thread t([&] {
+        waiter.Lock();
+        waiter.Increment(kEntered);
+        while (waiter.Read(kFlag) == 0)
+            waiter.CondWait();
+        waiter.Unlock();
+    });
+    for (;;) {
+        signaller.Lock();
+        if (signaller.Read(kEntered) == 1)
+            break;
+        signaller.Unlock();
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    signaller.Write(kFlag, 1);
+    signaller.Signal();
+    signaller.Unlock();
+    t.join();
+    EXPECT_EQ(CondFallbacks(), 0u) << "a hardware waiter missed the signal";
+}
+
+// Timed calls time out when the other side does nothing, and succeed once it acts:
+// semaphore, mailbox and message queue.
+TEST_P(Directions, TimedCallsTimeOutThenSucceed)
+{
+    Party from = Make(GetParam().from), to = Make(GetParam().to);
+    EXPECT_EQ(to.TimedWait(&sem_a_, kSemA, 30), WEFT_OSIF_TIMEDOUT);
+    from.Post(&sem_a_, kSemA);
+    EXPECT_EQ(to.TimedWait(&sem_a_, kSemA, 5000), WEFT_OSIF_OK);
+
+    uint32_t v = 0;
+    EXPECT_EQ(to.TimedGet(&v, 30), WEFT_OSIF_TIMEDOUT);
+    from.Put(0x7777);
+    EXPECT_EQ(to.TimedGet(&v, 5000), WEFT_OSIF_OK);
+    EXPECT_EQ(v, 0x7777u);
+
+    std::string msg;
+    EXPECT_EQ(to.TimedReceive(&msg, 30), WEFT_OSIF_TIMEDOUT);
+    for (int i = 0; i < 4; i++) // fill the queue of four
+        EXPECT_EQ(from.TimedSend("m" + std::to_string(i), 5000), WEFT_OSIF_OK);
+    EXPECT_EQ(from.TimedSend("full", 30), WEFT_OSIF_TIMEDOUT);
+    EXPECT_EQ(to.TimedReceive(&msg, 5000), WEFT_OSIF_OK);
+    EXPECT_EQ(msg, "m0");
+    for (int i = 1; i < 4; i++)
+        EXPECT_EQ(to.TimedReceive(&msg, 5000), WEFT_OSIF_OK);
+}
+
+// The no-wait variants: AGAIN on an empty and on a full mailbox (capacity four).
+TEST_P(Directions, MailboxTryVariantsReportAgain)
+{
+    Party from = Make(GetParam().from), to = Make(GetParam().to);
+    uint32_t v = 0;
+    EXPECT_EQ(to.TryGet(&v), WEFT_OSIF_AGAIN);
+    for (uint32_t i = 0; i < 4; i++)
+        EXPECT_EQ(from.TryPut(10 + i), WEFT_OSIF_OK);
+    EXPECT_EQ(from.TryPut(99), WEFT_OSIF_AGAIN);
+    for (uint32_t i = 0; i < 4; i++) {
+        EXPECT_EQ(to.TryGet(&v), WEFT_OSIF_OK);
+        EXPECT_EQ(v, 10 + i);
+    }
+}
+
+// Bursts: a hardware party puts and gets many words per call, through a mailbox of four.
+TEST_P(Directions, MailboxBurstsKeepOrder)
+{
+    Party from = Make(GetParam().from), to = Make(GetParam().to);
+    std::vector<uint32_t> sent;
+    for (uint32_t i = 0; i < 15; i++)
+        sent.push_back(0xB0000000u + i * 3u);
+    std::vector<uint32_t> got;
+    std::thread consumer([&] {
+        for (uint32_t n : {5u, 1u, 9u}) {
+            std::vector<uint32_t> part = to.GetMany(n);
+            got.insert(got.end(), part.begin(), part.end());
+        }
+    });
+    from.PutMany({sent.begin(), sent.begin() + 10});
+    from.PutMany({sent.begin() + 10, sent.end()});
+    consumer.join();
+    EXPECT_EQ(got, sent);
 }
 
 INSTANTIATE_TEST_SUITE_P(Placements, Directions,
