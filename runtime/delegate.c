@@ -808,6 +808,8 @@ static void finish(weft_hwthread_t *t, const ending_t *e)
     pthread_mutex_unlock(&t->lock);
     if (free_it)
         weft_hwthread_free(t);
+    if (abandoned)
+        weft_abandoned_done(); /* last: the user may now destroy the mutex and cond */
 }
 
 /* ---- the loop ---------------------------------------------------------------------- */

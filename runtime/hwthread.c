@@ -362,6 +362,7 @@ void weft_hwthread_stop(weft_hwthread_t *t)
     bool exited = wait_exited(t, &deadline);
     if (!exited && t->parked) {
         t->abandoned = true;
+        weft_abandoned_add();
         weft_slot_stop(t->platform, t->slot);
         t->slot_stopped = true;
         t->status.kind = WEFT_EXIT_STOPPED;
@@ -383,6 +384,43 @@ void weft_hwthread_stop(weft_hwthread_t *t)
         pthread_join(t->delegate, NULL);
     }
     t->delegate_joined = true;
+}
+
+/* Delegates left to finish alone, process-wide: the runtime that abandoned one may be
+ * gone by the time it finishes. */
+static pthread_mutex_t abandoned_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t abandoned_done = PTHREAD_COND_INITIALIZER;
+static unsigned abandoned_count;
+
+void weft_abandoned_add(void)
+{
+    pthread_mutex_lock(&abandoned_lock);
+    abandoned_count++;
+    pthread_mutex_unlock(&abandoned_lock);
+}
+
+void weft_abandoned_done(void)
+{
+    pthread_mutex_lock(&abandoned_lock);
+    abandoned_count--;
+    pthread_cond_broadcast(&abandoned_done);
+    pthread_mutex_unlock(&abandoned_lock);
+}
+
+int weft_wait_abandoned(int timeout_ms)
+{
+    /* A condition variable initialised statically waits on CLOCK_REALTIME. */
+    struct timespec until = weft_deadline_after(CLOCK_REALTIME, timeout_ms > 0 ? timeout_ms : 0);
+    int ret = 0;
+    pthread_mutex_lock(&abandoned_lock);
+    while (abandoned_count > 0 && ret == 0) {
+        if (timeout_ms < 0)
+            pthread_cond_wait(&abandoned_done, &abandoned_lock);
+        else if (pthread_cond_timedwait(&abandoned_done, &abandoned_lock, &until) == ETIMEDOUT)
+            ret = abandoned_count > 0 ? -ETIMEDOUT : 0;
+    }
+    pthread_mutex_unlock(&abandoned_lock);
+    return ret;
 }
 
 int weft_hwthread_signal(weft_hwthread_t *t, unsigned signals)

@@ -121,6 +121,10 @@ bool weft_link_in_use(weft_t *w, unsigned l);
  *  abandoning it (see weft_hwthread_destroy()); the thread has ended after. */
 void weft_hwthread_stop(weft_hwthread_t *t);
 
+/** Count a delegate left to finish alone, and its end (see weft_wait_abandoned()). */
+void weft_abandoned_add(void);
+void weft_abandoned_done(void);
+
 /** Free a thread object and what it owns. */
 void weft_hwthread_free(weft_hwthread_t *t);
 

@@ -236,11 +236,23 @@ int weft_hwthread_stats(weft_hwthread_t *t, weft_hwthread_stats_t *stats);
  *        the slot itself after WEFT_ABANDON_MS and returns; the delegate is left to finish
  *        on its own: once it gets the mutex it unlocks it and frees what is left, touching
  *        neither the slot nor the runtime. That condition variable and mutex must stay
- *        valid until the mutex has next been unlocked. weft_shutdown() does the same.
+ *        valid until weft_wait_abandoned() says the delegate has finished. weft_shutdown() does
+ *        the same.
  * @retval 0 success
  * @retval -EINVAL t is NULL
  */
 int weft_hwthread_destroy(weft_hwthread_t *t);
+
+/**
+ * @brief Wait until every delegate that weft_hwthread_destroy() or weft_shutdown() left to
+ *        finish alone has finished (process-wide). Such a delegate waits to take back the
+ *        mutex of a condition wait; call this after releasing that mutex and before
+ *        destroying that condition variable or mutex.
+ * @param timeout_ms negative waits forever; 0 only checks
+ * @retval 0 none is left
+ * @retval -ETIMEDOUT some still wait for their mutex
+ */
+int weft_wait_abandoned(int timeout_ms);
 
 /** How long destroy and shutdown wait for a delegate before leaving it to finish alone (ms). */
 #define WEFT_ABANDON_MS 200

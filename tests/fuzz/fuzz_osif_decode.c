@@ -6,7 +6,8 @@
  * documented rules (osif_spec.c) and against its own contract; the resource array, the
  * argument words and the objects live in exactly sized heap blocks, so ASan reports any
  * read outside what the decoder was given (the objects are 0-byte blocks: the decoder
- * must never dereference them).
+ * must never dereference them). Entries may be of any type up to LINK, which takes the
+ * mailbox commands (weft_res_serves()).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,11 +37,39 @@ static int same_info(const weft_osif_cmd_info_t *a, const weft_osif_cmd_info_t *
     return a == b || (a && b && a->code == b->code);
 }
 
+/* The status each rejection reason comes with (osif_decode.h). */
+static uint8_t reason_status(weft_osif_reject_t why)
+{
+    switch (why) {
+    case WEFT_REJECT_UNKNOWN_CMD:
+        return WEFT_OSIF_NOSYS;
+    case WEFT_REJECT_HANDLE_RANGE:
+    case WEFT_REJECT_HANDLE_NOT_ZERO:
+        return WEFT_OSIF_BADHANDLE;
+    case WEFT_REJECT_WRONG_TYPE:
+        return WEFT_OSIF_WRONG_TYPE;
+    case WEFT_REJECT_ARG_COUNT:
+    case WEFT_REJECT_MSG_LENGTH:
+    case WEFT_REJECT_BURST_EMPTY:
+    case WEFT_REJECT_BURST_COUNT:
+    case WEFT_REJECT_COND_MUTEX:
+        return WEFT_OSIF_BADARGS;
+    default:
+        return WEFT_OSIF_OK;
+    }
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
     fuzz_request_init();
+    /* The generated serves relation is the documented one: every type takes its own
+     * commands, a LINK also the mailbox ones, and nothing else. */
+    for (unsigned t = WEFT_RES_NONE; t <= WEFT_RES_LINK; t++) {
+        CHECK(osif_spec_takes(t, weft_res_serves(t)));
+        CHECK(t == WEFT_RES_LINK || weft_res_serves(t) == t);
+    }
     return 0;
 }
 
@@ -57,7 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     void *object = malloc(0);
     CHECK(res && object);
     for (unsigned i = 0; i < n; i++) {
-        res[i].type = (weft_res_type_t)(fuzz_u8(&in) % (WEFT_RES_MQ + 1));
+        res[i].type = (weft_res_type_t)(fuzz_u8(&in) % (WEFT_RES_LINK + 1));
         res[i].object = object;
     }
 
@@ -85,16 +114,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     CHECK(d.hdr.cmd == e.cmd && d.hdr.handle == e.handle && d.hdr.nargs == e.nargs);
     CHECK(d.verdict == WEFT_OSIF_ACCEPT || d.verdict == WEFT_OSIF_REJECT ||
           d.verdict == WEFT_OSIF_FRAMING);
+    if (d.verdict != WEFT_OSIF_FRAMING)
+        CHECK(d.args0 == (e.nargs > 0 ? args[0] : 0));
     if (d.verdict == WEFT_OSIF_ACCEPT) {
-        CHECK(d.status == WEFT_OSIF_OK);
+        CHECK(d.status == WEFT_OSIF_OK && d.why == WEFT_REJECT_NONE);
         CHECK(d.info != NULL && d.info->code == e.cmd);
         if (d.info->handle_type != WEFT_RES_NONE) {
             CHECK(d.res != NULL && d.res >= res && d.res < res + n);
-            CHECK((unsigned)d.res->type == d.info->handle_type);
+            CHECK((unsigned)d.res->type == d.info->handle_type ||
+                  weft_res_serves(d.res->type) == d.info->handle_type);
             CHECK(d.res == &res[e.handle]);
         } else {
             CHECK(e.handle == 0);
         }
+        /* A burst moves 1..WEFT_OSIF_MAX_ARGS words. */
+        if (d.info->handle_type == WEFT_RES_MBOX && d.info->variadic_args)
+            CHECK(e.nargs > d.info->nargs);
+        if (d.info->handle_type == WEFT_RES_MBOX && d.info->variadic_results)
+            CHECK(args[0] >= 1 && args[0] <= WEFT_OSIF_MAX_ARGS);
         if (d.info->code == WEFT_OSIF_CMD_COND_WAIT || d.info->code == WEFT_OSIF_CMD_COND_TIMEDWAIT)
             CHECK(d.arg_res != NULL && d.arg_res >= res && d.arg_res < res + n &&
                   d.arg_res->type == WEFT_RES_MUTEX && d.arg_res == &res[args[0]]);
@@ -102,18 +139,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             CHECK(d.arg_res == NULL);
     }
     if (d.verdict == WEFT_OSIF_REJECT)
-        CHECK(d.status != WEFT_OSIF_OK);
+        CHECK(d.status != WEFT_OSIF_OK && d.why != WEFT_REJECT_NONE &&
+              reason_status(d.why) == d.status);
     CHECK(same_info(d.info, weft_osif_cmd_lookup(e.cmd)) || d.verdict == WEFT_OSIF_FRAMING);
 
     /* The documented rules, checked in their order. */
     if (e.exact) {
         CHECK(d.verdict == e.verdict);
         CHECK(d.status == e.status);
+        CHECK(d.verdict == WEFT_OSIF_FRAMING || d.why == e.why);
     } else if (e.verdict == WEFT_OSIF_ACCEPT) {
         CHECK(d.verdict == WEFT_OSIF_ACCEPT ||
               (d.verdict == WEFT_OSIF_REJECT && d.status == WEFT_OSIF_BADARGS));
     } else {
-        CHECK(d.verdict == e.verdict && d.status == e.status);
+        CHECK(d.verdict == e.verdict && d.status == e.status && d.why == e.why);
     }
     if (d.verdict != WEFT_OSIF_FRAMING)
         CHECK(same_info(d.info, e.info));
@@ -123,8 +162,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
 
     /* Pure: the same request is classified the same way. */
-    CHECK(again.verdict == d.verdict && again.status == d.status && same_info(again.info, d.info) &&
-          again.res == d.res && again.arg_res == d.arg_res && again.hdr.cmd == d.hdr.cmd &&
+    CHECK(again.verdict == d.verdict && again.status == d.status && again.why == d.why &&
+          again.args0 == d.args0 && same_info(again.info, d.info) && again.res == d.res &&
+          again.arg_res == d.arg_res && again.hdr.cmd == d.hdr.cmd &&
           again.hdr.handle == d.hdr.handle && again.hdr.nargs == d.hdr.nargs);
 
     free(args);

@@ -35,6 +35,29 @@ static int is_cond_wait(uint32_t code)
     return code == WEFT_OSIF_CMD_COND_WAIT || code == WEFT_OSIF_CMD_COND_TIMEDWAIT;
 }
 
+/* A mailbox burst put (its variadic words are the words to put) or get (its first
+ * argument is the count, its results variadic). */
+static int is_burst_put(const weft_osif_cmd_info_t *info)
+{
+    return info->handle_type == WEFT_RES_MBOX && info->variadic_args;
+}
+
+static int is_burst_get(const weft_osif_cmd_info_t *info)
+{
+    return info->handle_type == WEFT_RES_MBOX && info->variadic_results;
+}
+
+/* Variadic words of a command's own count, from one byte: a message's 0..5 words (up to
+ * 20 bytes); a burst's 0..5 words (b < 0x80) or 2..256 in steps of 2, capped at what
+ * one request can carry after the fixed arguments. */
+static uint32_t variadic_words(const weft_osif_cmd_info_t *info, uint8_t b)
+{
+    if (!is_burst_put(info) || b < 0x80u)
+        return b % 6u;
+    uint32_t words = ((b & 0x7fu) + 1u) * 2u;
+    return words > WEFT_OSIF_MAX_ARGS - info->nargs ? WEFT_OSIF_MAX_ARGS - info->nargs : words;
+}
+
 void fuzz_request(fuzz_input_t *in, uint8_t mode, const weft_resource_t *res, unsigned n,
                   fuzz_request_t *r)
 {
@@ -53,7 +76,7 @@ void fuzz_request(fuzz_input_t *in, uint8_t mode, const weft_resource_t *res, un
                          : entry_of_type(res, n, info->handle_type, handle);
         uint32_t natural = info ? info->nargs : 0;
         if (info && info->variadic_args)
-            natural += fuzz_u8(in) % 6u; /* message words: up to 20 bytes */
+            natural += variadic_words(info, fuzz_u8(in));
         uint32_t nargs;
         switch ((mode >> 3) & 3) {
         case 0:
@@ -75,13 +98,24 @@ void fuzz_request(fuzz_input_t *in, uint8_t mode, const weft_resource_t *res, un
 
     unsigned nargs = r->header >> WEFT_OSIF_REQ_NARGS_SHIFT & WEFT_OSIF_REQ_NARGS_MASK;
     r->nargs = nargs <= WEFT_OSIF_MAX_ARGS ? nargs : 0;
-    for (unsigned i = 0; i < r->nargs; i++)
+    int plausible = (mode & 0x21) == 0x20 && info && r->nargs >= info->nargs;
+    /* A plausible burst put's words are counted up from one raw word, so a long burst
+     * costs the input 4 bytes, not 4 per word. */
+    unsigned raw =
+        plausible && is_burst_put(info) && r->nargs > info->nargs ? info->nargs + 1u : r->nargs;
+    for (unsigned i = 0; i < raw; i++)
         r->args[i] = fuzz_u32(in);
+    for (unsigned i = raw; i < r->nargs; i++)
+        r->args[i] = r->args[raw - 1] + (i - raw + 1);
 
-    if ((mode & 0x21) == 0x20 && info && info->nargs > 0 && r->nargs >= info->nargs) {
+    if (plausible && info->nargs > 0) {
         if (is_cond_wait(info->code))
             r->args[0] = entry_of_type(res, n, WEFT_RES_MUTEX, r->args[0]);
-        if (info->variadic_args) {
+        /* A count of 0..WEFT_OSIF_MAX_ARGS + 1: mostly valid, the two bounds' neighbours
+         * included. */
+        if (is_burst_get(info))
+            r->args[0] %= WEFT_OSIF_MAX_ARGS + 2u;
+        if (info->variadic_args && info->handle_type == WEFT_RES_MQ) {
             uint32_t words = r->nargs - info->nargs;
             uint32_t len = words ? words * 4u - (r->args[0] & 3u) : 0;
             /* Mostly a valid priority; now and then one of 2^15 or more. */

@@ -30,10 +30,13 @@ void fuzz_request_init(void);
  *   bit 0 set: the header is the next raw word and the arguments follow as raw words;
  *   otherwise the header is built: the command is the next byte as a raw code (bit 1) or
  *   an index into the protocol table; the handle the next byte, raw (bit 2) or made an
- *   entry of the command's type; nargs (bits 3-4) the command's own count, that count
- *   moved by -2..+2, any 8-bit count, or any 16-bit count; with bit 5 the arguments are
- *   made plausible (a mutex entry for a condition wait, a message length matching its
- *   data words, a small priority) instead of raw words.
+ *   entry of the command's type; for a command with variadic arguments the next byte
+ *   gives their number (a message's 0..5 words; a burst's 0..5, or 2..256 in steps of 2);
+ *   nargs (bits 3-4) the command's own count, that count moved by -2..+2, any 8-bit
+ *   count, or any 16-bit count; with bit 5 the arguments are made plausible (a mutex
+ *   entry for a condition wait, a message length matching its data words, a small
+ *   priority, a burst get's count of 0..WEFT_OSIF_MAX_ARGS + 1, a burst put's words
+ *   counted up from one raw word) instead of raw words.
  */
 void fuzz_request(fuzz_input_t *in, uint8_t mode, const weft_resource_t *res, unsigned n,
                   fuzz_request_t *r);

@@ -32,14 +32,35 @@ def u32(*words):
     return b"".join(struct.pack("<I", w & 0xFFFFFFFF) for w in words)
 
 
-def request(name, args=(), handle=0, data_words=0, mode=PLAUSIBLE, nargs_bytes=b""):
+MAX_ARGS = PROTO["limits"]["max_args"]
+
+
+def is_burst_put(c):
+    return c["handle"] == "MBOX" and c.get("variadic_args", False)
+
+
+def variadic_byte(c, words):
+    """The byte fuzz_request() turns into `words` variadic words (variadic_words() in
+    fuzz_request.c): 0..5 as such; a burst's even 2..256 as 0x80 | (words / 2 - 1),
+    capped at what fits one request after the fixed arguments."""
+    if words <= 5:
+        return words
+    fixed = len(c["args"])
+    if not (is_burst_put(c) and words % 2 == 0 and words <= MAX_ARGS - fixed):
+        raise ValueError(f"{c['name']}: {words} variadic words cannot be encoded")
+    return 0x80 | (words // 2 - 1)
+
+
+def request(name, args=(), handle=0, data_words=0, mode=PLAUSIBLE | RAW_HANDLE, nargs_bytes=b""):
     """A structured request: mode, command, handle byte, then what the mode asks. The
-    command goes in as its code (RAW_CODE), not as a table index, so a seed keeps its
-    meaning when commands are added to the protocol."""
+    command goes in as its code (RAW_CODE), not as a table index, and the handle raw
+    (RAW_HANDLE) unless the mode says otherwise, so a seed keeps its meaning when commands
+    or resource entries are added. With PLAUSIBLE a burst put's words are counted up from
+    one word: args are then its fixed arguments and that word."""
     c = CMDS[name]
     out = bytes([mode | RAW_CODE, c["code"], handle])
     if c.get("variadic_args"):
-        out += bytes([data_words])
+        out += bytes([variadic_byte(c, data_words)])
     out += nargs_bytes
     return out + u32(*args)
 
@@ -55,25 +76,53 @@ def write(target, name, data):
 
 
 def decode_seeds():
-    # Resource array of every type, in type order; handles 0..4.
-    array = bytes([5]) + bytes(RES[t] for t in ("SEM", "MUTEX", "COND", "MBOX", "MQ"))
-    handle_of = {"SEM": 0, "MUTEX": 1, "COND": 2, "MBOX": 3, "MQ": 4}
+    # Resource array of every type, in type order; handles 0..5.
+    types = ("SEM", "MUTEX", "COND", "MBOX", "MQ", "LINK")
+    array = bytes([len(types)]) + bytes(RES[t] for t in types)
+    handle_of = {t: i for i, t in enumerate(types)}
+
+    def args_of(c, words):
+        # PLAUSIBLE: a burst put's words are counted up from one.
+        return [1] * (len(c["args"]) + (min(words, 1) if is_burst_put(c) else words))
+
     for c in PROTO["commands"]:
         words = 2 if c.get("variadic_args") else 0
-        nargs = len(c["args"]) + words
         write("osif_decode", c["name"].lower(),
-              array + request(c["name"], [1] * nargs, handle_of.get(c["handle"], 0), words))
+              array + request(c["name"], args_of(c, words), handle_of.get(c["handle"], 0), words))
+        if c["handle"] == "MBOX":  # the same call on a hardware link
+            write("osif_decode", "link_" + c["name"].lower(),
+                  array + request(c["name"], args_of(c, words), handle_of["LINK"], words))
+    write("osif_decode", "link_wrong_type", array + request("SEM_POST", handle=handle_of["LINK"]))
+    write("osif_decode", "mbox_put_burst_empty",
+          array + request("MBOX_PUT_BURST", handle=handle_of["MBOX"]))
+    write("osif_decode", "mbox_put_burst_full",
+          array + request("MBOX_PUT_BURST", [1], handle_of["MBOX"], MAX_ARGS))
+    for count in (0, MAX_ARGS, MAX_ARGS + 1):
+        write("osif_decode", f"mbox_get_burst_{count}",
+              array + request("MBOX_GET_BURST", [count], handle_of["MBOX"], mode=RAW_HANDLE))
     write("osif_decode", "unknown_command", array + bytes([RAW_CODE, 0x7E, 0]))
     write("osif_decode", "framing", array + raw_header(CMDS["MBOX_PUT"]["code"], 0, 40000))
     write("osif_decode", "empty_array", bytes([0x40]) + request("SEM_POST"))
 
 
 def delegate_seeds():
-    # Byte 0: 5 entries, not rotated: sem 0, mutex 1, cond 2, mbox 3, mq 4.
-    # Byte 1: bit 0 resume, bits 1-2 semaphore count, bits 3-4 mailbox words, bit 5 a
-    # message waiting in the queue.
-    def seed(name, start, *requests):
-        write("delegate", name, bytes([0, start]) + b"".join(requests))
+    # Byte 0 (layout): 0 is 7 entries, not rotated: sem 0, mutex 1, cond 2, mbox 3 (2
+    # words), mq 4, link 5 (link 0, slot 0 -> 1), mbox 6 (MAX_ARGS + 8 words); 4 adds the
+    # recursive mutex 7, the error-checking one 8, mutex 1 again as 9 and link 10 (link 1,
+    # slot 1 -> 0).
+    # Byte 1 (start): bit 0 resume, bits 1-2 semaphore count, bits 3-4 words in mailbox 3,
+    # bit 5 a message waiting in the queue, bits 6-7 words in mailbox 6 (0, 1, all but
+    # one, all).
+    SMALL, BIG, LINK0, LINK1 = 3, 6, 5, 10
+    BIG_CAP = MAX_ARGS + 8
+
+    def seed(name, start, *requests, layout=0):
+        write("delegate", name, bytes([layout, start]) + b"".join(requests))
+
+    def words(name, handle, values, timeout=None):
+        """A burst put of exactly these words (raw arguments)."""
+        fixed = [] if timeout is None else [timeout]
+        return request(name, fixed + list(values), handle, len(values), mode=RAW_HANDLE)
 
     seed("sem", 0x02,
          request("SEM_WAIT"), request("SEM_WAIT"), request("SEM_POST"),
@@ -103,7 +152,7 @@ def delegate_seeds():
          bytes([PLAUSIBLE | RAW_CODE, 0x7E, 0]),
          request("SEM_POST", handle=200, mode=PLAUSIBLE | RAW_HANDLE),
          request("MUTEX_LOCK", handle=0, mode=PLAUSIBLE | RAW_HANDLE),
-         request("MBOX_PUT", [1, 2, 3], handle=3, mode=PLAUSIBLE | NARGS_DELTA,
+         request("MBOX_PUT", [1, 2, 3], handle=3, mode=PLAUSIBLE | RAW_HANDLE | NARGS_DELTA,
                  nargs_bytes=bytes([4])),
          request("COND_WAIT", [0], handle=2, mode=0),
          request("MUTEX_UNLOCK", handle=1),
@@ -113,6 +162,63 @@ def delegate_seeds():
          request("SEM_POST"), raw_header(CMDS["MBOX_PUT"]["code"], 0, 40000))
     seed("unfinished", 0x00,
          request("GET_INIT_DATA"), raw_header(CMDS["MBOX_PUT"]["code"], 3, 1))
+    # Bursts on the small mailbox (one word waiting), fitted by the harness to what it
+    # holds, or answered CANCELED before their first word; then a few on the large one.
+    seed("burst", 0x08,
+         request("MBOX_GET_BURST", [2], SMALL),               # 1 word waits: fitted to 1
+         request("MBOX_GET_BURST", [1], SMALL),               # empty: CANCELED
+         words("MBOX_PUT_BURST", SMALL, [7, 8, 9]),           # room for 2: fitted to 2
+         words("MBOX_TIMEDPUT_BURST", SMALL, [10], 1000),     # full: CANCELED
+         request("MBOX_TIMEDGET_BURST", [2, 1000], SMALL),    # 7, 8
+         request("MBOX_PUT_BURST", [0x100], BIG, 5),          # 0x100 .. 0x104
+         request("MBOX_TIMEDGET_BURST", [5, 0], BIG),
+         request("MBOX_TRYGET", handle=BIG))                  # empty again: AGAIN
+    # Whole bursts on the large mailbox: a response twice the SW2HW FIFO, requests longer
+    # than the HW2SW FIFO, and the mailbox filled to the last word.
+    seed("burst_long", 0x00,
+         request("MBOX_PUT_BURST", [0xA000], BIG, MAX_ARGS),
+         request("MBOX_GET_BURST", [MAX_ARGS], BIG),
+         request("MBOX_TIMEDPUT_BURST", [0, 0xB000], BIG, 254),
+         request("MBOX_PUT_BURST", [0xC000], BIG, 12),        # room for 10: fitted
+         request("MBOX_PUT_BURST", [0xD000], BIG, 1),         # full: CANCELED
+         request("MBOX_TRYPUT", [1], BIG),                    # full: AGAIN
+         request("MBOX_TIMEDGET_BURST", [MAX_ARGS, 100], BIG))
+    seed("burst_full", 0x80 | 0x10,                           # all but one; small full
+         request("MBOX_PUT_BURST", [0xE000], BIG, 4),         # room for 1: fitted
+         request("MBOX_PUT_BURST", [0xF000], BIG, 2),         # full: CANCELED
+         request("MBOX_GET_BURST", [MAX_ARGS], BIG),
+         request("MBOX_TIMEDGET_BURST", [BIG_CAP - MAX_ARGS + 1, 100], BIG),  # fitted to 8
+         request("MBOX_GET_BURST", [1], BIG),                 # empty: CANCELED
+         request("MBOX_PUT_BURST", [0x1234], SMALL, 2),       # small full: CANCELED
+         request("MBOX_GET_BURST", [2], SMALL))
+    seed("burst_errors", 0x08,
+         request("MBOX_PUT_BURST", handle=SMALL),             # no word: BADARGS
+         request("MBOX_TIMEDPUT_BURST", [1000], SMALL),       # no word: BADARGS
+         request("MBOX_GET_BURST", [0], SMALL, mode=RAW_HANDLE),
+         request("MBOX_GET_BURST", [MAX_ARGS + 1], SMALL, mode=RAW_HANDLE),
+         request("MBOX_TIMEDGET_BURST", [0xFFFFFFFF, 0], SMALL, mode=RAW_HANDLE),
+         request("MBOX_TIMEDGET_BURST", [1], SMALL, mode=PLAUSIBLE | RAW_HANDLE | NARGS_DELTA,
+                 nargs_bytes=bytes([1])),                     # count only: BADARGS
+         request("MBOX_GET_BURST", [1], 0),                   # a semaphore: WRONG_TYPE
+         request("MBOX_GET_BURST", [1], SMALL))               # the word waiting
+    # Mailbox calls on hardware links: PERM when well-formed, else BADARGS or WRONG_TYPE.
+    seed("link", 0x08,
+         request("MBOX_GET", handle=LINK0),
+         request("MBOX_PUT", [1], LINK0),
+         request("MBOX_TRYGET", handle=LINK1),
+         request("MBOX_TRYPUT", [2], LINK1),
+         request("MBOX_TIMEDGET", [1000], LINK0),
+         request("MBOX_TIMEDPUT", [3, 1000], LINK1),
+         request("MBOX_PUT_BURST", [4], LINK0, 3),
+         request("MBOX_GET_BURST", [4], LINK1),
+         request("MBOX_TIMEDPUT_BURST", [0, 5], LINK1, 2),
+         request("MBOX_TIMEDGET_BURST", [3, 10], LINK0),
+         request("MBOX_GET_BURST", [0], LINK0, mode=RAW_HANDLE),   # BADARGS
+         request("MBOX_PUT_BURST", handle=LINK1),                  # BADARGS
+         request("SEM_POST", handle=LINK0),                        # WRONG_TYPE
+         request("MBOX_GET", handle=9),                            # a mutex: WRONG_TYPE
+         request("MBOX_GET", handle=SMALL),                        # the software one: OK
+         layout=4)
 
 
 def main():

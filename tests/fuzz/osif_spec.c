@@ -7,10 +7,11 @@
 
 #include <stddef.h>
 
-static void rejected(osif_expect_t *out, uint8_t status)
+static void rejected(osif_expect_t *out, uint8_t status, weft_osif_reject_t why)
 {
     out->verdict = WEFT_OSIF_REJECT;
     out->status = status;
+    out->why = why;
 }
 
 static int is_cond_wait(uint8_t code)
@@ -21,24 +22,58 @@ static int is_cond_wait(uint8_t code)
 int osif_spec_knows(uint32_t code)
 {
     static const uint8_t known[] = {
-        WEFT_OSIF_CMD_SEM_POST,         WEFT_OSIF_CMD_SEM_WAIT,
-        WEFT_OSIF_CMD_MUTEX_LOCK,       WEFT_OSIF_CMD_MUTEX_UNLOCK,
-        WEFT_OSIF_CMD_MUTEX_TRYLOCK,    WEFT_OSIF_CMD_COND_WAIT,
-        WEFT_OSIF_CMD_COND_SIGNAL,      WEFT_OSIF_CMD_COND_BROADCAST,
-        WEFT_OSIF_CMD_MBOX_GET,         WEFT_OSIF_CMD_MBOX_PUT,
-        WEFT_OSIF_CMD_MBOX_TRYGET,      WEFT_OSIF_CMD_MBOX_TRYPUT,
-        WEFT_OSIF_CMD_MQ_SEND,          WEFT_OSIF_CMD_MQ_RECEIVE,
-        WEFT_OSIF_CMD_GET_INIT_DATA,    WEFT_OSIF_CMD_THREAD_EXIT,
-        WEFT_OSIF_CMD_THREAD_CHECK,     WEFT_OSIF_CMD_THREAD_YIELD,
-        WEFT_OSIF_CMD_GET_RESUME_STATE, WEFT_OSIF_CMD_SEM_TIMEDWAIT,
-        WEFT_OSIF_CMD_MUTEX_TIMEDLOCK,  WEFT_OSIF_CMD_COND_TIMEDWAIT,
-        WEFT_OSIF_CMD_MBOX_TIMEDGET,    WEFT_OSIF_CMD_MBOX_TIMEDPUT,
-        WEFT_OSIF_CMD_MQ_TIMEDSEND,     WEFT_OSIF_CMD_MQ_TIMEDRECEIVE,
+        WEFT_OSIF_CMD_SEM_POST,
+        WEFT_OSIF_CMD_SEM_WAIT,
+        WEFT_OSIF_CMD_MUTEX_LOCK,
+        WEFT_OSIF_CMD_MUTEX_UNLOCK,
+        WEFT_OSIF_CMD_MUTEX_TRYLOCK,
+        WEFT_OSIF_CMD_COND_WAIT,
+        WEFT_OSIF_CMD_COND_SIGNAL,
+        WEFT_OSIF_CMD_COND_BROADCAST,
+        WEFT_OSIF_CMD_MBOX_GET,
+        WEFT_OSIF_CMD_MBOX_PUT,
+        WEFT_OSIF_CMD_MBOX_TRYGET,
+        WEFT_OSIF_CMD_MBOX_TRYPUT,
+        WEFT_OSIF_CMD_MQ_SEND,
+        WEFT_OSIF_CMD_MQ_RECEIVE,
+        WEFT_OSIF_CMD_GET_INIT_DATA,
+        WEFT_OSIF_CMD_THREAD_EXIT,
+        WEFT_OSIF_CMD_THREAD_CHECK,
+        WEFT_OSIF_CMD_THREAD_YIELD,
+        WEFT_OSIF_CMD_GET_RESUME_STATE,
+        WEFT_OSIF_CMD_SEM_TIMEDWAIT,
+        WEFT_OSIF_CMD_MUTEX_TIMEDLOCK,
+        WEFT_OSIF_CMD_COND_TIMEDWAIT,
+        WEFT_OSIF_CMD_MBOX_TIMEDGET,
+        WEFT_OSIF_CMD_MBOX_TIMEDPUT,
+        WEFT_OSIF_CMD_MQ_TIMEDSEND,
+        WEFT_OSIF_CMD_MQ_TIMEDRECEIVE,
+        WEFT_OSIF_CMD_MBOX_PUT_BURST,
+        WEFT_OSIF_CMD_MBOX_GET_BURST,
+        WEFT_OSIF_CMD_MBOX_TIMEDPUT_BURST,
+        WEFT_OSIF_CMD_MBOX_TIMEDGET_BURST,
     };
     for (size_t i = 0; i < sizeof known; i++)
         if (known[i] == code)
             return 1;
     return 0;
+}
+
+int osif_spec_burst_put(uint32_t code)
+{
+    return code == WEFT_OSIF_CMD_MBOX_PUT_BURST || code == WEFT_OSIF_CMD_MBOX_TIMEDPUT_BURST;
+}
+
+int osif_spec_burst_get(uint32_t code)
+{
+    return code == WEFT_OSIF_CMD_MBOX_GET_BURST || code == WEFT_OSIF_CMD_MBOX_TIMEDGET_BURST;
+}
+
+/* docs/osif.md and osif.yaml: a hardware link is a mailbox the static region serves, so
+ * its handle takes the mailbox commands; every other type takes only its own. */
+int osif_spec_takes(uint32_t res_type, uint32_t cmd_type)
+{
+    return res_type == cmd_type || (res_type == WEFT_RES_LINK && cmd_type == WEFT_RES_MBOX);
 }
 
 void osif_spec(uint32_t header, const uint32_t *args, const weft_resource_t *res, unsigned num_res,
@@ -53,6 +88,7 @@ void osif_spec(uint32_t header, const uint32_t *args, const weft_resource_t *res
     out->res = -1;
     out->arg_res = -1;
     out->exact = 1;
+    out->why = WEFT_REJECT_NONE;
 
     /* 1. nargs above the limit: the stream cannot be followed any more. */
     if (out->nargs > WEFT_OSIF_MAX_ARGS) {
@@ -64,19 +100,23 @@ void osif_spec(uint32_t header, const uint32_t *args, const weft_resource_t *res
     const weft_osif_cmd_info_t *info = weft_osif_cmd_lookup(out->cmd);
     out->info = info;
     if (!info) {
-        rejected(out, WEFT_OSIF_NOSYS);
+        rejected(out, WEFT_OSIF_NOSYS, WEFT_REJECT_UNKNOWN_CMD);
         return;
     }
     /* 3. handle outside the array, or non-zero for a command without one. */
-    if (info->handle_type == WEFT_RES_NONE ? out->handle != 0 : out->handle >= num_res) {
-        rejected(out, WEFT_OSIF_BADHANDLE);
+    if (info->handle_type == WEFT_RES_NONE && out->handle != 0) {
+        rejected(out, WEFT_OSIF_BADHANDLE, WEFT_REJECT_HANDLE_NOT_ZERO);
         return;
     }
-    /* 4. handle bound to another type. */
+    if (info->handle_type != WEFT_RES_NONE && out->handle >= num_res) {
+        rejected(out, WEFT_OSIF_BADHANDLE, WEFT_REJECT_HANDLE_RANGE);
+        return;
+    }
+    /* 4. handle bound to a type that does not take the command (a LINK takes MBOX's). */
     if (info->handle_type != WEFT_RES_NONE) {
         out->res = out->handle;
-        if ((unsigned)res[out->handle].type != info->handle_type) {
-            rejected(out, WEFT_OSIF_WRONG_TYPE);
+        if (!osif_spec_takes((unsigned)res[out->handle].type, info->handle_type)) {
+            rejected(out, WEFT_OSIF_WRONG_TYPE, WEFT_REJECT_WRONG_TYPE);
             return;
         }
     }
@@ -87,22 +127,33 @@ void osif_spec(uint32_t header, const uint32_t *args, const weft_resource_t *res
     }
     /* 5. argument count: exact, or at least the fixed ones for a variadic command. */
     if (info->variadic_args ? out->nargs < info->nargs : out->nargs != info->nargs) {
-        rejected(out, WEFT_OSIF_BADARGS);
+        rejected(out, WEFT_OSIF_BADARGS, WEFT_REJECT_ARG_COUNT);
         return;
     }
-    /* 6. argument values: a message's data words against its length... */
+    /* 6. argument values: a message's data words against its length, ... */
     if (info->variadic_args && info->handle_type == WEFT_RES_MQ) {
         uint32_t len = args[0] & 0xffffu;
         uint32_t words = (uint32_t)out->nargs - info->nargs;
         if (words * 4u < len || words * 4u >= len + 4u) {
-            rejected(out, WEFT_OSIF_BADARGS);
+            rejected(out, WEFT_OSIF_BADARGS, WEFT_REJECT_MSG_LENGTH);
             return;
         }
     }
-    /* ...and a condition wait's mutex handle. */
+    /* ... a burst put's words after its fixed arguments: at least one (the framing bound
+     * already caps them at WEFT_OSIF_MAX_ARGS), ... */
+    if (osif_spec_burst_put(info->code) && out->nargs == info->nargs) {
+        rejected(out, WEFT_OSIF_BADARGS, WEFT_REJECT_BURST_EMPTY);
+        return;
+    }
+    /* ... a burst get's count: 1..WEFT_OSIF_MAX_ARGS, ... */
+    if (osif_spec_burst_get(info->code) && (args[0] < 1 || args[0] > WEFT_OSIF_MAX_ARGS)) {
+        rejected(out, WEFT_OSIF_BADARGS, WEFT_REJECT_BURST_COUNT);
+        return;
+    }
+    /* ... and a condition wait's mutex handle. */
     if (is_cond_wait(info->code)) {
         if (args[0] >= num_res || res[args[0]].type != WEFT_RES_MUTEX) {
-            rejected(out, WEFT_OSIF_BADARGS);
+            rejected(out, WEFT_OSIF_BADARGS, WEFT_REJECT_COND_MUTEX);
             return;
         }
         out->arg_res = (int)args[0];

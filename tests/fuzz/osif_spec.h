@@ -20,13 +20,27 @@ typedef struct osif_expect {
     const weft_osif_cmd_info_t *info; /**< NULL for an unknown command */
     int res;     /**< index of the entry the handle names, -1 when none is checked */
     int arg_res; /**< COND_(TIMED)WAIT: index of the mutex its argument names, else -1 */
+    /** the rule a REJECT breaks (WEFT_REJECT_NONE otherwise); for a command this file does
+     *  not know, only set up to the type check */
+    weft_osif_reject_t why;
     /** 0: a command this file does not know (newer than it); its argument rules were not
      *  checked, so ACCEPT here may also be a REJECT with BADARGS */
     int exact;
 } osif_expect_t;
 
-/** @brief Whether the rules here cover command code (the protocol v2 commands). */
+/** @brief Whether the rules here cover command code (the protocol v3 commands). */
 int osif_spec_knows(uint32_t code);
+
+/** @brief MBOX_PUT_BURST or MBOX_TIMEDPUT_BURST: the words after the fixed arguments are
+ *         the words to put. */
+int osif_spec_burst_put(uint32_t code);
+
+/** @brief MBOX_GET_BURST or MBOX_TIMEDGET_BURST: the first argument is the word count. */
+int osif_spec_burst_get(uint32_t code);
+
+/** @brief Whether a handle bound to a resource of res_type takes the commands of
+ *         cmd_type: its own, and for a hardware link (LINK) the mailbox ones. */
+int osif_spec_takes(uint32_t res_type, uint32_t cmd_type);
 
 /**
  * @brief Classify a request the way the documentation says.

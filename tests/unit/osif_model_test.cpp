@@ -280,19 +280,12 @@ TEST_F(Runtime, DestroyWhileCondWaitMutexIsHeldByTheCallerReturns)
     Destroy(t);
     EXPECT_LT(MsSince(t0), 2000);
     EXPECT_FALSE(LogLineWith({"finishes alone"}).empty());
+    EXPECT_EQ(weft_wait_abandoned(0), -ETIMEDOUT) << "the delegate cannot finish yet";
     ASSERT_EQ(pthread_mutex_unlock(&mutex_), 0);
     // The delegate takes the mutex, gives it back, and frees the thread.
-    bool free_again = false;
-    for (int i = 0; i < 200 && !free_again; i++) {
-        if (pthread_mutex_trylock(&mutex_) == 0) {
-            pthread_mutex_unlock(&mutex_);
-            free_again = true;
-        } else {
-            std::this_thread::sleep_for(std::chrono::milliseconds(5));
-        }
-    }
-    EXPECT_TRUE(free_again);
-    std::this_thread::sleep_for(std::chrono::milliseconds(50)); // let it exit
+    ASSERT_EQ(weft_wait_abandoned(5000), 0);
+    ASSERT_EQ(pthread_mutex_trylock(&mutex_), 0) << "the finished delegate kept the mutex";
+    pthread_mutex_unlock(&mutex_);
     // The slot is free for a new thread.
     Start(0, {});
 }
@@ -328,7 +321,7 @@ TEST_F(Runtime, ShutdownWithThreadsInEveryState)
         EXPECT_EQ(st.kind, WEFT_EXIT_STOPPED);
     }
     ASSERT_EQ(pthread_mutex_unlock(&mutex_), 0);
-    std::this_thread::sleep_for(std::chrono::milliseconds(100)); // the abandoned delegate ends
+    ASSERT_EQ(weft_wait_abandoned(5000), 0); // the abandoned delegate ends
     EXPECT_EQ(weft_mbox_count(&mbox_), 2u) << "the abandoned MBOX_PUT put nothing";
 }
 
