@@ -249,6 +249,38 @@ class Directions : public Fabric, public ::testing::WithParamInterface<Placement
                    : rc == ETIMEDOUT ? WEFT_OSIF_TIMEDOUT
                                      : WEFT_OSIF_INTERNAL;
         }
+        uint32_t TimedCondWait(int ms)
+        {
+            if (side == Side::Hw)
+                return HwOk(WEFT_OSIF_CMD_COND_TIMEDWAIT, kCond, {kMutex, Us(ms)});
+            timespec until = Realtime(ms);
+            int rc = pthread_cond_timedwait(&f->cond_, &f->mutex_, &until);
+            return rc == 0           ? WEFT_OSIF_OK
+                   : rc == ETIMEDOUT ? WEFT_OSIF_TIMEDOUT
+                                     : WEFT_OSIF_INTERNAL;
+        }
+        uint32_t TimedPut(uint32_t v, int ms)
+        {
+            if (side == Side::Hw)
+                return HwOk(WEFT_OSIF_CMD_MBOX_TIMEDPUT, kMbox, {v, Us(ms)});
+            return Status(weft_mbox_timedput(&f->mbox_, v, ms));
+        }
+        // Timed bursts (hardware); a software party does the same word by word.
+        uint32_t TimedPutMany(const std::vector<uint32_t> &words, int ms)
+        {
+            if (side == Side::Sw)
+                return Status(weft_mbox_timedput(&f->mbox_, words.at(0), ms));
+            std::vector<uint32_t> args = {Us(ms)};
+            args.insert(args.end(), words.begin(), words.end());
+            return HwOk(WEFT_OSIF_CMD_MBOX_TIMEDPUT_BURST, kMbox, args);
+        }
+        uint32_t TimedGetMany(uint32_t n, int ms)
+        {
+            uint32_t v;
+            if (side == Side::Sw)
+                return Status(weft_mbox_timedget(&f->mbox_, &v, ms));
+            return HwOk(WEFT_OSIF_CMD_MBOX_TIMEDGET_BURST, kMbox, {n, Us(ms)});
+        }
         uint32_t TimedGet(uint32_t *v, int ms)
         {
             if (side == Side::Sw)
@@ -537,8 +569,8 @@ TEST_P(Directions, CondSignalWakesTheWaiter)
     std::thread t([&] {
         waiter.Lock();
         waiter.Increment(kEntered);
-        while (waiter.Read(kFlag) == 0)
-            waiter.CondWait();
+        while (waiter.Read(kFlag) == 0) // timed, so both condition waits are covered
+            EXPECT_EQ(waiter.TimedCondWait(5000), WEFT_OSIF_OK);
         waiter.Unlock();
     });
     for (;;) {
@@ -560,6 +592,10 @@ TEST_P(Directions, CondSignalWakesTheWaiter)
 TEST_P(Directions, TimedCallsTimeOutThenSucceed)
 {
     Party from = Make(GetParam().from), to = Make(GetParam().to);
+    to.Lock();
+    EXPECT_EQ(to.TimedCondWait(30), WEFT_OSIF_TIMEDOUT);
+    to.Unlock(); // held again after the timeout, as pthread_cond_timedwait does
+
     EXPECT_EQ(to.TimedWait(&sem_a_, kSemA, 30), WEFT_OSIF_TIMEDOUT);
     from.Post(&sem_a_, kSemA);
     EXPECT_EQ(to.TimedWait(&sem_a_, kSemA, 5000), WEFT_OSIF_OK);
@@ -581,15 +617,19 @@ TEST_P(Directions, TimedCallsTimeOutThenSucceed)
         EXPECT_EQ(to.TimedReceive(&msg, 5000), WEFT_OSIF_OK);
 }
 
-// The no-wait variants: AGAIN on an empty and on a full mailbox (capacity four).
-TEST_P(Directions, MailboxTryVariantsReportAgain)
+// The no-wait variants report AGAIN and the timed ones TIMEDOUT, on an empty and on a
+// full mailbox (capacity four).
+TEST_P(Directions, MailboxTryAndTimedVariantsOnEmptyAndFull)
 {
     Party from = Make(GetParam().from), to = Make(GetParam().to);
     uint32_t v = 0;
     EXPECT_EQ(to.TryGet(&v), WEFT_OSIF_AGAIN);
+    EXPECT_EQ(to.TimedGetMany(3, 30), WEFT_OSIF_TIMEDOUT);
     for (uint32_t i = 0; i < 4; i++)
         EXPECT_EQ(from.TryPut(10 + i), WEFT_OSIF_OK);
     EXPECT_EQ(from.TryPut(99), WEFT_OSIF_AGAIN);
+    EXPECT_EQ(from.TimedPut(99, 30), WEFT_OSIF_TIMEDOUT);
+    EXPECT_EQ(from.TimedPutMany({98, 97}, 30), WEFT_OSIF_TIMEDOUT);
     for (uint32_t i = 0; i < 4; i++) {
         EXPECT_EQ(to.TryGet(&v), WEFT_OSIF_OK);
         EXPECT_EQ(v, 10 + i);

@@ -149,9 +149,12 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 enum { MUTEX_NORMAL, MUTEX_RECURSIVE, MUTEX_ERRORCHECK, NUM_MUTEXES };
 enum { MBOX_SMALL, MBOX_BIG, NUM_MBOXES };
 
-/* A mailbox's words, oldest first (a ring). */
+/* A mailbox's words, oldest first (a ring). While a burst put runs against the harness
+ * taking words out (see struct peer) the model holds all of the burst's words at once, so
+ * the ring has room for a full mailbox and a whole burst. */
+#define MODEL_RING (BIG_MBOX_CAP + WEFT_OSIF_MAX_ARGS)
 typedef struct mbox_model {
-    uint32_t words[BIG_MBOX_CAP];
+    uint32_t words[MODEL_RING];
     unsigned head, count, cap;
 } mbox_model_t;
 
@@ -181,13 +184,13 @@ typedef struct world {
 
 static void mbox_push(mbox_model_t *m, uint32_t v)
 {
-    m->words[(m->head + m->count++) % m->cap] = v;
+    m->words[(m->head + m->count++) % MODEL_RING] = v;
 }
 
 static uint32_t mbox_pop(mbox_model_t *m)
 {
     uint32_t v = m->words[m->head];
-    m->head = (m->head + 1) % m->cap;
+    m->head = (m->head + 1) % MODEL_RING;
     m->count--;
     return v;
 }
@@ -521,19 +524,19 @@ static void model_call(world_t *w, const osif_expect_t *e, const uint32_t *args,
         }
         break;
     }
-    /* Bursts, fitted by fit_burst(): one that can move its first word moves them all. */
+    /* Bursts: one that can move its first word moves them all, with the harness's help
+     * (struct peer) where the mailbox alone does not hold or take enough. A put's words
+     * go into the model all at once; play_request() then takes out what the harness took
+     * from the mailbox meanwhile. */
     case WEFT_OSIF_CMD_MBOX_PUT_BURST:
     case WEFT_OSIF_CMD_MBOX_TIMEDPUT_BURST: {
         mbox_model_t *m = mbox_model(w, obj);
-        unsigned n = e->nargs - info->nargs;
         if (m->count == m->cap) {
             want_blocked(r, info);
         } else {
             want(r, WEFT_OSIF_OK);
-            if (n > m->cap - m->count)
-                fail("harness: a burst put of %u words for %u free", n, m->cap - m->count);
-            for (unsigned i = 0; i < n; i++)
-                mbox_push(m, args[info->nargs + i]);
+            for (unsigned i = info->nargs; i < e->nargs; i++)
+                mbox_push(m, args[i]);
         }
         break;
     }
@@ -544,7 +547,7 @@ static void model_call(world_t *w, const osif_expect_t *e, const uint32_t *args,
             want_blocked(r, info);
         } else {
             want(r, WEFT_OSIF_OK);
-            if (args[0] > m->count)
+            if (args[0] > m->count) /* the harness put what the model lacks */
                 fail("harness: a burst get of %u words for %u waiting", args[0], m->count);
             if (r->nwords != args[0])
                 fail("burst get: %u result words for a count of %u", r->nwords, args[0]);
@@ -612,50 +615,78 @@ static void model_call(world_t *w, const osif_expect_t *e, const uint32_t *args,
     }
 }
 
-/* Fit a mailbox burst to what the mailbox holds, in place (req: header and arguments).
+/*
+ * The mailbox's other user, for a burst that can move its first word but not its last.
  *
- * Why: once a burst's first word has moved, neither the pending YIELD nor a timeout ends
- * it any more, only a stop (docs/osif.md, exec_mbox_burst()). The harness is the
- * mailbox's only user, so a burst that moves a word and then finds the mailbox empty
- * (get) or full (put) would wait for ever; the harness could only tell that from a
- * hang by stopping the thread, and a stop ends the thread, not the call. Such inputs are
- * therefore never sent. The generator cannot leave them out: the stream is made before
- * the thread runs, and lone raw words make burst headers of whatever follows them. So
- * each burst is fitted here, as it is sent, the way a thread that knows how much its
- * peer sent would size it: a get's count comes down to the words waiting, a put loses
- * the words beyond the free room (its header says so). A burst that cannot move its
- * first word is sent as it is and answered CANCELED (or TIMEDOUT) at once; one whose
- * count is invalid is sent as it is and rejected; one on a link is answered PERM without
- * moving anything. */
-static void fit_burst(world_t *w, uint32_t *req)
+ * Once a burst's first word has moved, neither the pending YIELD nor a timeout ends it
+ * any more, only a stop (exec_mbox_burst()). With the harness as the mailbox's only user,
+ * a burst get of more words than wait in it, or a burst put of more than there is room
+ * for, would wait for ever: the harness could not tell that from a hang, and stopping
+ * the thread ends the thread, not the call. Leaving such bursts out of the inputs cannot
+ * be done by the generator (the stream is made before the thread runs, and lone raw words
+ * make burst headers of whatever follows them), and cutting them down as they are sent
+ * would never let a burst wait between two words. So the harness plays the other side
+ * instead: right after sending such a burst it puts exactly the words a get still lacks,
+ * or takes exactly the words a put needs room for, each within WAIT_MS. Either way the
+ * burst must end OK and the words come out in the order the model gives, however the
+ * delegate's and the harness's steps interleave: the harness only adds words for a get
+ * and only removes them for a put, and the first word can move from the start. This also
+ * checks that a burst goes on after its first word with YIELD pending and after a timed
+ * burst's timeout (often 0) has passed. A burst that cannot move its first word (empty
+ * mailbox, full mailbox) gets no help: it must be answered CANCELED at once, and a word
+ * supplied meanwhile could race with that answer. Nothing else blocks, so no input can
+ * make the harness wait for ever.
+ */
+typedef struct peer {
+    weft_mbox_t *mb;
+    mbox_model_t *m;
+    unsigned put;  /**< words to put for a burst get */
+    unsigned take; /**< words to take for a burst put */
+    uint32_t taken[WEFT_OSIF_MAX_ARGS];
+} peer_t;
+
+static void peer_plan(world_t *w, const osif_expect_t *e, const uint32_t *args, peer_t *p)
 {
-    osif_expect_t e;
-    osif_spec(req[0], req + 1, w->res, w->num_res, &e);
-    if (e.verdict != WEFT_OSIF_ACCEPT || e.res < 0 || w->res[e.res].type != WEFT_RES_MBOX)
+    p->put = p->take = 0;
+    if (e->verdict != WEFT_OSIF_ACCEPT || e->res < 0 || w->res[e->res].type != WEFT_RES_MBOX)
         return;
-    const mbox_model_t *m = mbox_model(w, w->res[e.res].object);
-    if (osif_spec_burst_get(e.cmd) && m->count > 0 && req[1] > m->count)
-        req[1] = m->count; /* the count is the first argument */
-    unsigned room = m->cap - m->count, fixed = e.info->nargs;
-    if (osif_spec_burst_put(e.cmd) && room > 0 && e.nargs - fixed > room)
-        req[0] = weft_osif_req_header(e.cmd, e.handle, fixed + room);
+    p->mb = w->res[e->res].object;
+    p->m = mbox_model(w, p->mb);
+    unsigned waiting = p->m->count, room = p->m->cap - p->m->count;
+    if (osif_spec_burst_get(e->cmd) && waiting > 0 && args[0] > waiting)
+        p->put = args[0] - waiting;
+    if (osif_spec_burst_put(e->cmd) && room > 0 && e->nargs - e->info->nargs > room)
+        p->take = e->nargs - e->info->nargs - room;
+}
+
+static void peer_run(peer_t *p)
+{
+    static uint32_t serial;
+    for (unsigned i = 0; i < p->put; i++) {
+        uint32_t v = 0x9ee70000u + (serial++ & 0xffffu);
+        if (weft_mbox_timedput(p->mb, v, WAIT_MS) != 0)
+            fail("burst get: the delegate stopped taking words (%u of %u put by the harness)", i,
+                 p->put);
+        mbox_push(p->m, v);
+    }
+    for (unsigned i = 0; i < p->take; i++)
+        if (weft_mbox_timedget(p->mb, &p->taken[i], WAIT_MS) != 0)
+            fail("burst put: the delegate stopped putting words (%u of %u taken by the harness)", i,
+                 p->take);
 }
 
 /* Serve one whole request; returns 1 when the thread has ended. */
-static int play_request(world_t *w, weft_hwthread_t *t, const uint32_t *words)
+static int play_request(world_t *w, weft_hwthread_t *t, const uint32_t *req)
 {
-    static uint32_t req[1 + WEFT_OSIF_MAX_ARGS];
-    unsigned nargs = words[0] >> WEFT_OSIF_REQ_NARGS_SHIFT & WEFT_OSIF_REQ_NARGS_MASK;
-    memcpy(req, words, (1 + nargs) * sizeof *req);
-    fit_burst(w, req);
-    cur_header = req[0];
-
+    static peer_t peer;
     const uint32_t *args = req + 1;
     osif_expect_t e;
     osif_spec(req[0], args, w->res, w->num_res, &e);
+    peer_plan(w, &e, args, &peer);
     unsigned lines = atomic_load(&log_lines);
     for (unsigned i = 0; i <= e.nargs; i++)
         push(req[i]);
+    peer_run(&peer);
 
     if (e.verdict == WEFT_OSIF_ACCEPT &&
         (e.info->code == WEFT_OSIF_CMD_THREAD_EXIT || e.info->code == WEFT_OSIF_CMD_THREAD_YIELD)) {
@@ -673,7 +704,12 @@ static int play_request(world_t *w, weft_hwthread_t *t, const uint32_t *words)
                 weft_osif_status_name(r.status));
         for (unsigned i = 0; i < r.nwords && i < 4; i++)
             fprintf(stderr, " 0x%08x", r.words[i]);
-        fprintf(stderr, r.nwords > 4 ? " ... (%u words)\n" : "\n", r.nwords);
+        if (r.nwords > 4)
+            fprintf(stderr, " ... (%u words)", r.nwords);
+        if (peer.put || peer.take)
+            fprintf(stderr, " (the harness %s %u words)", peer.put ? "put" : "took",
+                    peer.put + peer.take);
+        fputc('\n', stderr);
     }
     if (r.cmd != e.cmd)
         fail("response echoes command 0x%02x", r.cmd);
@@ -713,6 +749,12 @@ static int play_request(world_t *w, weft_hwthread_t *t, const uint32_t *words)
         return 0;
     }
     model_call(w, &e, args, &r);
+    for (unsigned i = 0; i < peer.take; i++) {
+        uint32_t v = mbox_pop(peer.m);
+        if (peer.taken[i] != v)
+            fail("burst put: the harness took 0x%08x as word %u, the model says 0x%08x",
+                 peer.taken[i], i, v);
+    }
     return 0;
 }
 

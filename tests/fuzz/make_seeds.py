@@ -162,14 +162,16 @@ def delegate_seeds():
          request("SEM_POST"), raw_header(CMDS["MBOX_PUT"]["code"], 0, 40000))
     seed("unfinished", 0x00,
          request("GET_INIT_DATA"), raw_header(CMDS["MBOX_PUT"]["code"], 3, 1))
-    # Bursts on the small mailbox (one word waiting), fitted by the harness to what it
-    # holds, or answered CANCELED before their first word; then a few on the large one.
+    # Bursts on the small mailbox (one word waiting): longer than what it holds or has
+    # room for (the harness plays the other side: it puts the words a get lacks, takes
+    # those a put has no room for), or answered CANCELED before their first word; then a
+    # few on the large one.
     seed("burst", 0x08,
-         request("MBOX_GET_BURST", [2], SMALL),               # 1 word waits: fitted to 1
+         request("MBOX_GET_BURST", [2], SMALL),               # 1 word waits: harness puts 1
          request("MBOX_GET_BURST", [1], SMALL),               # empty: CANCELED
-         words("MBOX_PUT_BURST", SMALL, [7, 8, 9]),           # room for 2: fitted to 2
+         words("MBOX_PUT_BURST", SMALL, [7, 8, 9]),           # room for 2: harness takes 1
          words("MBOX_TIMEDPUT_BURST", SMALL, [10], 1000),     # full: CANCELED
-         request("MBOX_TIMEDGET_BURST", [2, 1000], SMALL),    # 7, 8
+         request("MBOX_TIMEDGET_BURST", [2, 0], SMALL),       # 8, 9; no time left
          request("MBOX_PUT_BURST", [0x100], BIG, 5),          # 0x100 .. 0x104
          request("MBOX_TIMEDGET_BURST", [5, 0], BIG),
          request("MBOX_TRYGET", handle=BIG))                  # empty again: AGAIN
@@ -179,18 +181,27 @@ def delegate_seeds():
          request("MBOX_PUT_BURST", [0xA000], BIG, MAX_ARGS),
          request("MBOX_GET_BURST", [MAX_ARGS], BIG),
          request("MBOX_TIMEDPUT_BURST", [0, 0xB000], BIG, 254),
-         request("MBOX_PUT_BURST", [0xC000], BIG, 12),        # room for 10: fitted
+         request("MBOX_PUT_BURST", [0xC000], BIG, 12),        # room for 10: harness takes 2
          request("MBOX_PUT_BURST", [0xD000], BIG, 1),         # full: CANCELED
          request("MBOX_TRYPUT", [1], BIG),                    # full: AGAIN
          request("MBOX_TIMEDGET_BURST", [MAX_ARGS, 100], BIG))
     seed("burst_full", 0x80 | 0x10,                           # all but one; small full
-         request("MBOX_PUT_BURST", [0xE000], BIG, 4),         # room for 1: fitted
+         request("MBOX_PUT_BURST", [0xE000], BIG, 4),         # room for 1: harness takes 3
          request("MBOX_PUT_BURST", [0xF000], BIG, 2),         # full: CANCELED
          request("MBOX_GET_BURST", [MAX_ARGS], BIG),
-         request("MBOX_TIMEDGET_BURST", [BIG_CAP - MAX_ARGS + 1, 100], BIG),  # fitted to 8
+         request("MBOX_TIMEDGET_BURST", [BIG_CAP - MAX_ARGS + 1, 100], BIG),  # 8 wait: +1
          request("MBOX_GET_BURST", [1], BIG),                 # empty: CANCELED
          request("MBOX_PUT_BURST", [0x1234], SMALL, 2),       # small full: CANCELED
          request("MBOX_GET_BURST", [2], SMALL))
+    # Whole bursts through the 2-word mailbox: the harness hands over 255 words one by
+    # one to a get and takes 254 from a put, so both wait between words with YIELD
+    # pending (and a timed one past its timeout of 0).
+    seed("burst_handoff", 0x08,
+         request("MBOX_GET_BURST", [MAX_ARGS], SMALL),
+         request("MBOX_PUT_BURST", [0x5000], SMALL, MAX_ARGS),
+         request("MBOX_TIMEDPUT_BURST", [0, 0x6000], SMALL, 4),   # full: CANCELED
+         request("MBOX_TIMEDGET_BURST", [3, 0], SMALL),           # 2 wait: harness puts 1
+         request("MBOX_TIMEDPUT_BURST", [0, 0x7000], SMALL, 20))  # empty: harness takes 18
     seed("burst_errors", 0x08,
          request("MBOX_PUT_BURST", handle=SMALL),             # no word: BADARGS
          request("MBOX_TIMEDPUT_BURST", [1000], SMALL),       # no word: BADARGS
