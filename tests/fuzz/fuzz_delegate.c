@@ -707,7 +707,7 @@ static int play_request(world_t *w, weft_hwthread_t *t, const uint32_t *req)
         if (r.nwords > 4)
             fprintf(stderr, " ... (%u words)", r.nwords);
         if (peer.put || peer.take)
-            fprintf(stderr, " (the harness %s %u words)", peer.put ? "put" : "took",
+            fprintf(stderr, " (the harness %s %u word(s))", peer.put ? "put" : "took",
                     peer.put + peer.take);
         fputc('\n', stderr);
     }
