@@ -304,6 +304,19 @@ def sv_package(spec, src):
     for b in regs["bits"]:
         w(f"  localparam logic [31:0] {camel(b['name'])} = 32'h{b['value']:x};")
     w("")
+    w("  // Header words, so no module assembles the fields by hand.")
+    for fn, hdr, fields in (("req_header", "request_header", ("cmd", "handle", "nargs")),
+                            ("resp_header", "response_header", ("cmd", "status", "nwords"))):
+        f = {x["name"]: x for x in spec[hdr]}
+        params = ", ".join(f"input logic [{f[n]['msb'] - f[n]['lsb']}:0] {n}" for n in fields)
+        w(f"  function automatic logic [31:0] {fn}({params});")
+        w("    logic [31:0] word;")
+        w("    word = '0;")
+        for n in fields:
+            w(f"    word[{f[n]['msb']}:{f[n]['lsb']}] = {n};")
+        w(f"    {fn} = word;")
+        w("  endfunction")
+    w("")
     w("endpackage")
     return "\n".join(out) + "\n"
 

@@ -103,12 +103,7 @@ module weft_mbox_stream #(
                                    : weft_osif_pkg::CmdMboxGetBurst;
 
   logic [31:0] hdr;
-  always_comb begin
-    hdr = '0;
-    hdr[weft_osif_pkg::ReqCmdMsb:weft_osif_pkg::ReqCmdLsb] = Cmd;
-    hdr[weft_osif_pkg::ReqHandleMsb:weft_osif_pkg::ReqHandleLsb] = handle_i;
-    hdr[weft_osif_pkg::ReqNargsMsb:weft_osif_pkg::ReqNargsLsb] = Put ? next_burst : 16'd1;
-  end
+  assign hdr = weft_osif_pkg::req_header(Cmd, handle_i, Put ? next_burst : 16'd1);
 
   always_comb begin
     state_d  = state_q;

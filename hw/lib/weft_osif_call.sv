@@ -107,12 +107,7 @@ module weft_osif_call #(
   logic out_fire, in_fire;
 
   // Request header built from the live inputs (held stable by the caller).
-  always_comb begin
-    req_hdr = '0;
-    req_hdr[weft_osif_pkg::ReqCmdMsb:weft_osif_pkg::ReqCmdLsb] = cmd_i;
-    req_hdr[weft_osif_pkg::ReqHandleMsb:weft_osif_pkg::ReqHandleLsb] = handle_i;
-    req_hdr[weft_osif_pkg::ReqNargsMsb:weft_osif_pkg::ReqNargsLsb] = 16'(nargs_i);
-  end
+  assign req_hdr = weft_osif_pkg::req_header(cmd_i, handle_i, 16'(nargs_i));
 
   // Fields of the incoming word read as a response header.
   assign in_cmd = osif_in_data_i[weft_osif_pkg::RespCmdMsb:weft_osif_pkg::RespCmdLsb];

@@ -241,15 +241,9 @@ module weft_link_router #(
   assign expired = timed_q && (tmo_q == '0);
   assign tick    = (32'(pre_q) == ClockMhz - 1);
 
-  function automatic logic [31:0] resp_hdr(input logic [7:0] cmd, input logic [7:0] status,
-                                           input logic [15:0] nwords);
-    logic [31:0] w;
-    w = '0;
-    w[weft_osif_pkg::RespCmdMsb:weft_osif_pkg::RespCmdLsb] = cmd;
-    w[weft_osif_pkg::RespStatusMsb:weft_osif_pkg::RespStatusLsb] = status;
-    w[weft_osif_pkg::RespNwordsMsb:weft_osif_pkg::RespNwordsLsb] = nwords;
-    resp_hdr = w;
-  endfunction
+  // A waiting single call or burst get can go on: room to put, or a word to get.
+  logic can_go;
+  assign can_go = put_q ? !link_full_i : !link_empty_i;
 
   logic out_fire, in_fire;
   assign out_fire = out_valid_i && out_ready_o;
@@ -269,7 +263,7 @@ module weft_link_router #(
       RtBurstPut: out_ready_o = !link_full_i;
       RtResp: begin
         in_valid_o = 1'b1;
-        in_data_o  = resp_hdr(cmd_q, status_q,
+        in_data_o  = weft_osif_pkg::resp_header(cmd_q, status_q,
                               (status_q != weft_osif_pkg::StatusOk || put_q) ? 16'd0 :
                               (burst_q ? cnt_q : 16'd1));
       end
@@ -381,38 +375,21 @@ module weft_link_router #(
         end
       end
 
-      RtWaitPut: begin
-        state_d = RtResp;
-        if (!link_full_i) begin
-          link_push_o = 1'b1;
+      // A single call's wait, and a burst get's wait for its first word: go on when the
+      // link allows, else answer AGAIN, CANCELED or TIMEDOUT when one applies.
+      RtWaitPut, RtWaitGet: begin
+        if (can_go) begin
           status_d = weft_osif_pkg::StatusOk;
-        end else if (try_q) begin
-          status_d = weft_osif_pkg::StatusAgain;
-        end else if (signal_i) begin
-          status_d = weft_osif_pkg::StatusCanceled;
-        end else if (expired) begin
-          status_d = weft_osif_pkg::StatusTimedout;
-        end else begin
-          state_d = RtWaitPut;
-        end
-      end
-
-      RtWaitGet: begin
-        state_d = RtResp;
-        if (!link_empty_i) begin
-          status_d = weft_osif_pkg::StatusOk;
-          if (!burst_q) begin
+          state_d  = RtResp;
+          link_push_o = put_q;
+          if (!put_q && !burst_q) begin
             link_pop_o = 1'b1;
             val_d = link_rdata_i;
           end
-        end else if (try_q) begin
-          status_d = weft_osif_pkg::StatusAgain;
-        end else if (signal_i) begin
-          status_d = weft_osif_pkg::StatusCanceled;
-        end else if (expired) begin
-          status_d = weft_osif_pkg::StatusTimedout;
-        end else begin
-          state_d = RtWaitGet;
+        end else if (try_q || signal_i || expired) begin
+          status_d = try_q ? weft_osif_pkg::StatusAgain :
+                     signal_i ? weft_osif_pkg::StatusCanceled : weft_osif_pkg::StatusTimedout;
+          state_d  = RtResp;
         end
       end
 
@@ -523,8 +500,7 @@ module weft_link_router #(
   always_comb begin
     unique case (state_q)
       RtPass:     quiet_o = 1'b1;
-      RtWaitPut:  quiet_o = link_full_i && !try_q && !timed_q && !signal_i;
-      RtWaitGet:  quiet_o = link_empty_i && !try_q && !timed_q && !signal_i;
+      RtWaitPut, RtWaitGet: quiet_o = !can_go && !try_q && !timed_q && !signal_i;
       RtBurstGet: quiet_o = link_empty_i;
       default:    quiet_o = 1'b0;
     endcase

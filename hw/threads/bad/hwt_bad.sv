@@ -94,9 +94,7 @@ module hwt_bad (
 
   logic [31:0] raw_hdr, mem_cmd0, mem_addr;
   always_comb begin
-    raw_hdr = '0;
-    raw_hdr[weft_osif_pkg::ReqCmdMsb:weft_osif_pkg::ReqCmdLsb] = weft_osif_pkg::CmdSemPost;
-    raw_hdr[weft_osif_pkg::ReqNargsMsb:weft_osif_pkg::ReqNargsLsb] = BadNargs;
+    raw_hdr = weft_osif_pkg::req_header(weft_osif_pkg::CmdSemPost, 8'd0, BadNargs);
     mem_cmd0 = '0;
     mem_cmd0[weft_osif_pkg::MemifOpMsb:weft_osif_pkg::MemifOpLsb] = weft_osif_pkg::MemifOpRead;
     mem_cmd0[weft_osif_pkg::MemifLengthMsb:weft_osif_pkg::MemifLengthLsb] =

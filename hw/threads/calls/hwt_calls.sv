@@ -91,16 +91,6 @@ module hwt_calls #(
   assign icmd = instr_q[weft_osif_pkg::ReqCmdMsb:weft_osif_pkg::ReqCmdLsb];
   assign inargs = instr_q[weft_osif_pkg::ReqNargsMsb:weft_osif_pkg::ReqNargsLsb];
 
-  // Header-like word for pseudo-command answers: cmd | status | nwords.
-  function automatic logic [31:0] resp_word(input logic [7:0] cmd, input logic [7:0] status,
-                                            input logic [15:0] nwords);
-    logic [31:0] w;
-    w = '0;
-    w[weft_osif_pkg::RespCmdMsb:weft_osif_pkg::RespCmdLsb] = cmd;
-    w[weft_osif_pkg::RespStatusMsb:weft_osif_pkg::RespStatusLsb] = status;
-    w[weft_osif_pkg::RespNwordsMsb:weft_osif_pkg::RespNwordsLsb] = nwords;
-    resp_word = w;
-  endfunction
 
   // ---- OS call client -------------------------------------------------------------
   logic call_req, call_done, call_err;
@@ -226,17 +216,17 @@ module hwt_calls #(
           PseudoRaw: begin
             nfetch_d = inargs;
             if (32'(inargs) > RawMaxWords) begin
-              put_d[31:0] = resp_word(icmd, weft_osif_pkg::StatusBadargs, 16'd0);
+              put_d[31:0] = weft_osif_pkg::resp_header(icmd, weft_osif_pkg::StatusBadargs, 16'd0);
               state_d = StPut;
             end
           end
           default: begin
             nfetch_d = inargs;
             if (icmd >= 8'hF0) begin
-              put_d[31:0] = resp_word(icmd, weft_osif_pkg::StatusNosys, 16'd0);
+              put_d[31:0] = weft_osif_pkg::resp_header(icmd, weft_osif_pkg::StatusNosys, 16'd0);
               state_d = StPut;
             end else if (32'(inargs) > CallMaxArgs) begin
-              put_d[31:0] = resp_word(icmd, weft_osif_pkg::StatusBadargs, 16'd0);
+              put_d[31:0] = weft_osif_pkg::resp_header(icmd, weft_osif_pkg::StatusBadargs, 16'd0);
               state_d = StPut;
             end
           end
@@ -289,7 +279,7 @@ module hwt_calls #(
       StMemRead: begin
         mem_req = 1'b1;
         if (mem_done) begin
-          put_d[31:0] = resp_word(icmd, weft_osif_pkg::StatusOk, 16'd1);
+          put_d[31:0] = weft_osif_pkg::resp_header(icmd, weft_osif_pkg::StatusOk, 16'd1);
           put_d[63:32] = mem_rdata;
           nput_d = 16'd2;
           idx_d = '0;
@@ -310,7 +300,7 @@ module hwt_calls #(
         end
         if (mem_done) begin
           if (icmd == PseudoMemWrite) begin
-            put_d[31:0] = resp_word(icmd, weft_osif_pkg::StatusOk, 16'd0);
+            put_d[31:0] = weft_osif_pkg::resp_header(icmd, weft_osif_pkg::StatusOk, 16'd0);
             nput_d = 16'd1;
           end
           idx_d = '0;
