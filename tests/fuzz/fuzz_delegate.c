@@ -8,7 +8,10 @@
  * two hardware links, one hardware thread in slot 0 (an end of both links) bound to
  * them, signalled YIELD at once so that any call that would block is answered CANCELED
  * instead of blocking; then the request words the input describes, one request at a
- * time, each answer checked; then destroy, and the objects' final state checked.
+ * time, each answer checked; then destroy, and the objects' final state checked. The
+ * harness is the objects' only user, except for a mailbox burst that moves its first
+ * word but cannot finish alone: for it the harness also plays the mailbox's other side
+ * (struct peer), because after the first word nothing but a stop ends a burst.
  *
  * Input: byte 0 the resource array (its length and rotation), byte 1 the thread's start
  * state (init data, resume, what the objects hold), then requests, each a mode byte:
@@ -18,7 +21,8 @@
  * Checked for every request: the documented classification (osif_spec.c); a response
  * echoing the command with a known status, no result words unless OK and then as many
  * as the command has; what a single user of the objects must see (a model of the
- * semaphore count, mutex holds, mailbox and queue contents, mailbox bursts included);
+ * semaphore count, mutex holds, mailbox and queue contents, mailbox bursts included:
+ * all words in order, CANCELED only before the first);
  * PERM for a well-formed mailbox call on a hardware link (the static region serves the
  * ones in the link's direction; the fake platform serves none); one log line per
  * rejected request and per call answered PERM or INTERNAL, naming command, handle and
@@ -52,8 +56,9 @@
 
 #define SLOT 0u /* an end of both of the fake's links (0: slot 0 -> 1, 1: slot 1 -> 0) */
 #define THREAD_NAME "fuzz-hw"
-/* Longest a response or the end of the thread may take: with YIELD pending nothing
- * blocks, so this is only reached by a hang (or a badly overloaded machine). */
+/* Longest a response, the end of the thread or one word of a burst the harness helps
+ * along may take: with YIELD pending nothing else blocks, so this is only reached by a
+ * hang (or a badly overloaded machine). */
 #define WAIT_MS 5000
 #define MAX_REQUESTS 64u
 /* The small mailbox is full or empty after a word or two; the large one takes a whole
@@ -659,20 +664,43 @@ static void peer_plan(world_t *w, const osif_expect_t *e, const uint32_t *args, 
         p->take = e->nargs - e->info->nargs - room;
 }
 
+/* Whether a response word waits for the thread (STATUS [31:16]; nothing is taken). */
+static int answered(void)
+{
+    weft_platform_t *p = fake_platform_base(fake);
+    uint32_t st = 0;
+    p->ops->mmio_read(p, WEFT_SLOT_REG(SLOT, WEFT_SLOT_REG_STATUS), &st);
+    return (st >> 16) != 0;
+}
+
+static void peer_stalled(const char *what, unsigned done, unsigned total)
+{
+    uint32_t hdr;
+    if (fake_hw_pop(fake, SLOT, &hdr, 0) == 0)
+        fail("%s: answered %s (0x%08x) while %u of the %u words the harness moves were left", what,
+             weft_osif_status_name(hdr >> WEFT_OSIF_RESP_STATUS_SHIFT & WEFT_OSIF_RESP_STATUS_MASK),
+             hdr, total - done, total);
+    fail("%s: the delegate stopped within %d ms (%u of %u words moved by the harness)", what,
+         WAIT_MS, done, total);
+}
+
+/* Move the words, each within WAIT_MS, in slices that end early when the delegate
+ * answers before the burst can be complete. */
 static void peer_run(peer_t *p)
 {
+    enum { SLICE_MS = 10 };
     static uint32_t serial;
     for (unsigned i = 0; i < p->put; i++) {
         uint32_t v = 0x9ee70000u + (serial++ & 0xffffu);
-        if (weft_mbox_timedput(p->mb, v, WAIT_MS) != 0)
-            fail("burst get: the delegate stopped taking words (%u of %u put by the harness)", i,
-                 p->put);
+        for (int ms = 0; weft_mbox_timedput(p->mb, v, SLICE_MS) != 0; ms += SLICE_MS)
+            if (answered() || ms >= WAIT_MS)
+                peer_stalled("burst get", i, p->put);
         mbox_push(p->m, v);
     }
     for (unsigned i = 0; i < p->take; i++)
-        if (weft_mbox_timedget(p->mb, &p->taken[i], WAIT_MS) != 0)
-            fail("burst put: the delegate stopped putting words (%u of %u taken by the harness)", i,
-                 p->take);
+        for (int ms = 0; weft_mbox_timedget(p->mb, &p->taken[i], SLICE_MS) != 0; ms += SLICE_MS)
+            if (answered() || ms >= WAIT_MS)
+                peer_stalled("burst put", i, p->take);
 }
 
 /* Serve one whole request; returns 1 when the thread has ended. */
@@ -730,6 +758,20 @@ static int play_request(world_t *w, weft_hwthread_t *t, const uint32_t *req)
     if (fake_hw2sw_count(fake, SLOT) != 0)
         fail("answered before reading the whole request");
 
+    if (e.verdict == WEFT_OSIF_REJECT) {
+        if (r.status != e.status)
+            fail("status %s, the documentation says %s", weft_osif_status_name(r.status),
+                 weft_osif_status_name(e.status));
+    } else {
+        model_call(w, &e, args, &r);
+        for (unsigned i = 0; i < peer.take; i++) {
+            uint32_t v = mbox_pop(peer.m);
+            if (peer.taken[i] != v)
+                fail("burst put: the harness took 0x%08x as word %u, the model says 0x%08x",
+                     peer.taken[i], i, v);
+        }
+    }
+
     /* One log line for a rejection and for an answer that points at a bug of the thread
      * or of the runtime (PERM, INTERNAL); none for success or for what a thread has to
      * expect of a call (BUSY, AGAIN, TIMEDOUT, CANCELED, MSGSIZE). */
@@ -741,20 +783,6 @@ static int play_request(world_t *w, weft_hwthread_t *t, const uint32_t *req)
              loud ? 1u : 0u);
     if (loud)
         check_error_line(&e, r.status);
-
-    if (e.verdict == WEFT_OSIF_REJECT) {
-        if (r.status != e.status)
-            fail("status %s, the documentation says %s", weft_osif_status_name(r.status),
-                 weft_osif_status_name(e.status));
-        return 0;
-    }
-    model_call(w, &e, args, &r);
-    for (unsigned i = 0; i < peer.take; i++) {
-        uint32_t v = mbox_pop(peer.m);
-        if (peer.taken[i] != v)
-            fail("burst put: the harness took 0x%08x as word %u, the model says 0x%08x",
-                 peer.taken[i], i, v);
-    }
     return 0;
 }
 

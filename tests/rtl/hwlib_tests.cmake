@@ -34,3 +34,5 @@ weft_hwlib_tb(tb_thread_calls TOP hwt_calls
   SOURCES ${WEFT_HWLIB_SOURCES} ${_hw_threads_dir}/calls/hwt_calls.sv)
 weft_hwlib_tb(tb_thread_bad TOP hwt_bad
   SOURCES ${WEFT_HWLIB_SOURCES} ${_hw_threads_dir}/bad/hwt_bad.sv)
+weft_hwlib_tb(tb_thread_chaos TOP hwt_chaos
+  SOURCES ${WEFT_HWLIB_SOURCES} ${_hw_threads_dir}/chaos/hwt_chaos.sv)

@@ -5,10 +5,15 @@
 // What it models:
 //   - OSIF: parses the thread's requests (header + nargs words) and answers them the way
 //     a delegate would, against a small resource array (semaphores, mutexes, condition
-//     variables, mailboxes) and the init data; blocking calls stay pending until the test
-//     bench makes them possible. Responses appear after a random latency. A request that
-//     claims more than `max_nargs` argument words breaks framing: the slot is faulted and
-//     its OSIF takes nothing more.
+//     variables, mailboxes) and the init data, with the delegate's checks in its order
+//     (runtime/osif_decode.c); a rejected request is answered with its error status, also
+//     a command that has no response when accepted. Blocking calls stay pending until the
+//     test bench makes them possible; their timed variants time out at once instead of
+//     blocking (mailbox bursts: only before their first word). Responses appear after a
+//     random latency. A request that claims more than `max_nargs` argument words breaks
+//     framing: the slot is faulted and its OSIF takes nothing more. With `sw2hw_depth`
+//     set, a response that appears while the SW2HW FIFO cannot take its first
+//     `sw2hw_depth` words faults the slot (FAULT.OVERFLOW), as the delegate's writes would.
 //   - MEMIF: takes two-word commands, checks them whole as the static region does (op,
 //     reserved bits, length, alignment, memory window) and serves them in order from a
 //     word array; a bad command faults the slot's MEMIF, which then takes nothing more.
@@ -21,6 +26,7 @@
 
 #include <weft/osif_protocol.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
 #include <deque>
@@ -84,19 +90,29 @@ template <class M> class SlotModel
     std::vector<Resource> res;
     uint32_t mem_base = 0x10000000u;
     std::vector<uint32_t> mem; // memory window: [mem_base, mem_base + 4 * mem.size())
+    unsigned sw2hw_depth = 0;  // SW2HW FIFO depth for the overflow check; 0: unbounded
 
     // ---- observations ----------------------------------------------------------------
     uint64_t cycle = 0;
     bool exited = false;
     uint32_t exit_value = 0;
+    bool yielded = false; // THREAD_YIELD accepted (exit_value holds its state word)
     bool osif_fault = false;
+    bool overflow_fault = false; // a response was written while SW2HW was full
     bool mem_fault = false;
     uint32_t fault_addr = 0, fault_info = 0;
     uint64_t rule2_violations = 0;
     uint64_t stability_violations = 0; // a thread valid withdrawn or its data changed
     uint64_t blocked_cycles = 0;       // cycles with osif_in_ready_o high
     uint64_t memif_cmds = 0;           // accepted MEMIF commands
+    uint64_t memif_wr_words = 0;       // write-data words taken
+    uint64_t memif_rd_words = 0;       // read-data words the thread took
     std::vector<uint32_t> osif_log;    // every request word the thread sent
+    struct MemAccess {
+        bool write;
+        uint32_t addr, len; // bus address, bytes
+    };
+    std::vector<MemAccess> memif_log; // every accepted MEMIF command
 
     uint32_t &word(uint32_t addr) { return mem.at((addr - mem_base) / 4); }
     bool in_window(uint64_t addr, uint64_t len) const
@@ -138,7 +154,7 @@ template <class M> class SlotModel
         if (run) {
             if (m_.osif_in_ready_o) {
                 ++blocked_cycles;
-                if (waiting_ == 0 && !exited)
+                if (waiting_ == 0 && !exited && !yielded)
                     ++rule2_violations;
             }
             check_stable(osif_out_, m_.osif_out_valid_o, out_word, out_fire);
@@ -158,23 +174,30 @@ template <class M> class SlotModel
             if (sw2hw_.front().last && waiting_ > 0)
                 --waiting_;
             sw2hw_.pop_front();
+            if (visible_ > 0)
+                --visible_;
         }
         if (out_fire)
             osif_word(out_word);
         if (cmd_fire)
             memif_cmd_word(cmd_word);
-        if (wr_fire)
+        if (wr_fire) {
             wr_buf_.push_back(wr_word);
-        if (rd_fire)
+            ++memif_wr_words;
+        }
+        if (rd_fire) {
             rd_q_.pop_front();
+            ++memif_rd_words;
+        }
         serve_memif();
         serve_osif();
+        track_sw2hw();
 
         // Next cycle's registered outputs.
         in_valid_q_ = (in_valid_q_ && !in_fire) ||
                       (!sw2hw_.empty() && sw2hw_.front().visible_at <= cycle && chance());
         rd_valid_q_ = (rd_valid_q_ && !rd_fire) || (!rd_q_.empty() && chance());
-        out_ready_q_ = !osif_fault && chance();
+        out_ready_q_ = !osif_fault && !overflow_fault && chance();
         cmd_ready_q_ = !mem_fault && chance();
         wr_ready_q_ = !mem_fault && chance();
         if (mem_fault)
@@ -200,11 +223,15 @@ template <class M> class SlotModel
         uint32_t word;
         uint64_t visible_at;
         bool last;
+        size_t first_of = 0; // a response header: words of its response; else 0
     };
     struct Request {
         uint32_t hdr;
         std::vector<uint32_t> args;
-        int phase = 0; // COND_WAIT: 0 = not yet released, 1 = waiting for the signal
+        // COND_WAIT: 0 = not yet released, 1 = waiting for the signal; MBOX_(TIMED)PUT_BURST:
+        // words put so far.
+        int phase = 0;
+        std::vector<uint32_t> got; // MBOX_(TIMED)GET_BURST: words taken so far
     };
     struct Stream {
         bool was_pending = false;
@@ -230,7 +257,7 @@ template <class M> class SlotModel
     {
         osif_log.push_back(w);
         if (!in_req_) {
-            cur_ = Request{w, {}, 0};
+            cur_ = Request{w, {}, 0, {}};
             const uint32_t nargs = w >> WEFT_OSIF_REQ_NARGS_SHIFT & WEFT_OSIF_REQ_NARGS_MASK;
             if (nargs > max_nargs) {
                 osif_fault = true; // framing broken: the slot is faulted
@@ -245,10 +272,33 @@ template <class M> class SlotModel
         if (!in_req_) {
             const uint32_t cmd = cur_.hdr >> WEFT_OSIF_REQ_CMD_SHIFT & WEFT_OSIF_REQ_CMD_MASK;
             const weft_osif_cmd_info_t *info = weft_osif_cmd_lookup(cmd);
-            if (!info || info->has_response)
+            if (!info || info->has_response || reject_status(cur_) != WEFT_OSIF_OK)
                 ++waiting_;
             pending_.push_back(cur_);
         }
+    }
+
+    // The status a delegate rejects a whole request with (runtime/osif_decode.c), or OK.
+    uint32_t reject_status(const Request &r) const
+    {
+        const uint32_t cmd = r.hdr >> WEFT_OSIF_REQ_CMD_SHIFT & WEFT_OSIF_REQ_CMD_MASK;
+        const uint32_t h = r.hdr >> WEFT_OSIF_REQ_HANDLE_SHIFT & WEFT_OSIF_REQ_HANDLE_MASK;
+        const weft_osif_cmd_info_t *info = weft_osif_cmd_lookup(cmd);
+        if (!info)
+            return WEFT_OSIF_NOSYS;
+        if (info->handle_type == WEFT_RES_NONE ? h != 0 : h >= res.size())
+            return WEFT_OSIF_BADHANDLE;
+        if (info->handle_type != WEFT_RES_NONE && res[h].type != info->handle_type)
+            return WEFT_OSIF_WRONG_TYPE;
+        const size_t n = r.args.size();
+        if (info->variadic_args ? n < info->nargs : n != info->nargs)
+            return WEFT_OSIF_BADARGS;
+        if (info->handle_type == WEFT_RES_MBOX && info->variadic_args && n == info->nargs)
+            return WEFT_OSIF_BADARGS; // a burst put without words
+        if (info->handle_type == WEFT_RES_MBOX && info->variadic_results &&
+            (r.args[0] == 0 || r.args[0] > WEFT_OSIF_MAX_ARGS))
+            return WEFT_OSIF_BADARGS; // a burst get of 0 or too many words
+        return WEFT_OSIF_OK;
     }
 
     void respond(uint32_t cmd, uint32_t status, const std::vector<uint32_t> &results = {})
@@ -256,9 +306,25 @@ template <class M> class SlotModel
         uint64_t at = cycle + rng_() % (max_latency + 1);
         if (!sw2hw_.empty() && sw2hw_.back().visible_at > at)
             at = sw2hw_.back().visible_at;
-        sw2hw_.push_back({resp_hdr(cmd, status, results.size()), at, results.empty()});
+        sw2hw_.push_back(
+            {resp_hdr(cmd, status, results.size()), at, results.empty(), 1 + results.size()});
         for (size_t i = 0; i < results.size(); ++i)
             sw2hw_.push_back({results[i], at, i + 1 == results.size()});
+    }
+
+    // Words become visible (written to SW2HW) in order. A delegate writes the first
+    // sw2hw_depth words of a response without looking (longer ones are flow-controlled):
+    // if they do not fit beside the visible words the thread has not taken, the slot
+    // faults with OVERFLOW.
+    void track_sw2hw()
+    {
+        while (visible_ < sw2hw_.size() && sw2hw_[visible_].visible_at <= cycle) {
+            const Word &w = sw2hw_[visible_];
+            if (w.first_of && sw2hw_depth &&
+                visible_ + std::min<size_t>(w.first_of, sw2hw_depth) > sw2hw_depth)
+                overflow_fault = true;
+            ++visible_;
+        }
     }
 
     // Executes the oldest pending request if it can complete now.
@@ -268,19 +334,11 @@ template <class M> class SlotModel
             Request &r = pending_.front();
             const uint32_t cmd = r.hdr >> WEFT_OSIF_REQ_CMD_SHIFT & WEFT_OSIF_REQ_CMD_MASK;
             const uint32_t h = r.hdr >> WEFT_OSIF_REQ_HANDLE_SHIFT & WEFT_OSIF_REQ_HANDLE_MASK;
-            const weft_osif_cmd_info_t *info = weft_osif_cmd_lookup(cmd);
-            if (!info) {
-                respond(cmd, WEFT_OSIF_NOSYS);
-            } else if (info->handle_type != WEFT_RES_NONE && h >= res.size()) {
-                respond(cmd, WEFT_OSIF_BADHANDLE);
-            } else if (info->handle_type != WEFT_RES_NONE && res[h].type != info->handle_type) {
-                respond(cmd, WEFT_OSIF_WRONG_TYPE);
-            } else if (r.args.size() != info->nargs) {
-                if (info->has_response)
-                    respond(cmd, WEFT_OSIF_BADARGS);
-            } else if (!execute(r, cmd, h)) {
+            const uint32_t status = reject_status(r);
+            if (status != WEFT_OSIF_OK)
+                respond(cmd, status);
+            else if (!execute(r, cmd, h))
                 return; // blocked: stays pending
-            }
             pending_.pop_front();
         }
     }
@@ -381,6 +439,102 @@ template <class M> class SlotModel
             exited = true;
             exit_value = r.args[0];
             return true;
+        case WEFT_OSIF_CMD_THREAD_YIELD:
+            yielded = true;
+            exit_value = r.args[0];
+            return true;
+        case WEFT_OSIF_CMD_THREAD_CHECK:
+            respond(cmd, WEFT_OSIF_OK, {0}); // no signals in this model
+            return true;
+        case WEFT_OSIF_CMD_GET_RESUME_STATE:
+            respond(cmd, WEFT_OSIF_OK, {0, 0});
+            return true;
+        case WEFT_OSIF_CMD_SEM_TIMEDWAIT:
+            if (res[h].sem == 0) {
+                respond(cmd, WEFT_OSIF_TIMEDOUT);
+                return true;
+            }
+            res[h].sem--;
+            respond(cmd, WEFT_OSIF_OK);
+            return true;
+        case WEFT_OSIF_CMD_MUTEX_TIMEDLOCK:
+            if (res[h].locked) {
+                respond(cmd, WEFT_OSIF_TIMEDOUT);
+                return true;
+            }
+            res[h].locked = true;
+            respond(cmd, WEFT_OSIF_OK);
+            return true;
+        case WEFT_OSIF_CMD_COND_TIMEDWAIT: {
+            const uint32_t mh = r.args[0];
+            if (mh >= res.size() || res[mh].type != WEFT_RES_MUTEX) {
+                respond(cmd, WEFT_OSIF_BADARGS);
+                return true;
+            }
+            if (!res[mh].locked) {
+                respond(cmd, WEFT_OSIF_PERM);
+                return true;
+            }
+            if (res[h].signals == 0) {
+                respond(cmd, WEFT_OSIF_TIMEDOUT); // the mutex stays held
+                return true;
+            }
+            res[h].signals--;
+            respond(cmd, WEFT_OSIF_OK);
+            return true;
+        }
+        case WEFT_OSIF_CMD_MBOX_TIMEDGET:
+            if (res[h].mbox.empty()) {
+                respond(cmd, WEFT_OSIF_TIMEDOUT);
+                return true;
+            }
+            respond(cmd, WEFT_OSIF_OK, {res[h].mbox.front()});
+            res[h].mbox.pop_front();
+            return true;
+        case WEFT_OSIF_CMD_MBOX_TIMEDPUT:
+            if (res[h].mbox.size() >= res[h].cap) {
+                respond(cmd, WEFT_OSIF_TIMEDOUT);
+                return true;
+            }
+            res[h].mbox.push_back(r.args[0]);
+            respond(cmd, WEFT_OSIF_OK);
+            return true;
+        case WEFT_OSIF_CMD_MBOX_PUT_BURST:
+        case WEFT_OSIF_CMD_MBOX_TIMEDPUT_BURST: {
+            // Words after the fixed arguments, put as room allows; a timeout only before
+            // the first.
+            const size_t first = cmd == WEFT_OSIF_CMD_MBOX_PUT_BURST ? 0 : 1;
+            size_t put = static_cast<size_t>(r.phase);
+            while (first + put < r.args.size() && res[h].mbox.size() < res[h].cap)
+                res[h].mbox.push_back(r.args[first + put++]);
+            r.phase = static_cast<int>(put);
+            if (first + put == r.args.size()) {
+                respond(cmd, WEFT_OSIF_OK);
+                return true;
+            }
+            if (put == 0 && first == 1) {
+                respond(cmd, WEFT_OSIF_TIMEDOUT);
+                return true;
+            }
+            return false;
+        }
+        case WEFT_OSIF_CMD_MBOX_GET_BURST:
+        case WEFT_OSIF_CMD_MBOX_TIMEDGET_BURST: {
+            // Words taken as they come; a timeout only before the first.
+            while (r.got.size() < r.args[0] && !res[h].mbox.empty()) {
+                r.got.push_back(res[h].mbox.front());
+                res[h].mbox.pop_front();
+            }
+            if (r.got.size() == r.args[0]) {
+                respond(cmd, WEFT_OSIF_OK, r.got);
+                return true;
+            }
+            if (r.got.empty() && cmd == WEFT_OSIF_CMD_MBOX_TIMEDGET_BURST) {
+                respond(cmd, WEFT_OSIF_TIMEDOUT);
+                return true;
+            }
+            return false;
+        }
         default:
             respond(cmd, WEFT_OSIF_NOSYS);
             return true;
@@ -407,6 +561,7 @@ template <class M> class SlotModel
             return;
         }
         ++memif_cmds;
+        memif_log.push_back({op == WEFT_MEMIF_OP_WRITE, w, len});
         cmds_.push_back({op == WEFT_MEMIF_OP_WRITE, w, len / 4});
     }
 
@@ -437,6 +592,7 @@ template <class M> class SlotModel
     bool in_valid_q_ = false, out_ready_q_ = false, cmd_ready_q_ = false;
     bool wr_ready_q_ = false, rd_valid_q_ = false;
     std::deque<Word> sw2hw_;
+    size_t visible_ = 0; // words at the front of sw2hw_ that software has written
     std::deque<Request> pending_;
     Request cur_;
     bool in_req_ = false;

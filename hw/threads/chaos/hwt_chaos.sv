@@ -9,8 +9,9 @@
 //      also choose the hostility level (below).
 //   2. MBOX_GET_BURST on handle 0 with count 3: the job {window base, window size,
 //      budget word}. The window is the bus address range [base, base+size) the thread
-//      may use; it aims at base rounded up to a multiple of 4 and whole words below
-//      base+size. Budget word: [23:0] the action budget, [24] BOUNDED, [31:25] ignored.
+//      may use (it must grant reads and writes); it aims at base rounded up to a
+//      multiple of 4 and whole words below base+size. Budget word: [23:0] the action
+//      budget, [24] BOUNDED, [31:25] ignored.
 //   Either call failing (status not OK, or a malformed response) ends the thread with
 //   THREAD_EXIT ExitBadInit (0xFFFFFFFE) or ExitBadJob (0xFFFFFFFF).
 //   Handles 1..3 are meant to be bound to a semaphore, a mutex and a mailbox; the chaos
@@ -36,14 +37,16 @@
 //     (boundary rule 2), except that while write data of an accepted MEMIF write is
 //     still owed it is also raised, with probability 1/4 per cycle, with none due: a
 //     deviation that cannot make the slot look blocked (its MEMIF is busy).
-//   - MEMIF: commands of one or two words' distance: reads and writes inside the window
-//     with random aligned lengths of 4 bytes to 1 KiB (clipped at the window's end);
+//   - MEMIF: reads and writes inside the window at random aligned addresses, with random
+//     aligned lengths of 4 bytes to 1 KiB (clipped at the window's end);
 //     write data random; read data taken with probability 3/4 per cycle, with pauses.
-//     Commands are pipelined (no wait for data).
+//     Commands are pipelined: a new one may start while fewer than MemOwedCap (512)
+//     data words of earlier ones are still owed.
 // Hostility level (init data bits [1:0]); per action, with probability Fatal/4096, the
 // action is one that ends the thread:
 //   level  Fatal  OSIF requests outstanding at once (response not yet taken)
-//   0        0    1 (never a fault on purpose: a level-0 run ends by THREAD_EXIT)
+//   0        0    1 (no fault on purpose: a level-0 run ends by THREAD_EXIT, unless a
+//                    call blocks for good without BOUNDED, or it is stopped)
 //   1        1    2
 //   2       16    8
 //   3      128    31 (with response pauses this overflows the response FIFO)
@@ -57,7 +60,8 @@
 //   timed variants, every argument word is below 256 (timeouts under 256 us), a burst
 //   get asks for 0 or 1 word and a burst put carries at most 1. Without it a blocking
 //   call (e.g. SEM_WAIT on an empty semaphore) may wait until software makes it
-//   possible, signals STOP (the call is answered CANCELED) or destroys the thread.
+//   possible, signals STOP (the call is answered CANCELED; a mailbox burst that has
+//   moved a word already goes on) or destroys the thread.
 //
 // End: once the budget is used up it starts nothing more and winds down properly: it
 // completes the MEMIF command it started (second word), sends the write data it owes and
@@ -77,6 +81,8 @@ module hwt_chaos (
   localparam logic [31:0] ZeroSeed = 32'h9E37_79B9;
   /// Budget word bit: no call that can block for long.
   localparam int unsigned BoundedBit = 24;
+  /// A new MEMIF command only while fewer data words than this are owed.
+  localparam logic [31:0] MemOwedCap = 32'd512;
   /// Most argument words a request may announce (more is a framing fault).
   localparam logic [15:0] MaxArgs = 16'(weft_osif_pkg::OsifMaxArgs);
 
@@ -123,14 +129,15 @@ module hwt_chaos (
   endfunction
 
   // Pause length from a channel control word: 0-15, 1 in 8 up to 255, 1 in 8 up to 4095.
-  function automatic logic [11:0] pause_len(input logic [31:0] c);
+  // c: bits [28:14] of the control word.
+  function automatic logic [11:0] pause_len(input logic [14:0] c);
     logic [11:0] p;
-    if (c[28:26] == 3'd7) begin
-      p = c[25:14];
-    end else if (c[28:26] == 3'd6) begin
-      p = {4'd0, c[21:14]};
+    if (c[14:12] == 3'd7) begin
+      p = c[11:0];
+    end else if (c[14:12] == 3'd6) begin
+      p = {4'd0, c[7:0]};
     end else begin
-      p = {8'd0, c[17:14]};
+      p = {8'd0, c[3:0]};
     end
     pause_len = p;
   endfunction
@@ -139,7 +146,7 @@ module hwt_chaos (
   // c: [5:0] withdraw when 0, [13:6] pause when 0, [28:14] pause length, [30:29] offer
   // unless 0. A pending valid (offered last cycle, not taken) is held unless withdrawn.
   function automatic logic [12:0] chan(input logic pend, input logic [11:0] pause,
-                                       input logic [31:0] c, input logic active);
+                                       input logic [30:0] c, input logic active);
     logic v;
     logic [11:0] p;
     v = 1'b0;
@@ -149,7 +156,7 @@ module hwt_chaos (
     end else if (pause != 12'd0) begin
       p = pause - 12'd1;
     end else if (c[13:6] == 8'd0) begin
-      p = pause_len(c);
+      p = pause_len(c[28:14]);
     end else begin
       v = active && (c[30:29] != 2'd0);
     end
@@ -198,41 +205,41 @@ module hwt_chaos (
 
   // Fixed argument words of a command (0 for an unknown code).
   function automatic logic [15:0] nargs_of(input logic [7:0] cmd);
-    int unsigned n;
+    logic [15:0] n;
     unique case (cmd)
-      weft_osif_pkg::CmdSemPost:           n = weft_osif_pkg::CmdSemPostNargs;
-      weft_osif_pkg::CmdSemWait:           n = weft_osif_pkg::CmdSemWaitNargs;
-      weft_osif_pkg::CmdMutexLock:         n = weft_osif_pkg::CmdMutexLockNargs;
-      weft_osif_pkg::CmdMutexUnlock:       n = weft_osif_pkg::CmdMutexUnlockNargs;
-      weft_osif_pkg::CmdMutexTrylock:      n = weft_osif_pkg::CmdMutexTrylockNargs;
-      weft_osif_pkg::CmdCondWait:          n = weft_osif_pkg::CmdCondWaitNargs;
-      weft_osif_pkg::CmdCondSignal:        n = weft_osif_pkg::CmdCondSignalNargs;
-      weft_osif_pkg::CmdCondBroadcast:     n = weft_osif_pkg::CmdCondBroadcastNargs;
-      weft_osif_pkg::CmdMboxGet:           n = weft_osif_pkg::CmdMboxGetNargs;
-      weft_osif_pkg::CmdMboxPut:           n = weft_osif_pkg::CmdMboxPutNargs;
-      weft_osif_pkg::CmdMboxTryget:        n = weft_osif_pkg::CmdMboxTrygetNargs;
-      weft_osif_pkg::CmdMboxTryput:        n = weft_osif_pkg::CmdMboxTryputNargs;
-      weft_osif_pkg::CmdMqSend:            n = weft_osif_pkg::CmdMqSendNargs;
-      weft_osif_pkg::CmdMqReceive:         n = weft_osif_pkg::CmdMqReceiveNargs;
-      weft_osif_pkg::CmdGetInitData:       n = weft_osif_pkg::CmdGetInitDataNargs;
-      weft_osif_pkg::CmdThreadExit:        n = weft_osif_pkg::CmdThreadExitNargs;
-      weft_osif_pkg::CmdThreadCheck:       n = weft_osif_pkg::CmdThreadCheckNargs;
-      weft_osif_pkg::CmdThreadYield:       n = weft_osif_pkg::CmdThreadYieldNargs;
-      weft_osif_pkg::CmdGetResumeState:    n = weft_osif_pkg::CmdGetResumeStateNargs;
-      weft_osif_pkg::CmdMboxPutBurst:      n = weft_osif_pkg::CmdMboxPutBurstNargs;
-      weft_osif_pkg::CmdMboxGetBurst:      n = weft_osif_pkg::CmdMboxGetBurstNargs;
-      weft_osif_pkg::CmdSemTimedwait:      n = weft_osif_pkg::CmdSemTimedwaitNargs;
-      weft_osif_pkg::CmdMutexTimedlock:    n = weft_osif_pkg::CmdMutexTimedlockNargs;
-      weft_osif_pkg::CmdCondTimedwait:     n = weft_osif_pkg::CmdCondTimedwaitNargs;
-      weft_osif_pkg::CmdMboxTimedget:      n = weft_osif_pkg::CmdMboxTimedgetNargs;
-      weft_osif_pkg::CmdMboxTimedput:      n = weft_osif_pkg::CmdMboxTimedputNargs;
-      weft_osif_pkg::CmdMqTimedsend:       n = weft_osif_pkg::CmdMqTimedsendNargs;
-      weft_osif_pkg::CmdMqTimedreceive:    n = weft_osif_pkg::CmdMqTimedreceiveNargs;
-      weft_osif_pkg::CmdMboxTimedputBurst: n = weft_osif_pkg::CmdMboxTimedputBurstNargs;
-      weft_osif_pkg::CmdMboxTimedgetBurst: n = weft_osif_pkg::CmdMboxTimedgetBurstNargs;
-      default:                             n = 0;
+      weft_osif_pkg::CmdSemPost:           n = 16'(weft_osif_pkg::CmdSemPostNargs);
+      weft_osif_pkg::CmdSemWait:           n = 16'(weft_osif_pkg::CmdSemWaitNargs);
+      weft_osif_pkg::CmdMutexLock:         n = 16'(weft_osif_pkg::CmdMutexLockNargs);
+      weft_osif_pkg::CmdMutexUnlock:       n = 16'(weft_osif_pkg::CmdMutexUnlockNargs);
+      weft_osif_pkg::CmdMutexTrylock:      n = 16'(weft_osif_pkg::CmdMutexTrylockNargs);
+      weft_osif_pkg::CmdCondWait:          n = 16'(weft_osif_pkg::CmdCondWaitNargs);
+      weft_osif_pkg::CmdCondSignal:        n = 16'(weft_osif_pkg::CmdCondSignalNargs);
+      weft_osif_pkg::CmdCondBroadcast:     n = 16'(weft_osif_pkg::CmdCondBroadcastNargs);
+      weft_osif_pkg::CmdMboxGet:           n = 16'(weft_osif_pkg::CmdMboxGetNargs);
+      weft_osif_pkg::CmdMboxPut:           n = 16'(weft_osif_pkg::CmdMboxPutNargs);
+      weft_osif_pkg::CmdMboxTryget:        n = 16'(weft_osif_pkg::CmdMboxTrygetNargs);
+      weft_osif_pkg::CmdMboxTryput:        n = 16'(weft_osif_pkg::CmdMboxTryputNargs);
+      weft_osif_pkg::CmdMqSend:            n = 16'(weft_osif_pkg::CmdMqSendNargs);
+      weft_osif_pkg::CmdMqReceive:         n = 16'(weft_osif_pkg::CmdMqReceiveNargs);
+      weft_osif_pkg::CmdGetInitData:       n = 16'(weft_osif_pkg::CmdGetInitDataNargs);
+      weft_osif_pkg::CmdThreadExit:        n = 16'(weft_osif_pkg::CmdThreadExitNargs);
+      weft_osif_pkg::CmdThreadCheck:       n = 16'(weft_osif_pkg::CmdThreadCheckNargs);
+      weft_osif_pkg::CmdThreadYield:       n = 16'(weft_osif_pkg::CmdThreadYieldNargs);
+      weft_osif_pkg::CmdGetResumeState:    n = 16'(weft_osif_pkg::CmdGetResumeStateNargs);
+      weft_osif_pkg::CmdMboxPutBurst:      n = 16'(weft_osif_pkg::CmdMboxPutBurstNargs);
+      weft_osif_pkg::CmdMboxGetBurst:      n = 16'(weft_osif_pkg::CmdMboxGetBurstNargs);
+      weft_osif_pkg::CmdSemTimedwait:      n = 16'(weft_osif_pkg::CmdSemTimedwaitNargs);
+      weft_osif_pkg::CmdMutexTimedlock:    n = 16'(weft_osif_pkg::CmdMutexTimedlockNargs);
+      weft_osif_pkg::CmdCondTimedwait:     n = 16'(weft_osif_pkg::CmdCondTimedwaitNargs);
+      weft_osif_pkg::CmdMboxTimedget:      n = 16'(weft_osif_pkg::CmdMboxTimedgetNargs);
+      weft_osif_pkg::CmdMboxTimedput:      n = 16'(weft_osif_pkg::CmdMboxTimedputNargs);
+      weft_osif_pkg::CmdMqTimedsend:       n = 16'(weft_osif_pkg::CmdMqTimedsendNargs);
+      weft_osif_pkg::CmdMqTimedreceive:    n = 16'(weft_osif_pkg::CmdMqTimedreceiveNargs);
+      weft_osif_pkg::CmdMboxTimedputBurst: n = 16'(weft_osif_pkg::CmdMboxTimedputBurstNargs);
+      weft_osif_pkg::CmdMboxTimedgetBurst: n = 16'(weft_osif_pkg::CmdMboxTimedgetBurstNargs);
+      default:                             n = 16'd0;
     endcase
-    nargs_of = 16'(n);
+    nargs_of = n;
   endfunction
 
   // The timed variant of a call that can block without bound; other codes unchanged.
@@ -472,21 +479,29 @@ module hwt_chaos (
     gen_hdr[weft_osif_pkg::ReqNargsMsb:weft_osif_pkg::ReqNargsLsb] = gen_nargs;
   end
 
-  // Next argument word of the request in progress.
-  logic [31:0] gen_arg;
-  always_comb begin
-    if (bounded_q && o_first_q && get_burst(o_cmd_q)) begin
-      gen_arg = {31'd0, g_o1[9]};          // a burst get of 0 (BADARGS) or 1 word
-    end else if (bounded_q || g_o1[0]) begin
-      gen_arg = {24'd0, g_o1[8:1]};        // small: handles, counts, timeouts
+  // An argument word of the request in progress (first: its first argument word).
+  function automatic logic [31:0] arg_word(input logic first, input logic bounded,
+                                           input logic [7:0] cmd, input logic [9:0] g1,
+                                           input logic [31:0] g2);
+    logic [31:0] a;
+    if (bounded && first && get_burst(cmd)) begin
+      a = {31'd0, g1[9]};        // a burst get of 0 (BADARGS) or 1 word
+    end else if (bounded || g1[0]) begin
+      a = {24'd0, g1[8:1]};      // small: handles, counts, timeouts
     end else begin
-      gen_arg = g_o2;
+      a = g2;
     end
-  end
+    arg_word = a;
+  endfunction
+
+  logic [31:0] gen_arg_first, gen_arg_next;
+  assign gen_arg_first = arg_word(1'b1, bounded_q, o_cmd_q, g_o1[9:0], g_o2);
+  assign gen_arg_next = arg_word(1'b0, bounded_q, o_cmd_q, g_o1[9:0], g_o2);
 
   // ---- the MEMIF command a commit would start -------------------------------------
   logic        m_fatal;
-  logic [31:0] off_raw, off, room, len_req, len_ok;
+  logic [31:0] off_raw, off, room, len_req;
+  logic [23:0] len_ok;
   logic [31:0] gen_m0, gen_m1;
   logic [1:0]  low_bits;
 
@@ -497,19 +512,19 @@ module hwt_chaos (
     off = off & ~32'd3;
     room = size_q - off;
     len_req = {21'd0, {1'b0, g_x[12:5]} + 9'd1, 2'b00};
-    len_ok = (len_req > room) ? room : len_req;
+    len_ok = (len_req > room) ? room[23:0] : len_req[23:0];
     low_bits = (g_m1[22:21] == 2'd0) ? 2'd1 : g_m1[22:21];
 
     gen_m0 = '0;
     gen_m0[weft_osif_pkg::MemifOpMsb:weft_osif_pkg::MemifOpLsb] =
         g_x[13] ? weft_osif_pkg::MemifOpWrite : weft_osif_pkg::MemifOpRead;
-    gen_m0[weft_osif_pkg::MemifLengthMsb:weft_osif_pkg::MemifLengthLsb] = len_ok[23:0];
+    gen_m0[weft_osif_pkg::MemifLengthMsb:weft_osif_pkg::MemifLengthLsb] = len_ok;
     gen_m1 = base_q + off;
 
     if (m_fatal && g_m1[12]) begin
       // Just outside: below the window's start, or across its end.
       if (g_m1[13]) begin
-        gen_m1 = base_q - {26'd0, {1'b0, g_m1[15:14]} + 3'd1, 2'b00};
+        gen_m1 = base_q - {27'd0, {1'b0, g_m1[15:14]} + 3'd1, 2'b00};
         gen_m0[weft_osif_pkg::MemifLengthMsb:weft_osif_pkg::MemifLengthLsb] =
             {19'd0, {1'b0, g_m1[17:16]} + 3'd1, 2'b00};
       end else begin
@@ -551,11 +566,11 @@ module hwt_chaos (
 
   assign chaos = (phase_q == PhChaos);
   assign drain = (phase_q == PhDrain);
-  assign o_ch = chan(o_pend_q, o_pause_q, c_o, o_state_q != OIdle);
-  assign m_ch = chan(m_pend_q, m_pause_q, c_m, m_state_q != MIdle);
-  assign w_ch = chan(w_pend_q, w_pause_q, c_w, wr_owed_q != 32'd0);
-  assign i_ch = chan(1'b0, i_pause_q, c_i, due_q != 6'd0);
-  assign r_ch = chan(1'b0, r_pause_q, c_r, 1'b1);
+  assign o_ch = chan(o_pend_q, o_pause_q, c_o[30:0], o_state_q != OIdle);
+  assign m_ch = chan(m_pend_q, m_pause_q, c_m[30:0], m_state_q != MIdle);
+  assign w_ch = chan(w_pend_q, w_pause_q, c_w[30:0], wr_owed_q != 32'd0);
+  assign i_ch = chan(1'b0, i_pause_q, c_i[30:0], due_q != 6'd0);
+  assign r_ch = chan(1'b0, r_pause_q, c_r[30:0], 1'b1);
   assign i_nwords = osif_in_data_i[weft_osif_pkg::RespNwordsMsb:weft_osif_pkg::RespNwordsLsb];
 
   always_comb begin
@@ -658,7 +673,8 @@ module hwt_chaos (
     // ---- commits: at most one new action per cycle ----
     if (chaos && actions_q != budget_q) begin
       o_want = (o_state_q == OIdle) && (due_q < cap_of(level_q)) && (g_x[1:0] == 2'd0);
-      m_want = (m_state_q == MIdle) && (win_ok_q || m_fatal) && (g_x[3:2] == 2'd0);
+      m_want = (m_state_q == MIdle) && (win_ok_q || m_fatal) && (g_x[3:2] == 2'd0) &&
+               (wr_owed_q + rd_owed_q < MemOwedCap);
       o_commit = o_want && (!m_want || g_x[4]);
       m_commit = m_want && !o_commit;
       if (o_commit || m_commit) begin
@@ -691,18 +707,17 @@ module hwt_chaos (
     end else if (o_fire) begin
       unique case (o_state_q)
         OHdr: begin
-          o_first_d = 1'b1;
           if (o_left_q == 16'd0) begin
             o_done_req = 1'b1;
           end else begin
             o_state_d = OArgs;
-            o_word_d = drain ? 32'd0 : gen_arg;
-            o_first_d = 1'b0;
+            o_word_d = drain ? 32'd0 : gen_arg_first;
+            o_first_d = 1'b1;
           end
         end
         OArgs: begin
           o_left_d = o_left_q - 16'd1;
-          o_word_d = drain ? 32'd0 : gen_arg;
+          o_word_d = drain ? 32'd0 : gen_arg_next;
           o_first_d = 1'b0;
           if (o_left_q == 16'd1) begin
             o_done_req = 1'b1;
@@ -714,7 +729,8 @@ module hwt_chaos (
         o_state_d = OIdle;
       end
     end else if (o_pend_q && !o_valid && o_state_q == OArgs) begin
-      o_word_d = drain ? 32'd0 : gen_arg;  // withdrawn: may come back with other data
+      // Withdrawn: it may come back with other data.
+      o_word_d = drain ? 32'd0 : (o_first_q ? gen_arg_first : gen_arg_next);
     end
 
     // ---- OSIF responses ----
@@ -823,9 +839,9 @@ module hwt_chaos (
   assign mem_rd_ready_o = r_ready;
 
   logic unused_bits;
-  assign unused_bits = ^{mem_rd_data_i, unused_call_hdr, unused_call_busy, call_results[95:88],
+  assign unused_bits = ^{mem_rd_data_i, unused_call_hdr, unused_call_busy, call_results[95:89],
                          c_o[31], c_m[31], c_w[31], c_i[31], c_r[31], g_x[31:16],
-                         g_m1[31:30], o_want, m_want, m_w0_q[1:0]};
+                         g_m1[31:30]};
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
