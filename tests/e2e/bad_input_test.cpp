@@ -56,21 +56,13 @@ TEST_P(BadInput, IsNamedAndContainedWhileNeighboursRunOn)
     EXPECT_EQ(Call(1, WEFT_OSIF_CMD_MBOX_PUT, 2, {1}).status, WEFT_OSIF_OK);
 
     // Its window is the upper half of the DMA region, so address 0x100 is outside.
-    weft_resource_t res[] = {{WEFT_RES_MBOX, &decoy}};
-    std::string image = Image("hwt_bad");
-    weft_hwthread_attr_t attr{};
-    attr.name = "hw-bad";
-    attr.image = image.c_str();
-    attr.slot = 2;
-    attr.resources = res;
-    attr.num_resources = 1;
-    attr.init_data = c.mode;
-    weft_mem_window_t win{dma_.bus + dma_.size / 2, dma_.size / 2, WEFT_MEM_RW};
-    attr.windows = &win;
-    attr.num_windows = 1;
-    weft_hwthread_t *bad = nullptr;
-    ASSERT_EQ(weft_hwthread_create(w_, &bad, &attr), 0);
-    threads_.push_back(bad);
+    weft_hwthread_t *bad = Start({"hwt_bad",
+                                  "hw-bad",
+                                  2,
+                                  {{WEFT_RES_MBOX, &decoy}},
+                                  c.mode,
+                                  {{dma_.bus + dma_.size / 2, dma_.size / 2, WEFT_MEM_RW}}});
+    ASSERT_NE(bad, nullptr);
 
     weft_exit_status_t st{};
     ASSERT_EQ(weft_hwthread_timedjoin(bad, &st, 20000), 0) << c.what << ": thread never ended";

@@ -46,7 +46,7 @@ constexpr int kPollMs = 20;
 constexpr int kStillPolls = 10;  // polls without a served call before software helps
 constexpr int kHelpRounds = 100; // helps without a served call before STOP (a burst of
                                  // 256 words needs 64 of them)
-constexpr int kEndMs = 120000;   // longest a stopped run may take to end
+constexpr int kHangMs = 20000;   // stopped and helped, yet no call served: a hang
 constexpr size_t kMqBytes = 64;
 
 unsigned EnvOr(const char *name, unsigned fallback)
@@ -73,13 +73,8 @@ class Chaos : public Fabric
         ASSERT_EQ(sem_init(&sem_, 0, 0), 0);
         ASSERT_EQ(weft_mbox_init(&job_, 4), 0);
         ASSERT_EQ(weft_mbox_init(&mbox_, 4), 0);
-        std::string name = "/weft-chaos-" + std::to_string(getpid());
-        mq_attr a{};
-        a.mq_maxmsg = 4;
-        a.mq_msgsize = kMqBytes;
-        mq_ = mq_open(name.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600, &a);
+        mq_ = OpenQueue(4, kMqBytes);
         ASSERT_NE(mq_, (mqd_t)-1);
-        mq_unlink(name.c_str());
         void *cpu = nullptr;
         ASSERT_EQ(weft_mem_alloc(w_, 2 * kGuardBytes + kMaxWindow + 4, &cpu, &area_bus_), 0);
         area_ = static_cast<uint8_t *>(cpu);
@@ -89,21 +84,15 @@ class Chaos : public Fabric
         ASSERT_EQ(sem_init(&sort_done_, 0, 0), 0);
         ASSERT_EQ(weft_mem_alloc(w_, kSortWords * 4, &cpu, &sort_bus_), 0);
         sort_ = static_cast<uint32_t *>(cpu);
-        weft_resource_t res[] = {
-            {WEFT_RES_MBOX, &sort_jobs_}, {WEFT_RES_SEM, &sort_done_}, {WEFT_RES_MUTEX, &sort_m_}};
-        std::string image = Image("hwt_sort");
-        weft_mem_window_t win{sort_bus_, kSortWords * 4, WEFT_MEM_RW};
-        weft_hwthread_attr_t attr{};
-        attr.name = "hw-neighbour";
-        attr.image = image.c_str();
-        attr.slot = kSortSlot;
-        attr.resources = res;
-        attr.num_resources = 3;
-        attr.init_data = 0 | 1u << 8 | 2u << 16;
-        attr.windows = &win;
-        attr.num_windows = 1;
-        ASSERT_EQ(weft_hwthread_create(w_, &sorter_, &attr), 0);
-        threads_.push_back(sorter_);
+        sorter_ = Start({"hwt_sort",
+                         "hw-neighbour",
+                         kSortSlot,
+                         {{WEFT_RES_MBOX, &sort_jobs_},
+                          {WEFT_RES_SEM, &sort_done_},
+                          {WEFT_RES_MUTEX, &sort_m_}},
+                         0 | 1u << 8 | 2u << 16,
+                         {{sort_bus_, kSortWords * 4, WEFT_MEM_RW}}});
+        ASSERT_NE(sorter_, nullptr);
     }
 
     void TearDown() override
@@ -232,74 +221,69 @@ void Chaos::RunOne(uint32_t seed, uint32_t budget, Outcome &o)
     ASSERT_EQ(weft_mbox_put(&sort_jobs_, static_cast<uint32_t>(sort_bus_)), 0);
     ASSERT_EQ(weft_mbox_put(&sort_jobs_, kSortWords * 4), 0);
 
-    weft_resource_t res[] = {{WEFT_RES_MBOX, &job_},
-                             {WEFT_RES_SEM, &sem_},
-                             {WEFT_RES_MUTEX, &mutex_},
-                             {WEFT_RES_MBOX, &mbox_},
-                             use_mq ? weft_resource_t{WEFT_RES_MQ, &mq_}
-                                    : weft_resource_t{WEFT_RES_COND, &cond_},
-                             {WEFT_RES_LINK, link_}};
-    std::string image = Image("hwt_chaos");
-    weft_mem_window_t win{base, size, WEFT_MEM_RW};
-    weft_hwthread_attr_t attr{};
-    attr.name = "hw-chaos";
-    attr.image = image.c_str();
-    attr.slot = kChaosSlot;
-    attr.resources = res;
-    attr.num_resources = 6;
-    attr.init_data = seed;
-    attr.windows = &win;
-    attr.num_windows = 1;
-    weft_hwthread_t *t = nullptr;
-    ASSERT_EQ(weft_hwthread_create(w_, &t, &attr), 0) << "seed " << seed;
+    weft_hwthread_t *t = Start(
+        {"hwt_chaos",
+         "hw-chaos",
+         kChaosSlot,
+         {{WEFT_RES_MBOX, &job_},
+          {WEFT_RES_SEM, &sem_},
+          {WEFT_RES_MUTEX, &mutex_},
+          {WEFT_RES_MBOX, &mbox_},
+          use_mq ? weft_resource_t{WEFT_RES_MQ, &mq_} : weft_resource_t{WEFT_RES_COND, &cond_},
+          {WEFT_RES_LINK, link_}},
+         seed,
+         {{base, size, WEFT_MEM_RW}}});
+    ASSERT_NE(t, nullptr) << "seed " << seed;
+    threads_.pop_back(); // destroyed by each run
     ASSERT_EQ(weft_mbox_put(&job_, static_cast<uint32_t>(base)), 0);
     ASSERT_EQ(weft_mbox_put(&job_, size), 0);
     ASSERT_EQ(weft_mbox_put(&job_, budget | (bounded ? kBounded : 0)), 0);
 
     // Wait for the end; help when no call has been served for a while; STOP when helping
-    // does not move it either.
+    // does not move it either, and go on helping (a burst that has moved a word goes on
+    // after STOP). Stopped, it must go on being served: a hang is a stretch of kHangMs
+    // without a call served.
     weft_exit_status_t st{};
     uint64_t last_calls = ~0ull;
     int still = 0, helps_in_vain = 0, helps = 0;
     bool stopped = false, ended = false;
-    auto stop_time = std::chrono::steady_clock::now();
+    auto last_progress = std::chrono::steady_clock::now();
     while (!ended) {
         if (weft_hwthread_timedjoin(t, &st, kPollMs) == 0) {
             ended = true;
             break;
         }
-        if (stopped) {
-            if (std::chrono::steady_clock::now() - stop_time > std::chrono::milliseconds(kEndMs))
-                break;
-            continue;
-        }
         weft_hwthread_stats_t s{};
         ASSERT_EQ(weft_hwthread_stats(t, &s), 0);
         uint64_t calls = s.calls + s.link_calls;
+        auto now = std::chrono::steady_clock::now();
         if (calls != last_calls) {
             last_calls = calls;
+            last_progress = now;
             still = 0;
             helps_in_vain = 0;
             continue;
         }
+        if (stopped && now - last_progress > std::chrono::milliseconds(kHangMs))
+            break;
         if (++still < kStillPolls && helps_in_vain == 0)
             continue;
         still = 0;
-        if (helps_in_vain++ < kHelpRounds) {
-            Help(last_calls >= 2); // GET_INIT_DATA and the job burst served
-            helps++;
-            continue;
+        if (!stopped && helps_in_vain >= kHelpRounds) {
+            ASSERT_EQ(weft_hwthread_signal(t, WEFT_SIGNAL_STOP), 0);
+            stopped = true;
         }
-        ASSERT_EQ(weft_hwthread_signal(t, WEFT_SIGNAL_STOP), 0);
-        stopped = true;
-        stop_time = std::chrono::steady_clock::now();
+        Help(last_calls >= 2); // once GET_INIT_DATA and the job burst are served
+        helps++;
+        helps_in_vain++;
     }
     weft_hwthread_stats_t s{};
     weft_hwthread_stats(t, &s);
     if (!ended)
         Diagnose(t);
-    EXPECT_TRUE(ended) << "seed 0x" << std::hex << seed << ": no end " << std::dec << kEndMs
-                       << " ms after STOP";
+    EXPECT_TRUE(ended) << "seed 0x" << std::hex << seed
+                       << ": stopped and helped, yet no call served for " << std::dec << kHangMs
+                       << " ms";
     EXPECT_EQ(weft_hwthread_destroy(t), 0);
     ResetObjects();
 

@@ -27,24 +27,12 @@ class Confinement : public Fabric
     // the buffer; the rest of the buffer (2 KiB..4 KiB) is nobody's.
     weft_hwthread_t *StartConfined()
     {
-        weft_mem_window_t wins[2] = {{bus_, 1024, WEFT_MEM_RW}, {bus_ + 1024, 1024, WEFT_MEM_READ}};
-        std::vector<weft_resource_t> res = {{WEFT_RES_MBOX, &instr_[0]},
-                                            {WEFT_RES_MBOX, &result_[0]}};
-        std::string image = Image("hwt_calls");
-        weft_hwthread_attr_t attr{};
-        attr.name = "hw-confined";
-        attr.image = image.c_str();
-        attr.slot = 0;
-        attr.resources = res.data();
-        attr.num_resources = 2;
-        attr.init_data = 0 | 1u << 8;
-        attr.windows = wins;
-        attr.num_windows = 2;
-        weft_hwthread_t *t = nullptr;
-        EXPECT_EQ(weft_hwthread_create(w_, &t, &attr), 0);
-        if (t)
-            threads_.push_back(t);
-        return t;
+        return Start({"hwt_calls",
+                      "hw-confined",
+                      0,
+                      {{WEFT_RES_MBOX, &instr_[0]}, {WEFT_RES_MBOX, &result_[0]}},
+                      0 | 1u << 8,
+                      {{bus_, 1024, WEFT_MEM_RW}, {bus_ + 1024, 1024, WEFT_MEM_READ}}});
     }
     uint32_t Bus(uint32_t offset) const { return static_cast<uint32_t>(bus_ + offset); }
 

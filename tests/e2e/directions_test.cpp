@@ -42,13 +42,8 @@ class Directions : public Fabric, public ::testing::WithParamInterface<Placement
         ASSERT_EQ(sem_init(&sem_a_, 0, 0), 0);
         ASSERT_EQ(sem_init(&sem_b_, 0, 0), 0);
         ASSERT_EQ(weft_mbox_init(&mbox_, 4), 0);
-        std::string name = "/weft-e2e-" + std::to_string(getpid());
-        mq_attr a{};
-        a.mq_maxmsg = 4;
-        a.mq_msgsize = kMqMsgSize;
-        mq_ = mq_open(name.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600, &a);
+        mq_ = OpenQueue(4, kMqMsgSize);
         ASSERT_NE(mq_, (mqd_t)-1);
-        mq_unlink(name.c_str());
         void *cpu = nullptr;
         ASSERT_EQ(weft_mem_alloc(w_, 64, &cpu, &shared_bus_), 0);
         shared_ = static_cast<volatile uint32_t *>(cpu);

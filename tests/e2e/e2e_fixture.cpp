@@ -1,5 +1,10 @@
 #include "e2e_fixture.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <atomic>
+
 void Fabric::LogSink(void *arg, const char *msg)
 {
     auto *self = static_cast<Fabric *>(arg);
@@ -39,29 +44,51 @@ void Fabric::TearDown()
     }
 }
 
+weft_hwthread_t *Fabric::Start(const ThreadSpec &spec)
+{
+    std::string image = Image(spec.image);
+    std::vector<weft_mem_window_t> windows = spec.windows;
+    if (windows.empty())
+        windows.push_back({dma_.bus, dma_.size, WEFT_MEM_RW});
+    weft_hwthread_attr_t attr{};
+    attr.name = spec.name;
+    attr.image = image.c_str();
+    attr.slot = spec.slot;
+    attr.resources = spec.resources.data();
+    attr.num_resources = static_cast<unsigned>(spec.resources.size());
+    attr.init_data = spec.init_data;
+    attr.windows = windows.data();
+    attr.num_windows = static_cast<unsigned>(windows.size());
+    attr.resume = spec.resume;
+    attr.resume_state = spec.resume_state;
+    weft_hwthread_t *t = nullptr;
+    int rc = weft_hwthread_create(w_, &t, &attr);
+    EXPECT_EQ(rc, 0) << "creating " << spec.name << " (" << spec.image << ") in slot " << spec.slot;
+    if (t)
+        threads_.push_back(t);
+    return t;
+}
+
+mqd_t Fabric::OpenQueue(long maxmsg, long msgsize)
+{
+    static std::atomic<int> n{0};
+    std::string name = "/weft-e2e-" + std::to_string(getpid()) + "-" + std::to_string(n++);
+    mq_attr a{};
+    a.mq_maxmsg = maxmsg;
+    a.mq_msgsize = msgsize;
+    mqd_t q = mq_open(name.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600, &a);
+    EXPECT_NE(q, (mqd_t)-1) << "mq_open " << name;
+    mq_unlink(name.c_str());
+    return q;
+}
+
 weft_hwthread_t *Fabric::StartCalls(unsigned slot, const std::vector<weft_resource_t> &extra,
                                     const char *name)
 {
     std::vector<weft_resource_t> res = {{WEFT_RES_MBOX, &instr_[slot]},
                                         {WEFT_RES_MBOX, &result_[slot]}};
     res.insert(res.end(), extra.begin(), extra.end());
-    std::string image = Image("hwt_calls");
-    weft_hwthread_attr_t attr{};
-    attr.name = name;
-    attr.image = image.c_str();
-    attr.slot = slot;
-    attr.resources = res.data();
-    attr.num_resources = static_cast<unsigned>(res.size());
-    attr.init_data = 0 | 1u << 8;
-    weft_mem_window_t win{dma_.bus, dma_.size, WEFT_MEM_RW};
-    attr.windows = &win;
-    attr.num_windows = 1;
-    weft_hwthread_t *t = nullptr;
-    int rc = weft_hwthread_create(w_, &t, &attr);
-    EXPECT_EQ(rc, 0) << "creating " << name << " in slot " << slot;
-    if (t)
-        threads_.push_back(t);
-    return t;
+    return Start({"hwt_calls", name, slot, res, 0 | 1u << 8});
 }
 
 void Fabric::Issue(unsigned slot, uint32_t cmd, uint32_t handle, const std::vector<uint32_t> &args)

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <mqueue.h>
+
 #include <cstdint>
 #include <mutex>
 #include <string>
@@ -33,6 +35,22 @@ class Fabric : public ::testing::Test
   protected:
     void SetUp() override;
     void TearDown() override;
+
+    // What a thread is started with; windows empty means the whole DMA region, RW.
+    struct ThreadSpec {
+        const char *image;
+        const char *name;
+        unsigned slot;
+        std::vector<weft_resource_t> resources;
+        uint32_t init_data = 0;
+        std::vector<weft_mem_window_t> windows = {};
+        bool resume = false;
+        uint32_t resume_state = 0;
+    };
+    // Create the thread (a failure is a test failure) and keep it for TearDown.
+    weft_hwthread_t *Start(const ThreadSpec &spec);
+    // An anonymous POSIX message queue (created, then unlinked at once).
+    static mqd_t OpenQueue(long maxmsg, long msgsize);
 
     // Start hwt_calls in `slot`; handles 0 and 1 are its instruction and result
     // mailboxes (owned by the fixture), `extra` are bound from handle 2 on.

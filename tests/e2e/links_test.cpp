@@ -50,24 +50,11 @@ class Links : public Fabric
     // hwt_stream in `slot`, its data handle bound to `data` (a link or a mailbox).
     weft_hwthread_t *StartStream(unsigned slot, weft_resource_t data)
     {
-        weft_resource_t res[3] = {
-            {WEFT_RES_MBOX, &jobs_[slot]}, {WEFT_RES_MBOX, &reports_[slot]}, data};
-        std::string image = Image("hwt_stream");
-        weft_mem_window_t win{dma_.bus, dma_.size, WEFT_MEM_RW};
-        weft_hwthread_attr_t attr{};
-        attr.name = slot == 0 ? "hw-source" : "hw-sink";
-        attr.image = image.c_str();
-        attr.slot = slot;
-        attr.resources = res;
-        attr.num_resources = 3;
-        attr.init_data = kJobH | kReportH << 8 | kDataH << 16;
-        attr.windows = &win;
-        attr.num_windows = 1;
-        weft_hwthread_t *t = nullptr;
-        EXPECT_EQ(weft_hwthread_create(w_, &t, &attr), 0);
-        if (t)
-            threads_.push_back(t);
-        return t;
+        return Start({"hwt_stream",
+                      slot == 0 ? "hw-source" : "hw-sink",
+                      slot,
+                      {{WEFT_RES_MBOX, &jobs_[slot]}, {WEFT_RES_MBOX, &reports_[slot]}, data},
+                      kJobH | kReportH << 8 | kDataH << 16});
     }
 
     void Job(unsigned slot, uint32_t op, uint64_t bus, uint32_t words)

@@ -43,24 +43,14 @@ class Preemption : public Fabric
     // hwt_collatz in `slot`; resumed from `state` when resume is set.
     weft_hwthread_t *Start(unsigned slot, bool resume = false, uint32_t state = 0)
     {
-        weft_resource_t res[] = {{WEFT_RES_MBOX, &jobs_}};
-        std::string image = Image("hwt_collatz");
-        weft_mem_window_t win{rec_bus_, 64, WEFT_MEM_RW}; // its record and nothing else
-        weft_hwthread_attr_t attr{};
-        attr.name = "hw-collatz";
-        attr.image = image.c_str();
-        attr.slot = slot;
-        attr.resources = res;
-        attr.num_resources = 1;
-        attr.windows = &win;
-        attr.num_windows = 1;
-        attr.resume = resume;
-        attr.resume_state = state;
-        weft_hwthread_t *t = nullptr;
-        EXPECT_EQ(weft_hwthread_create(w_, &t, &attr), 0) << "slot " << slot;
-        if (t)
-            threads_.push_back(t);
-        return t;
+        return Fabric::Start({"hwt_collatz",
+                              "hw-collatz",
+                              slot,
+                              {{WEFT_RES_MBOX, &jobs_}},
+                              0,
+                              {{rec_bus_, 64, WEFT_MEM_RW}}, // its record and nothing else
+                              resume,
+                              state});
     }
     void Job(uint32_t start, uint32_t end)
     {

@@ -14,23 +14,11 @@ class Sort : public Fabric
   protected:
     weft_hwthread_t *StartSort(unsigned slot, weft_mbox_t *mb, sem_t *done, pthread_mutex_t *m)
     {
-        weft_resource_t res[] = {{WEFT_RES_MBOX, mb}, {WEFT_RES_SEM, done}, {WEFT_RES_MUTEX, m}};
-        std::string image = Image("hwt_sort");
-        weft_hwthread_attr_t attr{};
-        attr.name = "hw-sort";
-        attr.image = image.c_str();
-        attr.slot = slot;
-        attr.resources = res;
-        attr.num_resources = 3;
-        attr.init_data = 0 | 1u << 8 | 2u << 16;
-        weft_mem_window_t win{dma_.bus, dma_.size, WEFT_MEM_RW};
-        attr.windows = &win;
-        attr.num_windows = 1;
-        weft_hwthread_t *t = nullptr;
-        EXPECT_EQ(weft_hwthread_create(w_, &t, &attr), 0);
-        if (t)
-            threads_.push_back(t);
-        return t;
+        return Start({"hwt_sort",
+                      "hw-sort",
+                      slot,
+                      {{WEFT_RES_MBOX, mb}, {WEFT_RES_SEM, done}, {WEFT_RES_MUTEX, m}},
+                      0 | 1u << 8 | 2u << 16});
     }
 };
 

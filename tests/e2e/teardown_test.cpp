@@ -52,8 +52,8 @@ class Teardown : public Fabric
         ASSERT_EQ(weft_mbox_init(&full_, 1), 0);
         ASSERT_EQ(weft_mbox_put(&full_, 0xF0F0), 0);
         ASSERT_EQ(weft_mbox_init(&empty_, 1), 0);
-        full_q_ = OpenQueue();
-        empty_q_ = OpenQueue();
+        full_q_ = OpenQueue(1, 64);
+        empty_q_ = OpenQueue(1, 64);
         ASSERT_EQ(mq_send(full_q_, "x", 1, 0), 0);
         ASSERT_EQ(weft_link_get(w_, WEFT_LINK_RING30, &link_), 0); // slot 3 -> slot 0
     }
@@ -68,17 +68,6 @@ class Teardown : public Fabric
         pthread_mutex_destroy(&own_);
         pthread_mutex_destroy(&held_);
         sem_destroy(&sem_);
-    }
-    static mqd_t OpenQueue()
-    {
-        static int n = 0;
-        std::string name = "/weft-td-" + std::to_string(getpid()) + "-" + std::to_string(n++);
-        mq_attr a{};
-        a.mq_maxmsg = 1;
-        a.mq_msgsize = 64;
-        mqd_t q = mq_open(name.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600, &a);
-        mq_unlink(name.c_str());
-        return q;
     }
     weft_hwthread_t *StartBlocked(unsigned slot)
     {
