@@ -312,6 +312,28 @@ template <class M> class SlotModel
             sw2hw_.push_back({results[i], at, i + 1 == results.size()});
     }
 
+    // A mailbox get or put that does not wait: answered `fail` when it cannot be done now.
+    bool mbox_get_or(uint32_t cmd, uint32_t h, uint32_t fail)
+    {
+        if (res[h].mbox.empty()) {
+            respond(cmd, fail);
+            return true;
+        }
+        respond(cmd, WEFT_OSIF_OK, {res[h].mbox.front()});
+        res[h].mbox.pop_front();
+        return true;
+    }
+    bool mbox_put_or(uint32_t cmd, uint32_t h, uint32_t word, uint32_t fail)
+    {
+        if (res[h].mbox.size() >= res[h].cap) {
+            respond(cmd, fail);
+            return true;
+        }
+        res[h].mbox.push_back(word);
+        respond(cmd, WEFT_OSIF_OK);
+        return true;
+    }
+
     // Words become visible (written to SW2HW) in order. A delegate writes the first
     // sw2hw_depth words of a response without looking (longer ones are flow-controlled):
     // if they do not fit beside the visible words the thread has not taken, the slot
@@ -417,21 +439,9 @@ template <class M> class SlotModel
             respond(cmd, WEFT_OSIF_OK);
             return true;
         case WEFT_OSIF_CMD_MBOX_TRYGET:
-            if (res[h].mbox.empty()) {
-                respond(cmd, WEFT_OSIF_AGAIN);
-                return true;
-            }
-            respond(cmd, WEFT_OSIF_OK, {res[h].mbox.front()});
-            res[h].mbox.pop_front();
-            return true;
+            return mbox_get_or(cmd, h, WEFT_OSIF_AGAIN);
         case WEFT_OSIF_CMD_MBOX_TRYPUT:
-            if (res[h].mbox.size() >= res[h].cap) {
-                respond(cmd, WEFT_OSIF_AGAIN);
-                return true;
-            }
-            res[h].mbox.push_back(r.args[0]);
-            respond(cmd, WEFT_OSIF_OK);
-            return true;
+            return mbox_put_or(cmd, h, r.args[0], WEFT_OSIF_AGAIN);
         case WEFT_OSIF_CMD_GET_INIT_DATA:
             respond(cmd, WEFT_OSIF_OK, {init_data});
             return true;
@@ -484,21 +494,9 @@ template <class M> class SlotModel
             return true;
         }
         case WEFT_OSIF_CMD_MBOX_TIMEDGET:
-            if (res[h].mbox.empty()) {
-                respond(cmd, WEFT_OSIF_TIMEDOUT);
-                return true;
-            }
-            respond(cmd, WEFT_OSIF_OK, {res[h].mbox.front()});
-            res[h].mbox.pop_front();
-            return true;
+            return mbox_get_or(cmd, h, WEFT_OSIF_TIMEDOUT);
         case WEFT_OSIF_CMD_MBOX_TIMEDPUT:
-            if (res[h].mbox.size() >= res[h].cap) {
-                respond(cmd, WEFT_OSIF_TIMEDOUT);
-                return true;
-            }
-            res[h].mbox.push_back(r.args[0]);
-            respond(cmd, WEFT_OSIF_OK);
-            return true;
+            return mbox_put_or(cmd, h, r.args[0], WEFT_OSIF_TIMEDOUT);
         case WEFT_OSIF_CMD_MBOX_PUT_BURST:
         case WEFT_OSIF_CMD_MBOX_TIMEDPUT_BURST: {
             // Words after the fixed arguments, put as room allows; a timeout only before
