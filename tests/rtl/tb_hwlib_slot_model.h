@@ -312,6 +312,17 @@ template <class M> class SlotModel
             sw2hw_.push_back({results[i], at, i + 1 == results.size()});
     }
 
+    // A mutex lock that does not wait: answered `fail` when the mutex is held.
+    bool mutex_lock_or(uint32_t cmd, uint32_t h, uint32_t fail)
+    {
+        if (res[h].locked) {
+            respond(cmd, fail);
+            return true;
+        }
+        res[h].locked = true;
+        respond(cmd, WEFT_OSIF_OK);
+        return true;
+    }
     // A mailbox get or put that does not wait: answered `fail` when it cannot be done now.
     bool mbox_get_or(uint32_t cmd, uint32_t h, uint32_t fail)
     {
@@ -394,13 +405,7 @@ template <class M> class SlotModel
             respond(cmd, WEFT_OSIF_OK);
             return true;
         case WEFT_OSIF_CMD_MUTEX_TRYLOCK:
-            if (res[h].locked) {
-                respond(cmd, WEFT_OSIF_BUSY);
-                return true;
-            }
-            res[h].locked = true;
-            respond(cmd, WEFT_OSIF_OK);
-            return true;
+            return mutex_lock_or(cmd, h, WEFT_OSIF_BUSY);
         case WEFT_OSIF_CMD_COND_WAIT: {
             const uint32_t mh = r.args[0];
             if (mh >= res.size() || res[mh].type != WEFT_RES_MUTEX) {
@@ -468,13 +473,7 @@ template <class M> class SlotModel
             respond(cmd, WEFT_OSIF_OK);
             return true;
         case WEFT_OSIF_CMD_MUTEX_TIMEDLOCK:
-            if (res[h].locked) {
-                respond(cmd, WEFT_OSIF_TIMEDOUT);
-                return true;
-            }
-            res[h].locked = true;
-            respond(cmd, WEFT_OSIF_OK);
-            return true;
+            return mutex_lock_or(cmd, h, WEFT_OSIF_TIMEDOUT);
         case WEFT_OSIF_CMD_COND_TIMEDWAIT: {
             const uint32_t mh = r.args[0];
             if (mh >= res.size() || res[mh].type != WEFT_RES_MUTEX) {
