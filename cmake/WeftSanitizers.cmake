@@ -28,6 +28,19 @@ function(weft_sanitize target san)
   target_link_options(${target} PUBLIC ${WEFT_SANITIZER_${san}_LINK})
 endfunction()
 
+# weft_with_sanitized_variants(<maker> <target>): call the function <maker> for <target>
+# and, with WEFT_SANITIZER_TESTS, for <target>_<san> under each sanitizer, so a library
+# and its variants are made by one piece of code.
+function(weft_with_sanitized_variants maker target)
+  cmake_language(CALL ${maker} ${target})
+  if(WEFT_SANITIZER_TESTS)
+    foreach(san IN LISTS WEFT_SANITIZERS)
+      cmake_language(CALL ${maker} ${target}_${san})
+      weft_sanitize(${target}_${san} ${san})
+    endforeach()
+  endif()
+endfunction()
+
 # weft_sanitized_tests(<exe> <prefix> <timeout> SOURCES ... LIBS ... [DEPENDS ...]
 #                      [DEFINITIONS ...] [INCLUDES ...])
 # The test executable <exe>_<san> for each sanitizer, linked against the <lib>_<san>
