@@ -2,10 +2,9 @@
 name the line and the field, and its outputs carry what it says."""
 import os
 import pathlib
-import subprocess
-import sys
-import tempfile
 import unittest
+
+from run_generator import run_generator
 
 SRC = pathlib.Path(os.environ.get("WEFT_SOURCE_DIR", pathlib.Path(__file__).resolve().parents[2]))
 GEN = SRC / "tools" / "gen_platform.py"
@@ -26,13 +25,8 @@ links:
 
 
 def run(text):
-    with tempfile.TemporaryDirectory() as d:
-        desc = pathlib.Path(d, "p.yaml")
-        desc.write_text(text)
-        cm, h = pathlib.Path(d, "p.cmake"), pathlib.Path(d, "p.h")
-        res = subprocess.run([sys.executable, str(GEN), str(desc), "--cmake", str(cm), "--c-header", str(h)],
-                             capture_output=True, text=True)
-        return res, (cm.read_text() if cm.exists() else ""), (h.read_text() if h.exists() else "")
+    res, (cm, h) = run_generator(GEN, text, "--cmake", "--c-header")
+    return res, cm, h
 
 
 class GenPlatform(unittest.TestCase):
@@ -62,7 +56,7 @@ class GenPlatform(unittest.TestCase):
         res, cm, _ = run(text)
         self.assertNotEqual(res.returncode, 0)
         self.assertEqual(cm, "", "nothing is written for a bad description")
-        self.assertRegex(res.stderr, rf"p\.yaml:{line}: {field}: .*{words}", res.stderr)
+        self.assertRegex(res.stderr, rf"input\.yaml:{line}: {field}: .*{words}", res.stderr)
 
     def test_schema_errors_name_line_and_field(self):
         self.expect_error(GOOD.replace("clock_mhz: 50", "clock_mhz: fast"), 3, r"clock_mhz", "not of type")
@@ -84,9 +78,9 @@ class GenPlatform(unittest.TestCase):
     def test_broken_yaml_and_empty_file(self):
         res, _, _ = run("version: 1\nslots: [\n")
         self.assertNotEqual(res.returncode, 0)
-        self.assertRegex(res.stderr, r"p\.yaml:\d+: not valid YAML")
+        self.assertRegex(res.stderr, r"input\.yaml:\d+: not valid YAML")
         res, _, _ = run("")
-        self.assertIn("p.yaml:1: the file is empty", res.stderr)
+        self.assertIn("input.yaml:1: the file is empty", res.stderr)
 
 
 if __name__ == "__main__":

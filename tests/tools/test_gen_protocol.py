@@ -3,11 +3,12 @@ agree with it."""
 import os
 import pathlib
 import subprocess
-import sys
 import tempfile
 import unittest
 
 import yaml
+
+from run_generator import run_generator
 
 SRC = pathlib.Path(os.environ.get("WEFT_SOURCE_DIR", pathlib.Path(__file__).resolve().parents[2]))
 GEN = SRC / "tools" / "gen_protocol.py"
@@ -15,13 +16,8 @@ SPEC = SRC / "protocol" / "osif.yaml"
 
 
 def run_gen(spec_text):
-    with tempfile.TemporaryDirectory() as d:
-        spec = pathlib.Path(d, "spec.yaml")
-        spec.write_text(spec_text)
-        h, sv = pathlib.Path(d, "p.h"), pathlib.Path(d, "p.sv")
-        res = subprocess.run([sys.executable, str(GEN), str(spec), "--c-header", str(h), "--sv-package", str(sv)],
-                             capture_output=True, text=True)
-        return res, (h.read_text() if h.exists() else ""), (sv.read_text() if sv.exists() else "")
+    res, (h, sv) = run_generator(GEN, spec_text, "--c-header", "--sv-package")
+    return res, h, sv
 
 
 class GenProtocol(unittest.TestCase):
@@ -58,7 +54,7 @@ class GenProtocol(unittest.TestCase):
     def test_malformed_yaml_names_the_file(self):
         res, _, _ = run_gen("version: [1\n")
         self.assertNotEqual(res.returncode, 0)
-        self.assertIn("spec.yaml", res.stderr)
+        self.assertIn("input.yaml", res.stderr)
 
     def test_header_compiles_as_c11(self):
         res, h, _ = run_gen(SPEC.read_text())
