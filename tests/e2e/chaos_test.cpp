@@ -41,6 +41,7 @@ constexpr unsigned kChaosSlot = 0, kSortSlot = 2;
 constexpr uint32_t kBounded = 1u << 24; // job budget word: no call may block for long
 constexpr uint32_t kGuardBytes = 4096;  // watched memory on each side of the window
 constexpr uint32_t kMaxWindow = 16384;
+constexpr uint32_t kAreaBytes = 2 * kGuardBytes + kMaxWindow + 4; // guard, window, guard
 constexpr uint32_t kSortWords = 256;
 constexpr int kPollMs = 20;
 constexpr int kStillPolls = 10;  // polls without a served call before software helps
@@ -76,8 +77,10 @@ class Chaos : public Fabric
         mq_ = OpenQueue(4, kMqBytes);
         ASSERT_NE(mq_, (mqd_t)-1);
         void *cpu = nullptr;
-        ASSERT_EQ(weft_mem_alloc(w_, 2 * kGuardBytes + kMaxWindow + 4, &cpu, &area_bus_), 0);
-        area_ = static_cast<uint8_t *>(cpu);
+        for (int a = 0; a < 2; a++) {
+            ASSERT_EQ(weft_mem_alloc(w_, kAreaBytes, &cpu, &areas_bus_[a]), 0);
+            areas_[a] = static_cast<uint8_t *>(cpu);
+        }
         ASSERT_EQ(weft_link_get(w_, WEFT_LINK_RING30, &link_), 0);
 
         ASSERT_EQ(weft_mbox_init(&sort_jobs_, 8), 0);
@@ -184,8 +187,13 @@ class Chaos : public Fabric
     weft_mbox_t job_{}, mbox_{};
     mqd_t mq_ = (mqd_t)-1;
     weft_link_t *link_ = nullptr;
-    uint8_t *area_ = nullptr;
-    uint64_t area_bus_ = 0;
+    // Runs take turns with two areas: a read burst the previous thread issued may still
+    // run after it was stopped (the static region finishes it and drops the data), so
+    // software must not rewrite that area at once (docs/fuzzing.md, "What writing it
+    // found").
+    uint8_t *areas_[2] = {};
+    uint64_t areas_bus_[2] = {};
+    unsigned turn_ = 0;
     unsigned mq_serial_ = 0;
     uint32_t helped_ = 0;
 
@@ -205,8 +213,9 @@ void Chaos::RunOne(uint32_t seed, uint32_t budget, Outcome &o)
     const bool use_mq = (seed >> 3 & 1) != 0;
     const uint32_t skew = rng() % 4; // the window need not start on a word
     const uint32_t size = 4 + rng() % (kMaxWindow - 4);
-    const uint64_t base = area_bus_ + kGuardBytes + skew;
-    const size_t area_bytes = 2 * kGuardBytes + kMaxWindow + 4;
+    uint8_t *area_ = areas_[turn_ % 2];
+    const uint64_t base = areas_bus_[turn_++ % 2] + kGuardBytes + skew;
+    const size_t area_bytes = kAreaBytes;
     const size_t win_off = kGuardBytes + skew;
     for (size_t i = 0; i < area_bytes; i++)
         area_[i] = static_cast<uint8_t>(0xA5 ^ i ^ (i >> 8));
@@ -234,7 +243,6 @@ void Chaos::RunOne(uint32_t seed, uint32_t budget, Outcome &o)
          seed,
          {{base, size, WEFT_MEM_RW}}});
     ASSERT_NE(t, nullptr) << "seed " << seed;
-    threads_.pop_back(); // destroyed by each run
     ASSERT_EQ(weft_mbox_put(&job_, static_cast<uint32_t>(base)), 0);
     ASSERT_EQ(weft_mbox_put(&job_, size), 0);
     ASSERT_EQ(weft_mbox_put(&job_, budget | (bounded ? kBounded : 0)), 0);
@@ -284,6 +292,8 @@ void Chaos::RunOne(uint32_t seed, uint32_t budget, Outcome &o)
     EXPECT_TRUE(ended) << "seed 0x" << std::hex << seed
                        << ": stopped or BOUNDED, yet no call served for " << std::dec << kHangMs
                        << " ms";
+    // Destroyed here, not in TearDown (which still has it if an assertion above returned).
+    threads_.erase(std::find(threads_.begin(), threads_.end(), t));
     EXPECT_EQ(weft_hwthread_destroy(t), 0);
     ResetObjects();
 

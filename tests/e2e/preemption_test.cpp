@@ -41,16 +41,16 @@ class Preemption : public Fabric
     }
 
     // hwt_collatz in `slot`; resumed from `state` when resume is set.
-    weft_hwthread_t *Start(unsigned slot, bool resume = false, uint32_t state = 0)
+    weft_hwthread_t *StartCollatz(unsigned slot, bool resume = false, uint32_t state = 0)
     {
-        return Fabric::Start({"hwt_collatz",
-                              "hw-collatz",
-                              slot,
-                              {{WEFT_RES_MBOX, &jobs_}},
-                              0,
-                              {{rec_bus_, 64, WEFT_MEM_RW}}, // its record and nothing else
-                              resume,
-                              state});
+        return Start({"hwt_collatz",
+                      "hw-collatz",
+                      slot,
+                      {{WEFT_RES_MBOX, &jobs_}},
+                      0,
+                      {{rec_bus_, 64, WEFT_MEM_RW}}, // its record and nothing else
+                      resume,
+                      state});
     }
     void Job(uint32_t start, uint32_t end)
     {
@@ -92,20 +92,20 @@ class Preemption : public Fabric
 TEST_F(Preemption, YieldedThreadResumesInAnotherSlotAndFinishesRight)
 {
     constexpr uint32_t kStart = 1, kEnd = 4001;
-    weft_hwthread_t *t = Start(0);
+    weft_hwthread_t *t = StartCollatz(0);
     ASSERT_NE(t, nullptr);
     Job(kStart, kEnd);
     RunFor(t, 40000);
     uint32_t state = Yield(t, kStart, kEnd);
     uint32_t first_stop = rec_[2];
 
-    t = Start(2, true, state);
+    t = StartCollatz(2, true, state);
     ASSERT_NE(t, nullptr);
     RunFor(t, 40000);
     state = Yield(t, kStart, kEnd);
     EXPECT_GT(rec_[2], first_stop) << "the resumed thread did not go on from its state";
 
-    t = Start(1, true, state);
+    t = StartCollatz(1, true, state);
     ASSERT_NE(t, nullptr);
     weft_exit_status_t st{};
     ASSERT_EQ(weft_hwthread_timedjoin(t, &st, 60000), 0);
@@ -118,7 +118,7 @@ TEST_F(Preemption, YieldedThreadResumesInAnotherSlotAndFinishesRight)
 // STOP: the thread sees it at its next safe point and exits on its own.
 TEST_F(Preemption, StopSignalEndsTheThreadAtItsNextSafePoint)
 {
-    weft_hwthread_t *t = Start(3);
+    weft_hwthread_t *t = StartCollatz(3);
     ASSERT_NE(t, nullptr);
     Job(1, 1000000);
     RunFor(t, 20000);
@@ -134,7 +134,7 @@ TEST_F(Preemption, StopSignalEndsTheThreadAtItsNextSafePoint)
 // and the thread, seeing YIELD, yields.
 TEST_F(Preemption, SignalUnblocksAThreadWaitingForWork)
 {
-    weft_hwthread_t *t = Start(0);
+    weft_hwthread_t *t = StartCollatz(0);
     ASSERT_NE(t, nullptr);
     std::this_thread::sleep_for(std::chrono::milliseconds(50)); // it waits for a job
     ASSERT_EQ(weft_hwthread_signal(t, WEFT_SIGNAL_STOP), 0);
@@ -148,7 +148,7 @@ TEST_F(Preemption, SignalUnblocksAThreadWaitingForWork)
 // Creating into an occupied slot is refused; the thread there finishes its job.
 TEST_F(Preemption, ResumeRefusedWithoutAFreeSlotAndJoinGivesTheExitValue)
 {
-    weft_hwthread_t *t = Start(0);
+    weft_hwthread_t *t = StartCollatz(0);
     ASSERT_NE(t, nullptr);
     std::string image = Image("hwt_collatz");
     weft_hwthread_attr_t attr{};
