@@ -17,7 +17,7 @@ build: configure
 	@cmake --build $(BUILD) -j $(JOBS)
 
 demo: build
-	@$(BUILD)/apps/weft-sort-demo
+	@$(BUILD)/apps/weft-sort
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
