@@ -8,7 +8,10 @@ converted to 8-bit grey and scaled to the frame size; a list of files is sent in
 or, without files, from a synthetic scene: shapes moving over a gradient with fine
 texture, so that edges move from frame to frame.
 
-    frame_sender.py --port P --frames N --size 320x240 [IMAGE ...]
+    frame_sender.py --port P --frames N --size 320x240 [--fault KIND] [IMAGE ...]
+
+--fault sends frame 1 broken on purpose (a wrong magic, frame size, sequence number or
+payload length, or a payload cut short), for the tests of the capture thread's checks.
 """
 import argparse
 import socket
@@ -63,6 +66,7 @@ def main():
     ap.add_argument("--port", type=int, required=True)
     ap.add_argument("--frames", type=int, required=True)
     ap.add_argument("--size", type=size_arg, default=(320, 240))
+    ap.add_argument("--fault", choices=["magic", "size", "seq", "length", "short"])
     ap.add_argument("images", nargs="*")
     args = ap.parse_args()
     width, height = args.size
@@ -71,9 +75,18 @@ def main():
         for i in range(args.frames):
             img = files[i % len(files)] if files else synthetic(width, height, i)
             payload = np.ascontiguousarray(img, dtype=np.uint8).tobytes()
-            header = MAGIC + struct.pack("<HHII", width, height, i, len(payload))
+            magic, w, h, seq, length = MAGIC, width, height, i, len(payload)
+            if i == 1 and args.fault:
+                magic = b"JUNK" if args.fault == "magic" else magic
+                w = w + 4 if args.fault == "size" else w
+                seq = seq + 7 if args.fault == "seq" else seq
+                length = length - 1 if args.fault == "length" else length
+                payload = payload[: len(payload) // 2] if args.fault == "short" else payload
+            header = magic + struct.pack("<HHII", w, h, seq, length)
             try:
                 sock.sendall(header + payload)
+                if i == 1 and args.fault:
+                    break
             except (BrokenPipeError, ConnectionResetError):
                 sys.exit(f"frame_sender: the receiver closed the connection at frame {i}")
 

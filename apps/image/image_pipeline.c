@@ -69,7 +69,7 @@ struct options {
     unsigned ws[MAX_LIST], nws;
     unsigned blocks[MAX_LIST], nblocks;
     unsigned frames, width, height;
-    const char *out_dir, *json, *trace;
+    const char *out_dir, *json, *trace, *fault;
     char **images;
     int nimages;
 };
@@ -102,7 +102,7 @@ struct result {
     const char *config;
     unsigned w, block, frames;
     int skipped;
-    char why[120];
+    char why[200];
     double fps, wall_ms;
     double capture_ms, filter_ms, display_ms; /* per frame, software */
     uint64_t filter_cycles, display_cycles;   /* per frame, hardware busy cycles */
@@ -461,6 +461,10 @@ static int run_once(weft_platform_t *plat, const struct config *c, unsigned kw, 
     argv[na++] = frames_arg;
     argv[na++] = "--size";
     argv[na++] = size_arg;
+    if (o->fault) {
+        argv[na++] = "--fault";
+        argv[na++] = o->fault;
+    }
     for (int i = 0; i < o->nimages && na < 29; i++)
         argv[na++] = o->images[i];
     argv[na] = NULL;
@@ -565,6 +569,10 @@ static int run_once(weft_platform_t *plat, const struct config *c, unsigned kw, 
     r->display_cycles = busy[1] / p->frames;
     r->fabric_cycles = c1 - c0;
     r->ok = !p->error[0] && sender_rc == 0 && r->good == p->frames;
+    if (p->error[0])
+        snprintf(r->why, sizeof r->why, "%s", p->error);
+    else if (!r->ok)
+        snprintf(r->why, sizeof r->why, "%u of %u frames match the reference", r->good, p->frames);
     if (trace_path) {
         int trc = weft_trace_write(p->w, trace_path);
         if (trc)
@@ -605,6 +613,10 @@ static void print_result(const struct result *r, double mhz)
         printf("%-12s w=%u %3u lines  not run: %s\n", r->config, r->w, r->block, r->why);
         return;
     }
+    if (!r->ok) {
+        printf("%-12s w=%u %3u lines  FAILED: %s\n", r->config, r->w, r->block, r->why);
+        return;
+    }
     printf("%-12s w=%u %3u lines  %7.1f frames/s  ", r->config, r->w, r->block, r->fps);
     if (r->filter_cycles)
         printf("filter %" PRIu64 " cycles/frame (%.2f ms at %.0f MHz)  ", r->filter_cycles,
@@ -624,6 +636,11 @@ static json_t *result_json(const struct result *r, double mhz)
                           "block_lines", (json_int_t)r->block, "frames", (json_int_t)r->frames);
     if (r->skipped) {
         json_object_set_new(j, "skipped", json_string(r->why));
+        return j;
+    }
+    if (!r->ok) {
+        json_object_set_new(j, "error", json_string(r->why));
+        json_object_set_new(j, "verified", json_false());
         return j;
     }
     json_t *more = json_pack(
@@ -682,6 +699,8 @@ static void usage(void)
             "  --out DIR  save the first input frame and every displayed frame as PGM\n"
             "  --json     write the figures as JSON\n"
             "  --trace    write a Chrome/Perfetto trace of the first run\n"
+            "  --sender-fault KIND  the sender breaks frame 1 (magic, size, seq, length,\n"
+            "             short), to test the capture thread's checks\n"
             "  IMAGE      image files the sender streams in a loop (default: a synthetic scene)\n");
 }
 
@@ -742,6 +761,8 @@ static int parse_args(int argc, char **argv, struct options *o)
             o->json = val;
         else if (!strcmp(flag, "--trace"))
             o->trace = val;
+        else if (!strcmp(flag, "--sender-fault"))
+            o->fault = val;
         else if (!strcmp(flag, "--config")) {
             o->nconfig = 0;
             char buf[128];
