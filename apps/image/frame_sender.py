@@ -22,6 +22,12 @@ import numpy as np
 from PIL import Image
 
 MAGIC = b"WFRM"
+PERIOD = 64  # the synthetic scene repeats after this many frames
+
+
+def scene(width, height, i):
+    """Frame i of the synthetic stream."""
+    return synthetic(width, height, i % PERIOD)
 
 
 def synthetic(width, height, index):
@@ -70,11 +76,15 @@ def main():
     ap.add_argument("images", nargs="*")
     args = ap.parse_args()
     width, height = args.size
-    files = from_files(args.images, width, height) if args.images else None
+    # Every distinct frame is made before connecting, so the stream runs at the speed of
+    # the socket and the receiver, not of numpy.
+    if args.images:
+        frames = [f.tobytes() for f in from_files(args.images, width, height)]
+    else:
+        frames = [scene(width, height, i).tobytes() for i in range(min(args.frames, PERIOD))]
     with socket.create_connection(("127.0.0.1", args.port)) as sock:
         for i in range(args.frames):
-            img = files[i % len(files)] if files else synthetic(width, height, i)
-            payload = np.ascontiguousarray(img, dtype=np.uint8).tobytes()
+            payload = frames[i % len(frames)]
             magic, w, h, seq, length = MAGIC, width, height, i, len(payload)
             if i == 1 and args.fault:
                 magic = b"JUNK" if args.fault == "magic" else magic

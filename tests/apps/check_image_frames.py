@@ -43,7 +43,7 @@ def main():
             print(f"{path}: {got.shape[1]}x{got.shape[0]}, want {width}x{height}")
             bad += 1
             continue
-        want = laplacian(frame_sender.synthetic(width, height, i), w)
+        want = laplacian(frame_sender.scene(width, height, i), w)
         diff = np.argwhere(got != want)
         if len(diff):
             y, x = diff[0]
