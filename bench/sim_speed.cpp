@@ -1,0 +1,636 @@
+// weft-bench-sim-speed: how fast the simulation backend clocks the default platform, and
+// what the fabric costs the host while it has nothing to do.
+//
+// Three measurements:
+//
+//   co-simulation  weft_sim_open() + weft_init(), then 0, 1 or 4 busy slots: a busy slot
+//                  runs hwt_sort on 2048-word random blocks (about 2.1 M cycles each,
+//                  without any OS call in between), its mailbox preloaded with more
+//                  descriptors than the window needs, so the clock never stops. Simulated
+//                  cycles (weft_sim_stats) per wall second and per second of process CPU
+//                  time over a fixed window. With 0 busy slots the clock thread sleeps
+//                  (a quiet fabric gets no edges), so that row is measured twice: asleep
+//                  (cycles/s is 0 by design) and kept awake by setting CONTROL.RUN of the
+//                  empty slot 0, which the static region never reports quiet; the awake
+//                  figure is the static region alone.
+//   bare loop      the same Verilated static region (Vweft_static) and the same slot
+//                  images (.so through the slot model ABI) on a plain loop on this thread:
+//                  the backend's two-phase wiring of each cycle, but no runtime, no clock
+//                  thread, no atomics. The register window is driven by hand to start the
+//                  slots, and a small in-loop responder answers the thread's OS calls
+//                  (init data, the descriptor mutex, the preloaded descriptors, the done
+//                  semaphore). Same data, same register state, same window.
+//   idle           the runtime up with every slot empty, then with hwt_sort in every
+//                  slot blocked in MBOX_GET on an empty mailbox: process CPU time
+//                  (getrusage) per wall second.
+//
+// The ratio co-sim / bare is the co-simulation overhead (target: at least 0.8). Each busy
+// count is run --reps times, co-simulation and bare loop alternating, and the best of
+// each is kept (the host is shared; a slower repetition is interference, not the code).
+// A window counts only if every busy slot stayed busy through it (its BUSY counter grew
+// by at least 98% of the fabric cycles) and every block it finished is sorted.
+//
+// Usage: weft-bench-sim-speed [--window S] [--idle S] [--reps N] [--blocks K] [--out PATH]
+#include "sim_speed.h"
+
+#include <pthread.h>
+#include <semaphore.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include <jansson.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cinttypes>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "weft/osif_protocol.h"
+#include "weft/platform_config.h"
+#include "weft/sim.h"
+#include "weft/weft.h"
+
+#ifndef WEFT_IMAGE_DIR
+#error "WEFT_IMAGE_DIR must name the directory of the thread images"
+#endif
+#ifndef WEFT_SIM_SPEED_DEFAULT_OUT
+#define WEFT_SIM_SPEED_DEFAULT_OUT "bench/sim_speed.json"
+#endif
+
+namespace sim_speed
+{
+
+void die(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    std::fputs("weft-bench-sim-speed: ", stderr);
+    std::vfprintf(stderr, fmt, ap);
+    std::fputc('\n', stderr);
+    va_end(ap);
+    std::exit(1);
+}
+
+double now_s()
+{
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
+}
+
+double cpu_s()
+{
+    rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return static_cast<double>(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+           static_cast<double>(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
+}
+
+void fill_blocks(uint32_t *dst, unsigned blocks, unsigned slot, unsigned rep)
+{
+    std::mt19937 rng(1000u * rep + slot + 1);
+    for (size_t i = 0; i < size_t{blocks} * kWords; ++i)
+        dst[i] = static_cast<uint32_t>(rng());
+}
+
+bool blocks_sorted(const uint32_t *blocks, unsigned n)
+{
+    for (unsigned b = 0; b < n; ++b) {
+        const uint32_t *p = blocks + size_t{b} * kWords;
+        if (!std::is_sorted(p, p + kWords))
+            return false;
+    }
+    return true;
+}
+
+void check_busy(Window *w, const std::vector<uint64_t> &b0, const std::vector<uint64_t> &b1)
+{
+    for (size_t i = 0; i < b0.size() && i < b1.size(); ++i) {
+        const uint64_t d = b1[i] - b0[i];
+        if (static_cast<double>(d) < kBusyFraction * static_cast<double>(w->cycles)) {
+            char buf[160];
+            std::snprintf(buf, sizeof buf,
+                          "slot %zu was busy %" PRIu64 " of %" PRIu64 " cycles (ran out of work?)",
+                          i, d, w->cycles);
+            w->valid = false;
+            w->why = buf;
+            return;
+        }
+    }
+}
+
+} // namespace sim_speed
+
+namespace
+{
+
+using namespace sim_speed;
+
+constexpr unsigned kSlots = WEFT_PLATFORM_NUM_SLOTS;
+constexpr double kTargetRatio = 0.8; // docs: within 20% of the bare loop
+constexpr const char *kImage = WEFT_IMAGE_DIR "/hwt_sort.so";
+
+void sleep_s(double s)
+{
+    timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    const double end = static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9 + s;
+    ts.tv_sec = static_cast<time_t>(end);
+    ts.tv_nsec = static_cast<long>((end - static_cast<double>(ts.tv_sec)) * 1e9);
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nullptr) == EINTR) {
+    }
+}
+
+// ---- co-simulation: the runtime on the simulation backend --------------------------------
+
+// The runtime's expected lines (blocked threads destroyed holding their descriptor mutex)
+// are dropped; anything else goes to stderr.
+void log_sink(void *, const char *msg)
+{
+    if (std::strstr(msg, "ended holding mutex"))
+        return;
+    std::fprintf(stderr, "weft: %s\n", msg);
+}
+
+class CoSim
+{
+  public:
+    CoSim()
+    {
+        int rc = weft_sim_open(&plat_, nullptr);
+        if (rc)
+            die("weft_sim_open: %s", std::strerror(-rc));
+        rc = weft_init(&w_, plat_);
+        if (rc)
+            die("weft_init: %s", std::strerror(-rc));
+        weft_set_log(w_, log_sink, nullptr);
+    }
+
+    ~CoSim()
+    {
+        for (auto &s : sorters_) {
+            if (s->thread)
+                weft_hwthread_destroy(s->thread);
+        }
+        weft_shutdown(w_);
+        plat_->ops->close(plat_);
+        for (auto &s : sorters_) {
+            weft_mbox_destroy(&s->mbox);
+            sem_destroy(&s->done);
+            pthread_mutex_destroy(&s->take);
+        }
+    }
+
+    CoSim(const CoSim &) = delete;
+    CoSim &operator=(const CoSim &) = delete;
+
+    // hwt_sort in slots 0..n-1, each with `blocks` random blocks queued in its own
+    // mailbox (0: an empty mailbox, so it blocks in MBOX_GET).
+    void start_sorters(unsigned n, unsigned blocks, unsigned rep)
+    {
+        for (unsigned slot = 0; slot < n; ++slot) {
+            auto s = std::make_unique<Sorter>();
+            s->blocks = blocks;
+            weft_mbox_init(&s->mbox, 2 * blocks + 2);
+            sem_init(&s->done, 0, 0);
+            pthread_mutex_init(&s->take, nullptr);
+            const size_t bytes = size_t{blocks ? blocks : 1} * kBlockBytes;
+            void *cpu = nullptr;
+            int rc = weft_mem_alloc(w_, bytes, &cpu, &s->bus);
+            if (rc)
+                die("weft_mem_alloc(%zu): %s", bytes, std::strerror(-rc));
+            s->cpu = static_cast<uint32_t *>(cpu);
+            fill_blocks(s->cpu, blocks, slot, rep);
+            for (unsigned b = 0; b < blocks; ++b) {
+                weft_mbox_put(&s->mbox, static_cast<uint32_t>(s->bus + size_t{b} * kBlockBytes));
+                weft_mbox_put(&s->mbox, kBlockBytes);
+            }
+            const weft_resource_t res[kNumRes] = {
+                {WEFT_RES_MBOX, &s->mbox},
+                {WEFT_RES_SEM, &s->done},
+                {WEFT_RES_MUTEX, &s->take},
+            };
+            const weft_mem_window_t win = {s->bus, bytes, WEFT_MEM_RW};
+            weft_hwthread_attr_t attr{};
+            attr.name = "hw-sort";
+            attr.image = kImage;
+            attr.slot = slot;
+            attr.resources = res;
+            attr.num_resources = kNumRes;
+            attr.init_data = kSortInit;
+            attr.windows = &win;
+            attr.num_windows = 1;
+            rc = weft_hwthread_create(w_, &s->thread, &attr);
+            if (rc)
+                die("weft_hwthread_create(%s, slot %u): %s", kImage, slot, std::strerror(-rc));
+            sorters_.push_back(std::move(s));
+        }
+    }
+
+    // CONTROL.RUN on an empty slot the runtime does not use: the static region never
+    // calls such a slot quiet, so the clock thread keeps clocking the fabric.
+    void keep_awake(unsigned slot, bool on)
+    {
+        int rc = plat_->ops->mmio_write(plat_, WEFT_SLOT_REG(slot, WEFT_SLOT_REG_CONTROL),
+                                        on ? WEFT_CONTROL_RUN : WEFT_CONTROL_RESET);
+        if (rc)
+            die("CONTROL of slot %u: %s", slot, std::strerror(-rc));
+    }
+
+    uint64_t cycles()
+    {
+        weft_sim_stats_t st{};
+        weft_sim_stats(plat_, &st);
+        return st.cycles;
+    }
+
+    std::vector<uint64_t> busy()
+    {
+        std::vector<uint64_t> v;
+        for (auto &s : sorters_) {
+            weft_hwthread_stats_t st{};
+            int rc = weft_hwthread_stats(s->thread, &st);
+            if (rc)
+                die("weft_hwthread_stats: %s", std::strerror(-rc));
+            v.push_back(st.busy_cycles);
+        }
+        return v;
+    }
+
+    // Until every sorter has run kWarmBusy cycles: each is past its first burst read.
+    void warm_up()
+    {
+        const double limit = now_s() + 20.0;
+        for (;;) {
+            auto b = busy();
+            if (std::all_of(b.begin(), b.end(), [](uint64_t x) { return x >= kWarmBusy; }))
+                return;
+            if (now_s() > limit)
+                die("co-simulation: the sort threads did not start within 20 s");
+            sleep_s(0.005);
+        }
+    }
+
+    // Until the clock thread sleeps: the cycle count stands still for 50 ms.
+    void wait_quiet()
+    {
+        const double limit = now_s() + 20.0;
+        uint64_t last = cycles();
+        for (;;) {
+            sleep_s(0.05);
+            const uint64_t c = cycles();
+            if (c == last)
+                return;
+            if (now_s() > limit)
+                die("co-simulation: the fabric did not go quiet within 20 s");
+            last = c;
+        }
+    }
+
+    Window measure(double seconds, bool check)
+    {
+        std::vector<uint64_t> b0 = check ? busy() : std::vector<uint64_t>{};
+        const uint64_t c0 = cycles();
+        const double w0 = now_s(), u0 = cpu_s();
+        sleep_s(seconds);
+        const uint64_t c1 = cycles();
+        const double w1 = now_s(), u1 = cpu_s();
+        Window w;
+        w.wall = w1 - w0;
+        w.cpu = u1 - u0;
+        w.cycles = c1 - c0;
+        if (check) {
+            check_busy(&w, b0, busy());
+            check_sorted(&w);
+        }
+        return w;
+    }
+
+  private:
+    struct Sorter {
+        weft_mbox_t mbox;
+        sem_t done;
+        pthread_mutex_t take;
+        uint32_t *cpu = nullptr;
+        uint64_t bus = 0;
+        unsigned blocks = 0;
+        weft_hwthread_t *thread = nullptr;
+    };
+
+    // Blocks a sorter reported done (its semaphore) must be sorted; the one it works on
+    // is next in line and is left alone.
+    void check_sorted(Window *w)
+    {
+        for (auto &s : sorters_) {
+            int done = 0;
+            sem_getvalue(&s->done, &done);
+            if (done > 0 && !blocks_sorted(s->cpu, static_cast<unsigned>(done))) {
+                w->valid = false;
+                w->why = "a block reported done is not sorted";
+            }
+        }
+    }
+
+    weft_platform_t *plat_ = nullptr;
+    weft_t *w_ = nullptr;
+    std::vector<std::unique_ptr<Sorter>> sorters_;
+};
+
+// ---- the benchmark ---------------------------------------------------------------------
+
+struct Options {
+    double window = 1.5;
+    double idle = 2.0;
+    unsigned reps = 3;
+    unsigned blocks = 8;
+    std::string out = WEFT_SIM_SPEED_DEFAULT_OUT;
+};
+
+struct Row {
+    unsigned busy = 0;
+    std::vector<Window> cosim, bare;
+    const Window &best(const std::vector<Window> &v) const
+    {
+        size_t k = 0;
+        for (size_t i = 1; i < v.size(); ++i) {
+            if (v[i].valid > v[k].valid || (v[i].valid == v[k].valid && v[i].rate() > v[k].rate()))
+                k = i;
+        }
+        return v[k];
+    }
+    double ratio() const
+    {
+        const double b = best(bare).rate();
+        return b > 0 ? best(cosim).rate() / b : 0;
+    }
+    // Cycles per CPU second of each side's best window by that measure: on a shared
+    // host it moves less than the wall-clock rate when other processes take the core.
+    static double best_cpu(const std::vector<Window> &v)
+    {
+        double r = 0;
+        for (const Window &w : v)
+            r = w.valid ? std::max(r, w.rate_cpu()) : r;
+        return r;
+    }
+    double ratio_cpu() const
+    {
+        const double b = best_cpu(bare);
+        return b > 0 ? best_cpu(cosim) / b : 0;
+    }
+};
+
+Window run_cosim(unsigned busy, const Options &o, unsigned rep)
+{
+    CoSim cs;
+    if (busy == 0) {
+        cs.keep_awake(0, true);
+        Window w = cs.measure(o.window, false);
+        cs.keep_awake(0, false);
+        return w;
+    }
+    cs.start_sorters(busy, o.blocks, rep);
+    cs.warm_up();
+    return cs.measure(o.window, true);
+}
+
+json_t *window_json(const Window &w)
+{
+    json_t *j = json_object();
+    json_object_set_new(j, "cycles", json_integer(static_cast<json_int_t>(w.cycles)));
+    json_object_set_new(j, "wall_s", json_real(w.wall));
+    json_object_set_new(j, "cpu_s", json_real(w.cpu));
+    json_object_set_new(j, "cycles_per_s", json_real(w.rate()));
+    json_object_set_new(j, "cycles_per_cpu_s", json_real(w.rate_cpu()));
+    json_object_set_new(j, "cpu_fraction", json_real(w.cpu_fraction()));
+    json_object_set_new(j, "valid", json_boolean(w.valid));
+    if (!w.valid)
+        json_object_set_new(j, "why", json_string(w.why.c_str()));
+    return j;
+}
+
+json_t *samples_json(const std::vector<Window> &v)
+{
+    json_t *a = json_array();
+    for (const Window &w : v)
+        json_array_append_new(a, json_real(w.rate()));
+    return a;
+}
+
+int parse_double(const char *flag, const char *text, double lo, double hi, double *out)
+{
+    char *end;
+    errno = 0;
+    const double v = std::strtod(text, &end);
+    if (errno || *text == '\0' || *end != '\0' || !(v >= lo && v <= hi)) {
+        std::fprintf(stderr, "weft-bench-sim-speed: %s must be a number from %g to %g, not '%s'\n",
+                     flag, lo, hi, text);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int parse_unsigned(const char *flag, const char *text, unsigned lo, unsigned hi, unsigned *out)
+{
+    double v = 0;
+    if (parse_double(flag, text, lo, hi, &v))
+        return -1;
+    if (v != static_cast<unsigned>(v)) {
+        std::fprintf(stderr, "weft-bench-sim-speed: %s must be a whole number, not '%s'\n", flag,
+                     text);
+        return -1;
+    }
+    *out = static_cast<unsigned>(v);
+    return 0;
+}
+
+void usage()
+{
+    std::fprintf(stderr,
+                 "usage: weft-bench-sim-speed [--window S] [--idle S] [--reps N] [--blocks K] "
+                 "[--out PATH]\n"
+                 "  --window S  measured window per run, seconds (0.05..30, default 1.5)\n"
+                 "  --idle S    idle window, seconds (0.05..30, default 2)\n"
+                 "  --reps N    runs per busy count, best kept (1..10, default 3)\n"
+                 "  --blocks K  2048-word blocks queued per busy slot (2..64, default 8)\n"
+                 "  --out PATH  JSON results (default %s)\n",
+                 WEFT_SIM_SPEED_DEFAULT_OUT);
+}
+
+int parse_args(int argc, char **argv, Options *o)
+{
+    for (int i = 1; i < argc; ++i) {
+        const std::string flag = argv[i];
+        if (flag == "-h" || flag == "--help") {
+            usage();
+            std::exit(0);
+        }
+        if (i + 1 >= argc) {
+            usage();
+            return -1;
+        }
+        const char *val = argv[++i];
+        int rc = -1;
+        if (flag == "--window")
+            rc = parse_double("--window", val, 0.05, 30, &o->window);
+        else if (flag == "--idle")
+            rc = parse_double("--idle", val, 0.05, 30, &o->idle);
+        else if (flag == "--reps")
+            rc = parse_unsigned("--reps", val, 1, 10, &o->reps);
+        else if (flag == "--blocks")
+            rc = parse_unsigned("--blocks", val, 2, 64, &o->blocks);
+        else if (flag == "--out" && *val) {
+            o->out = val;
+            rc = 0;
+        }
+        if (rc) {
+            usage();
+            return -1;
+        }
+    }
+    return 0;
+}
+
+// mkdir -p of the directory part of path.
+void make_parent_dirs(const std::string &path)
+{
+    for (size_t pos = path.find('/', 1); pos != std::string::npos; pos = path.find('/', pos + 1))
+        mkdir(path.substr(0, pos).c_str(), 0777);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    Options o;
+    if (parse_args(argc, argv, &o))
+        return 2;
+
+    std::printf(
+        "weft sim speed: default platform, %u slots; busy slot = hwt_sort on %u-word random "
+        "blocks\nwindow %.2f s, %u run(s) per row (best kept), idle window %.2f s\n\n",
+        kSlots, kWords, o.window, o.reps, o.idle);
+    std::fflush(stdout);
+
+    std::vector<unsigned> busy_counts = {0, 1};
+    if (kSlots > 1)
+        busy_counts.push_back(kSlots);
+    std::vector<Row> rows;
+    for (unsigned busy : busy_counts) {
+        Row row;
+        row.busy = busy;
+        for (unsigned rep = 0; rep < o.reps; ++rep) {
+            row.cosim.push_back(run_cosim(busy, o, rep));
+            row.bare.push_back(run_bare(busy, o.window, o.blocks, rep, kImage));
+        }
+        rows.push_back(std::move(row));
+    }
+
+    // Idle: the runtime up and nothing to clock.
+    Window asleep, blocked;
+    {
+        CoSim cs;
+        cs.wait_quiet();
+        asleep = cs.measure(o.idle, false);
+    }
+    {
+        CoSim cs;
+        cs.start_sorters(kSlots, 0, 0);
+        cs.wait_quiet();
+        blocked = cs.measure(o.idle, false);
+    }
+
+    bool all_valid = true;
+    for (const Row &r : rows) {
+        for (const auto *v : {&r.cosim, &r.bare}) {
+            for (const Window &w : *v)
+                all_valid = all_valid && w.valid;
+        }
+    }
+
+    std::printf("%-5s %13s %13s %7s   %13s %13s %7s   %6s\n", "busy", "co-sim cyc/s", "bare cyc/s",
+                "ratio", "co-sim cyc/", "bare cyc/", "ratio", "target");
+    std::printf("%-5s %13s %13s %7s   %13s %13s %7s\n", "slots", "(wall)", "(wall)", "", "CPU-s",
+                "CPU-s", "(CPU)");
+    for (const Row &r : rows) {
+        const Window &c = r.best(r.cosim), &b = r.best(r.bare);
+        std::printf("%-5s %13.0f %13.0f %7.3f   %13.0f %13.0f %7.3f   %6.2f  %s\n",
+                    (std::to_string(r.busy) + (r.busy == 0 ? "*" : "")).c_str(), c.rate(), b.rate(),
+                    r.ratio(), Row::best_cpu(r.cosim), Row::best_cpu(r.bare), r.ratio_cpu(),
+                    kTargetRatio, r.ratio() >= kTargetRatio ? "met" : "MISSED");
+        for (const auto *v : {&r.cosim, &r.bare}) {
+            for (const Window &w : *v) {
+                if (!w.valid)
+                    std::printf("      %s window invalid: %s\n", v == &r.cosim ? "co-sim" : "bare",
+                                w.why.c_str());
+            }
+        }
+    }
+    std::printf("\n0*: an empty fabric's clock thread sleeps (asleep: %.0f cycles/s); this row "
+                "keeps it awake\n    with CONTROL.RUN on the empty slot 0: the static region "
+                "alone.\n",
+                asleep.rate());
+    std::printf("idle host CPU (process CPU s per wall s): every slot empty %.4f; hwt_sort "
+                "blocked in\n    MBOX_GET in all %u slots %.4f (%" PRIu64 " cycles in %.2f s)\n",
+                asleep.cpu_fraction(), kSlots, blocked.cpu_fraction(), blocked.cycles,
+                blocked.wall);
+
+    json_t *root = json_object();
+    json_object_set_new(root, "benchmark", json_string("sim_speed"));
+    json_object_set_new(root, "slots", json_integer(kSlots));
+    json_object_set_new(root, "busy_thread", json_string("hwt_sort"));
+    json_object_set_new(root, "words_per_block", json_integer(kWords));
+    json_object_set_new(root, "blocks_per_busy_slot", json_integer(o.blocks));
+    json_object_set_new(root, "window_s", json_real(o.window));
+    json_object_set_new(root, "reps", json_integer(o.reps));
+    json_object_set_new(root, "target_ratio", json_real(kTargetRatio));
+    json_t *jrows = json_array();
+    for (const Row &r : rows) {
+        json_t *j = json_object();
+        json_object_set_new(j, "busy_slots", json_integer(r.busy));
+        if (r.busy == 0) {
+            json_object_set_new(j, "note",
+                                json_string("an empty fabric's clock thread sleeps "
+                                            "(cosim_asleep); cosim and bare keep it awake with "
+                                            "CONTROL.RUN on the empty slot 0: the static region "
+                                            "alone"));
+            json_object_set_new(j, "cosim_asleep", window_json(asleep));
+        }
+        json_object_set_new(j, "cosim", window_json(r.best(r.cosim)));
+        json_object_set_new(j, "bare", window_json(r.best(r.bare)));
+        json_object_set_new(j, "cosim_samples_cycles_per_s", samples_json(r.cosim));
+        json_object_set_new(j, "bare_samples_cycles_per_s", samples_json(r.bare));
+        json_object_set_new(j, "ratio", json_real(r.ratio()));
+        json_object_set_new(j, "cosim_best_cycles_per_cpu_s", json_real(Row::best_cpu(r.cosim)));
+        json_object_set_new(j, "bare_best_cycles_per_cpu_s", json_real(Row::best_cpu(r.bare)));
+        json_object_set_new(j, "ratio_cpu", json_real(r.ratio_cpu()));
+        json_object_set_new(j, "meets_target", json_boolean(r.ratio() >= kTargetRatio));
+        json_array_append_new(jrows, j);
+    }
+    json_object_set_new(root, "rows", jrows);
+    json_t *jidle = json_object();
+    json_object_set_new(jidle, "empty_slots", window_json(asleep));
+    json_object_set_new(jidle, "blocked_slots", window_json(blocked));
+    json_object_set_new(jidle, "cpu_fraction_empty", json_real(asleep.cpu_fraction()));
+    json_object_set_new(jidle, "cpu_fraction_blocked", json_real(blocked.cpu_fraction()));
+    json_object_set_new(root, "idle", jidle);
+    json_object_set_new(root, "all_windows_valid", json_boolean(all_valid));
+
+    make_parent_dirs(o.out);
+    const int rc = json_dump_file(root, o.out.c_str(), JSON_INDENT(2));
+    json_decref(root);
+    if (rc) {
+        std::fprintf(stderr, "weft-bench-sim-speed: cannot write %s\n", o.out.c_str());
+        return 1;
+    }
+    std::printf("\nwrote %s\n", o.out.c_str());
+    return all_valid ? 0 : 1;
+}
