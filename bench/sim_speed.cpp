@@ -24,9 +24,13 @@
 //                  slot blocked in MBOX_GET on an empty mailbox: process CPU time
 //                  (getrusage) per wall second.
 //
-// The ratio co-sim / bare is the co-simulation overhead (target: at least 0.8). Each busy
-// count is run --reps times, co-simulation and bare loop alternating, and the best of
-// each is kept (the host is shared; a slower repetition is interference, not the code).
+// The ratio co-sim / bare is the co-simulation overhead (target: at least 0.8), given per
+// wall second and per CPU second. Each busy count is run --reps times, co-simulation and
+// bare loop alternating, and the best of each is kept (the host is shared; a slower
+// repetition is interference, not the code). The target is judged on the CPU-second
+// ratio: it counts every thread of the process (clock thread, delegates, main), so
+// whatever the runtime burns is in it, while other processes taking the core are not; on
+// a quiet host the two ratios agree, and the table says when the host was not quiet.
 // A window counts only if every busy slot stayed busy through it (its BUSY counter grew
 // by at least 98% of the fabric cycles) and every block it finished is sorted.
 //
@@ -556,6 +560,11 @@ int main(int argc, char **argv)
         }
     }
 
+    bool contended = false;
+    for (const Row &r : rows)
+        contended = contended || r.best(r.cosim).cpu_fraction() < 0.9 ||
+                    r.best(r.bare).cpu_fraction() < 0.9;
+
     std::printf("%-5s %13s %13s %7s   %13s %13s %7s   %6s\n", "busy", "co-sim cyc/s", "bare cyc/s",
                 "ratio", "co-sim cyc/", "bare cyc/", "ratio", "target");
     std::printf("%-5s %13s %13s %7s   %13s %13s %7s\n", "slots", "(wall)", "(wall)", "", "CPU-s",
@@ -565,7 +574,7 @@ int main(int argc, char **argv)
         std::printf("%-5s %13.0f %13.0f %7.3f   %13.0f %13.0f %7.3f   %6.2f  %s\n",
                     (std::to_string(r.busy) + (r.busy == 0 ? "*" : "")).c_str(), c.rate(), b.rate(),
                     r.ratio(), Row::best_cpu(r.cosim), Row::best_cpu(r.bare), r.ratio_cpu(),
-                    kTargetRatio, r.ratio() >= kTargetRatio ? "met" : "MISSED");
+                    kTargetRatio, r.ratio_cpu() >= kTargetRatio ? "met" : "MISSED");
         for (const auto *v : {&r.cosim, &r.bare}) {
             for (const Window &w : *v) {
                 if (!w.valid)
@@ -573,6 +582,10 @@ int main(int argc, char **argv)
                                 w.why.c_str());
             }
         }
+    }
+    if (contended) {
+        std::printf("\nthe host was busy (a best window ran below 90%% of a core): the wall-clock "
+                    "rates\n    carry other processes' share; judge by the CPU-second ratio\n");
     }
     std::printf("\n0*: an empty fabric's clock thread sleeps (asleep: %.0f cycles/s); this row "
                 "keeps it awake\n    with CONTROL.RUN on the empty slot 0: the static region "
@@ -612,7 +625,7 @@ int main(int argc, char **argv)
         json_object_set_new(j, "cosim_best_cycles_per_cpu_s", json_real(Row::best_cpu(r.cosim)));
         json_object_set_new(j, "bare_best_cycles_per_cpu_s", json_real(Row::best_cpu(r.bare)));
         json_object_set_new(j, "ratio_cpu", json_real(r.ratio_cpu()));
-        json_object_set_new(j, "meets_target", json_boolean(r.ratio() >= kTargetRatio));
+        json_object_set_new(j, "meets_target", json_boolean(r.ratio_cpu() >= kTargetRatio));
         json_array_append_new(jrows, j);
     }
     json_object_set_new(root, "rows", jrows);
@@ -623,6 +636,8 @@ int main(int argc, char **argv)
     json_object_set_new(jidle, "cpu_fraction_blocked", json_real(blocked.cpu_fraction()));
     json_object_set_new(root, "idle", jidle);
     json_object_set_new(root, "all_windows_valid", json_boolean(all_valid));
+    json_object_set_new(root, "host_contended", json_boolean(contended));
+    json_object_set_new(root, "target_judged_on", json_string("ratio_cpu"));
 
     make_parent_dirs(o.out);
     const int rc = json_dump_file(root, o.out.c_str(), JSON_INDENT(2));
