@@ -25,6 +25,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <jansson.h>
 #include <math.h>
 #include <pthread.h>
 #include <semaphore.h>
@@ -735,14 +736,6 @@ static void describe(void)
 
 /* ---- output ------------------------------------------------------------------------ */
 
-static void fprint_num(FILE *f, double x)
-{
-    if (isfinite(x))
-        fprintf(f, "%.4f", x);
-    else
-        fputs("null", f);
-}
-
 static void print_table(const struct bench *b, double wall_s)
 {
     printf("weft OS call overhead: %u repetitions; wall clock in microseconds "
@@ -799,6 +792,37 @@ static int mkdirs_for(const char *path)
     return 0;
 }
 
+/* A JSON number rounded to 4 decimals, or null when not finite. */
+static json_t *jnum(double x)
+{
+    return isfinite(x) ? json_real(round(x * 1e4) / 1e4) : json_null();
+}
+
+static json_t *result_json(const result_t *r)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "name", json_string(r->key));
+    json_object_set_new(o, "primitive", json_string(r->prim));
+    json_object_set_new(o, "kind", json_string(r->kind));
+    json_object_set_new(o, "path", json_string(r->path));
+    json_object_set_new(o, "samples", json_integer((json_int_t)r->st.n));
+    json_object_set_new(o, "median_us", jnum(r->st.median));
+    json_object_set_new(o, "p99_us", jnum(r->st.p99));
+    json_object_set_new(o, "mean_us", jnum(r->st.mean));
+    json_object_set_new(o, "fabric_cycles", jnum(r->cycles));
+    json_object_set_new(o, "ratio_to_sw_sw", jnum(r->ratio));
+    json_object_set_new(o, "seed_ecos_cycles", jnum(r->seed_cycles));
+    json_object_set_new(o, "seed_ecos_us", jnum(r->seed_cycles / 100.0));
+    double seed_ratio = NAN;
+    if (!strcmp(r->kind, "turnaround"))
+        seed_ratio = r->seed_cycles /
+                     results[!strcmp(r->prim, "mutex") ? R_MTX_TA_SWSW : R_SEM_TA_SWSW].seed_cycles;
+    json_object_set_new(o, "seed_ratio_to_sw_sw", jnum(seed_ratio));
+    json_object_set_new(o, "seed_figure", json_string(r->seed_note));
+    json_object_set_new(o, "includes", json_string(r->includes));
+    return o;
+}
+
 static int write_json(const struct bench *b, const char *path, double wall_s)
 {
     int rc = mkdirs_for(path);
@@ -807,54 +831,28 @@ static int write_json(const struct bench *b, const char *path, double wall_s)
                 strerror(-rc));
         return -1;
     }
-    FILE *f = fopen(path, "w");
-    if (!f) {
-        fprintf(stderr, "weft-bench-os-overhead: cannot write %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    fprintf(f, "{\n  \"benchmark\": \"os_overhead\",\n  \"reps\": %u,\n", b->reps);
-    fprintf(f, "  \"hw_calls_per_round\": %u,\n  \"sw_calls_per_sample\": %u,\n", HW_K, SW_BATCH);
-    fprintf(f, "  \"hw_hw_batches\": %u,\n  \"cpus_online\": %ld,\n  \"wall_s\": ", HWHW_BATCHES,
-            sysconf(_SC_NPROCESSORS_ONLN));
-    fprint_num(f, wall_s);
-    fprintf(f, ",\n  \"time_unit\": \"us (CLOCK_MONOTONIC wall clock)\",\n"
-               "  \"cycles_source\": \"weft_fabric_cycles() before and after each loop\",\n"
-               "  \"seed\": {\"source\": \"ReconOS, Table V, eCos/PPC column\", "
-               "\"unit\": \"bus cycles, 1 cycle = 10 ns\"},\n"
-               "  \"results\": [\n");
-    for (int i = 0; i < R_COUNT; i++) {
-        const result_t *r = &results[i];
-        fprintf(f,
-                "    {\"name\": \"%s\", \"primitive\": \"%s\", \"kind\": \"%s\", \"path\": "
-                "\"%s\", \"samples\": %zu,\n     \"median_us\": ",
-                r->key, r->prim, r->kind, r->path, r->st.n);
-        fprint_num(f, r->st.median);
-        fputs(", \"p99_us\": ", f);
-        fprint_num(f, r->st.p99);
-        fputs(", \"mean_us\": ", f);
-        fprint_num(f, r->st.mean);
-        fputs(", \"fabric_cycles\": ", f);
-        fprint_num(f, r->cycles);
-        fputs(", \"ratio_to_sw_sw\": ", f);
-        fprint_num(f, r->ratio);
-        fputs(",\n     \"seed_ecos_cycles\": ", f);
-        fprint_num(f, r->seed_cycles);
-        fputs(", \"seed_ecos_us\": ", f);
-        fprint_num(f, r->seed_cycles / 100.0);
-        fputs(", \"seed_ratio_to_sw_sw\": ", f);
-        if (!strcmp(r->kind, "turnaround"))
-            fprint_num(
-                f,
-                r->seed_cycles /
-                    results[!strcmp(r->prim, "mutex") ? R_MTX_TA_SWSW : R_SEM_TA_SWSW].seed_cycles);
-        else
-            fputs("null", f);
-        fprintf(f, ", \"seed_figure\": \"%s\",\n     \"includes\": \"%s\"}%s\n", r->seed_note,
-                r->includes, i + 1 < R_COUNT ? "," : "");
-    }
-    fputs("  ]\n}\n", f);
-    if (ferror(f) | (fclose(f) != 0)) {
-        fprintf(stderr, "weft-bench-os-overhead: error writing %s\n", path);
+    json_t *root = json_object();
+    json_object_set_new(root, "benchmark", json_string("os_overhead"));
+    json_object_set_new(root, "reps", json_integer(b->reps));
+    json_object_set_new(root, "hw_calls_per_round", json_integer(HW_K));
+    json_object_set_new(root, "sw_calls_per_sample", json_integer(SW_BATCH));
+    json_object_set_new(root, "hw_hw_batches", json_integer(HWHW_BATCHES));
+    json_object_set_new(root, "cpus_online", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
+    json_object_set_new(root, "wall_s", jnum(wall_s));
+    json_object_set_new(root, "time_unit", json_string("us (CLOCK_MONOTONIC wall clock)"));
+    json_object_set_new(root, "cycles_source",
+                        json_string("weft_fabric_cycles() before and after each loop"));
+    json_object_set_new(root, "seed",
+                        json_pack("{s:s, s:s}", "source", "ReconOS, Table V, eCos/PPC column",
+                                  "unit", "bus cycles, 1 cycle = 10 ns"));
+    json_t *arr = json_array();
+    for (int i = 0; i < R_COUNT; i++)
+        json_array_append_new(arr, result_json(&results[i]));
+    json_object_set_new(root, "results", arr);
+    rc = json_dump_file(root, path, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+    json_decref(root);
+    if (rc != 0) {
+        fprintf(stderr, "weft-bench-os-overhead: cannot write %s\n", path);
         return -1;
     }
     return 0;
