@@ -1,0 +1,1199 @@
+/*
+ * weft-bench-communication: throughput of the communication paths between memory,
+ * software threads and hardware threads, the measurement of section 6.2 and Table VI of
+ * the ReconOS paper, on Weft. Every path moves one block of 8 KiB per sample.
+ *
+ *   MEM->HW, HW->MEM   hwt_stream's burst read of the block into its local RAM, and its
+ *                      burst write of the block to memory, in the thread's own clock
+ *                      cycles (hw/threads/stream/hwt_stream.sv reports them per job).
+ *   MEM->SW->MEM       memcpy of the block between two shared-memory buffers.
+ *   HW->HW             two hwt_stream threads (slots 0 and 1) joined by the hardware link
+ *                      ring01: the source's mailbox phase, from its first put request to
+ *                      its last word in the link, in its own cycles.
+ *   SW<->HW mailbox    a pthread puts (gets) the block word by word into (from) a
+ *                      weft_mbox_t that an hwt_stream sink (source) reads (fills) with
+ *                      MBOX_GET_BURST (MBOX_PUT_BURST) calls served by its delegate.
+ *   SW<->HW mqueue     a pthread sends (receives) the block as 128 messages of 64 bytes
+ *                      on a POSIX message queue; hwt_calls (hw/threads/calls) makes the
+ *                      MQ_RECEIVE (MQ_SEND) calls. hwt_calls is scripted: it takes its
+ *                      instructions from a mailbox handle and puts each response there.
+ *                      Both handles are bound to hardware links served by the static
+ *                      region, fed and drained by two hwt_stream threads that read the
+ *                      script from memory and write the responses to memory, so the only
+ *                      delegate call per message is the MQ call itself.
+ *
+ * Hardware figures are fabric cycles (exact, repeatable) and microseconds and MB/s
+ * projected at the platform's nominal clock (WEFT_PLATFORM_CLOCK_MHZ). Software and
+ * SW<->HW figures are CLOCK_MONOTONIC wall clock of this host with the fabric co-simulated,
+ * plus the fabric cycles weft_fabric_cycles() counted over the same interval (the
+ * simulated clock stops while every slot is blocked in an OS call, so these are the cycles
+ * the fabric itself spent). MiB/s is 2^20 bytes per second, the unit of Table VI.
+ *
+ * Usage: weft-bench-communication [--reps N] [--out PATH]
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <math.h>
+#include <mqueue.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "weft/platform_config.h"
+#include "weft/sim.h"
+#include "weft/weft.h"
+
+#define PROG "weft-bench-communication"
+#define DEFAULT_REPS 100u
+#define MAX_REPS 10000u
+#define DEFAULT_OUT "bench/communication.json"
+
+#define BLOCK_BYTES 8192u
+#define BLOCK_WORDS (BLOCK_BYTES / 4u)
+#define WARMUP 2u             /* unrecorded samples before each path */
+#define MEMCPY_WARMUP 100u    /* unrecorded memcpys */
+#define MEMCPY_BATCH 16u      /* memcpys per sample (the clock read is not much faster) */
+#define WAIT_MS 60000         /* longest wait for a report or a word before giving up */
+#define DATA_MBOX_WORDS 256u  /* the SW<->HW data mailbox: one burst of the thread */
+#define STREAM_RAM_WORDS 2048 /* hwt_stream's local RAM: the largest job */
+
+/* The message queue paths: 128 messages of 64 bytes make the block. */
+#define MQ_MSG_BYTES 64u
+#define MQ_MSG_WORDS (MQ_MSG_BYTES / 4u)
+#define MQ_MSGS (BLOCK_BYTES / MQ_MSG_BYTES)
+#define MQ_DEPTH 8                         /* mq_maxmsg; Linux lets unprivileged users have 10 */
+#define MQ_RECV_SCRIPT 2u                  /* words per MQ_RECEIVE instruction */
+#define MQ_RECV_REPLY (2u + MQ_MSG_WORDS)  /* response header, msg_info, message */
+#define MQ_SEND_SCRIPT (2u + MQ_MSG_WORDS) /* request header, msg_info, message */
+#define MQ_SEND_REPLY 1u                   /* response header */
+#define MQ_SCRIPT_WORDS (MQ_MSGS * MQ_SEND_SCRIPT) /* the larger of the two, 2304 */
+#define FEED_CHUNK 64u                             /* script words per feed job */
+
+/* hwt_stream: job ops and the handles of its init data (hw/threads/stream/hwt_stream.sv). */
+enum { OP_EXIT = 0, OP_SOURCE = 1, OP_SINK = 2 };
+#define STREAM_INIT (0u | 1u << 8 | 2u << 16) /* job 0, report 1, data 2 */
+/* hwt_calls: instruction handle 0, result handle 1 (hw/threads/calls/hwt_calls.sv); the
+ * message queue is handle 2. */
+#define CALLS_INIT (0u | 1u << 8)
+#define CALLS_MQ_HANDLE 2u
+
+/* ---- time, statistics, errors ------------------------------------------------------- */
+
+static double now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
+}
+
+typedef struct stats {
+    size_t n;
+    double median, p99, min;
+} stats_t;
+
+static const stats_t no_stats = {0, NAN, NAN, NAN};
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Median, nearest-rank 99th percentile and minimum; sorts v. */
+static stats_t summarize(double *v, size_t n)
+{
+    stats_t s = no_stats;
+    if (n == 0)
+        return s;
+    qsort(v, n, sizeof *v, cmp_double);
+    s.n = n;
+    s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    size_t rank = (size_t)ceil(0.99 * (double)n);
+    s.p99 = v[(rank ? rank : 1) - 1];
+    s.min = v[0];
+    return s;
+}
+
+static stats_t scaled(stats_t s, double k)
+{
+    s.median *= k;
+    s.p99 *= k;
+    s.min *= k;
+    return s;
+}
+
+static void die(const char *what, int rc)
+{
+    fprintf(stderr, PROG ": %s failed (%d: %s)\n", what, rc, strerror(rc < 0 ? -rc : rc));
+    exit(1);
+}
+
+static void fail(const char *msg)
+{
+    fprintf(stderr, PROG ": %s\n", msg);
+    exit(1);
+}
+
+/* The host's 1-minute load average (/proc/loadavg), NAN when unknown: wall-clock figures
+ * of a co-simulation depend on it. */
+static double host_load(void)
+{
+    double load = NAN;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (fscanf(f, "%lf", &load) != 1)
+            load = NAN;
+        fclose(f);
+    }
+    return load;
+}
+
+static void log_sink(void *arg, const char *msg)
+{
+    (void)arg;
+    fprintf(stderr, "weft: %s\n", msg);
+}
+
+/* A deterministic pattern, different for every sample. */
+static void fill_pattern(uint32_t *w, size_t n, uint32_t seed)
+{
+    uint32_t x = seed * 2654435761u + 1u;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        w[i] = x;
+    }
+}
+
+/* ---- the fabric and the threads ------------------------------------------------------ */
+
+struct bench {
+    weft_platform_t *plat;
+    weft_t *w;
+    unsigned reps;
+    double load_start, load_end; /* host load average before and after */
+    double *v[4];                /* per-sample buffers, reps + WARMUP entries each */
+};
+
+static uint64_t fabric_cycles(struct bench *b)
+{
+    uint64_t c = 0;
+    int rc = weft_fabric_cycles(b->w, &c);
+    if (rc)
+        die("weft_fabric_cycles", rc);
+    return c;
+}
+
+static uint64_t delegate_calls(weft_hwthread_t *t)
+{
+    weft_hwthread_stats_t st;
+    int rc = weft_hwthread_stats(t, &st);
+    if (rc)
+        die("weft_hwthread_stats", rc);
+    return st.calls;
+}
+
+struct shm {
+    uint32_t *cpu;
+    uint64_t bus;
+    size_t bytes;
+};
+
+static struct shm shm_alloc(struct bench *b, size_t bytes)
+{
+    struct shm m = {NULL, 0, bytes};
+    void *cpu = NULL;
+    int rc = weft_mem_alloc(b->w, bytes, &cpu, &m.bus);
+    if (rc)
+        die("weft_mem_alloc", rc);
+    m.cpu = cpu;
+    return m;
+}
+
+static weft_hwthread_t *hw_start(struct bench *b, const char *image, const char *name,
+                                 unsigned slot, const weft_resource_t *res, unsigned nres,
+                                 uint32_t init, const weft_mem_window_t *win, unsigned nwin)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s.so", WEFT_IMAGE_DIR, image);
+    weft_hwthread_attr_t attr = {.name = name,
+                                 .image = path,
+                                 .slot = slot,
+                                 .resources = res,
+                                 .num_resources = nres,
+                                 .init_data = init,
+                                 .windows = win,
+                                 .num_windows = nwin};
+    weft_hwthread_t *t = NULL;
+    int rc = weft_hwthread_create(b->w, &t, &attr);
+    if (rc) {
+        fprintf(stderr, PROG ": cannot start %s in slot %u\n", image, slot);
+        die("weft_hwthread_create", rc);
+    }
+    return t;
+}
+
+/* Give up when a thread of the path has ended (it faulted or exited early). */
+static void check_running(weft_hwthread_t *const *watch, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        weft_exit_status_t st;
+        if (weft_hwthread_timedjoin(watch[i], &st, 0) == 0) {
+            fprintf(stderr, PROG ": a hardware thread ended early (kind %d, value 0x%08x) %s\n",
+                    (int)st.kind, (unsigned)st.value, st.message);
+            exit(1);
+        }
+    }
+}
+
+/* Take one word, watching the threads that should produce it. */
+static uint32_t get_word(weft_mbox_t *mb, weft_hwthread_t *const *watch, unsigned n)
+{
+    uint32_t w = 0;
+    for (int waited = 0; waited < WAIT_MS; waited += 250) {
+        if (weft_mbox_timedget(mb, &w, 250) == 0)
+            return w;
+        check_running(watch, n);
+    }
+    fail("no word from the hardware within the time limit");
+    return 0;
+}
+
+static void put_word(weft_mbox_t *mb, uint32_t w, weft_hwthread_t *const *watch, unsigned n)
+{
+    for (int waited = 0; waited < WAIT_MS; waited += 250) {
+        if (weft_mbox_timedput(mb, w, 250) == 0)
+            return;
+        check_running(watch, n);
+    }
+    fail("the hardware took no word within the time limit");
+}
+
+/* An hwt_stream thread with its job and report mailboxes. */
+struct stream {
+    weft_hwthread_t *t;
+    weft_mbox_t jobs, reports;
+};
+
+struct report {
+    uint32_t status, mem_cycles, mbox_cycles;
+};
+
+/* hwt_stream in `slot`, its data handle bound to `data`, allowed only `win`; its job and
+ * report mailboxes hold `jobs` jobs (reports) each. */
+static void stream_start(struct bench *b, struct stream *s, const char *name, unsigned slot,
+                         weft_resource_t data, const weft_mem_window_t *win, unsigned jobs)
+{
+    int rc = weft_mbox_init(&s->jobs, 3 * jobs);
+    if (rc == 0)
+        rc = weft_mbox_init(&s->reports, 3 * jobs);
+    if (rc)
+        die("weft_mbox_init", rc);
+    weft_resource_t res[] = {{WEFT_RES_MBOX, &s->jobs}, {WEFT_RES_MBOX, &s->reports}, data};
+    s->t = hw_start(b, "hwt_stream", name, slot, res, 3, STREAM_INIT, win, 1);
+}
+
+static void stream_job(struct stream *s, uint32_t op, uint64_t bus, uint32_t words)
+{
+    put_word(&s->jobs, op, &s->t, 1);
+    put_word(&s->jobs, (uint32_t)bus, &s->t, 1);
+    put_word(&s->jobs, words, &s->t, 1);
+}
+
+/* The report of the stream's oldest job; it must have succeeded. */
+static struct report stream_report(struct stream *s, weft_hwthread_t *const *watch, unsigned n)
+{
+    struct report r;
+    r.status = get_word(&s->reports, watch, n);
+    r.mem_cycles = get_word(&s->reports, watch, n);
+    r.mbox_cycles = get_word(&s->reports, watch, n);
+    if (r.status != 0) {
+        fprintf(stderr, PROG ": hwt_stream reported status %u (%s)\n", (unsigned)r.status,
+                weft_osif_status_name(r.status));
+        exit(1);
+    }
+    return r;
+}
+
+/* Exit job, join (a normal exit with value 0), destroy. */
+static void stream_stop(struct stream *s)
+{
+    stream_job(s, OP_EXIT, 0, 0);
+    weft_exit_status_t st;
+    int rc = weft_hwthread_timedjoin(s->t, &st, WAIT_MS);
+    if (rc)
+        die("joining hwt_stream", rc);
+    if (st.kind != WEFT_EXIT_NORMAL || st.value != 0) {
+        fprintf(stderr, PROG ": hwt_stream ended with kind %d value 0x%08x %s\n", (int)st.kind,
+                (unsigned)st.value, st.message);
+        exit(1);
+    }
+    weft_hwthread_destroy(s->t);
+    weft_mbox_destroy(&s->jobs);
+    weft_mbox_destroy(&s->reports);
+}
+
+static weft_link_t *link_get(struct bench *b, unsigned index)
+{
+    weft_link_t *k = NULL;
+    int rc = weft_link_get(b->w, index, &k);
+    if (rc)
+        die("weft_link_get", rc);
+    return k;
+}
+
+/* ---- results ------------------------------------------------------------------------- */
+
+typedef struct row {
+    const char *key;            /* JSON name */
+    const char *path;           /* as in Table VI */
+    const char *basis;          /* "projected" (fabric cycles at the platform clock) or "wall" */
+    stats_t us;                 /* microseconds per block */
+    stats_t cycles;             /* fabric cycles per block; n = 0 when not a hardware figure */
+    double cycles_per_word;     /* HW->HW only, else NAN */
+    double delegate_calls;      /* per block, median; NAN when not counted */
+    double seed_us, seed_mib_s; /* ReconOS Table VI, with data cache */
+    const char *target_metric;  /* NULL: no target */
+    double target;              /* bound on target_metric */
+    int target_is_max;          /* 1: at most, 0: at least */
+    const char *skipped;        /* why the path was not measured, or NULL */
+    const char *includes;       /* what one sample contains */
+} row_t;
+
+enum {
+    R_MEM_HW,
+    R_HW_MEM,
+    R_MEMCPY,
+    R_HW_HW,
+    R_SW_HW_MBOX,
+    R_HW_SW_MBOX,
+    R_SW_HW_MQ,
+    R_HW_SW_MQ,
+    R_COUNT
+};
+
+static row_t rows[R_COUNT];
+
+static double mb_per_s(const row_t *r)
+{
+    return BLOCK_BYTES / r->us.median;
+}
+static double mib_per_s(const row_t *r)
+{
+    return mb_per_s(r) * 1e6 / 1048576.0;
+}
+static double bytes_per_cycle(const row_t *r)
+{
+    return r->cycles.n ? BLOCK_BYTES / r->cycles.median : NAN;
+}
+/* The seed's hardware rows per bus cycle (its bus ran at 100 MHz: one cycle is 10 ns);
+ * NAN for the wall-clock rows, whose B/cycle here counts fabric cycles. */
+static double seed_bytes_per_cycle(const row_t *r)
+{
+    return strcmp(r->basis, "wall") ? BLOCK_BYTES / (r->seed_us * 100.0) : NAN;
+}
+
+static double target_value_of(const row_t *r)
+{
+    if (!r->target_metric)
+        return NAN;
+    return !strcmp(r->target_metric, "cycles_per_word") ? r->cycles_per_word : bytes_per_cycle(r);
+}
+
+/* 1 met, 0 missed, -1 no target or no figure. */
+static int target_met(const row_t *r)
+{
+    double x = target_value_of(r);
+    if (!r->target_metric || !isfinite(x))
+        return -1;
+    return r->target_is_max ? x <= r->target : x >= r->target;
+}
+
+/* A hardware row from per-sample cycle counts (sorted here). */
+static void set_cycles(row_t *r, double *cyc, size_t n)
+{
+    r->cycles = summarize(cyc, n);
+    r->us = scaled(r->cycles, 1.0 / WEFT_PLATFORM_CLOCK_MHZ);
+}
+
+/* ---- MEM->HW, HW->MEM and HW->HW: two hwt_stream threads on the link ring01 ------------ */
+
+static void hw_paths(struct bench *b)
+{
+    struct shm src = shm_alloc(b, BLOCK_BYTES), dst = shm_alloc(b, BLOCK_BYTES);
+    weft_mem_window_t rd = {src.bus, BLOCK_BYTES, WEFT_MEM_READ};
+    weft_mem_window_t wr = {dst.bus, BLOCK_BYTES, WEFT_MEM_WRITE};
+    weft_resource_t link = {WEFT_RES_LINK, link_get(b, WEFT_LINK_RING01)};
+    struct stream source, sink;
+    stream_start(b, &source, "hw-source", 0, link, &rd, 2);
+    stream_start(b, &sink, "hw-sink", 1, link, &wr, 2);
+    weft_hwthread_t *watch[] = {source.t, sink.t};
+    double *rd_cyc = b->v[0], *wr_cyc = b->v[1], *link_cyc = b->v[2], *pair_cyc = b->v[3];
+    uint64_t calls = 0;
+
+    for (unsigned i = 0; i < WARMUP + b->reps; i++) {
+        fill_pattern(src.cpu, BLOCK_WORDS, i);
+        memset(dst.cpu, 0, BLOCK_BYTES);
+        uint64_t k0 = delegate_calls(source.t) + delegate_calls(sink.t);
+        stream_job(&sink, OP_SINK, dst.bus, BLOCK_WORDS);
+        uint64_t c0 = fabric_cycles(b);
+        stream_job(&source, OP_SOURCE, src.bus, BLOCK_WORDS);
+        struct report rs = stream_report(&source, watch, 2);
+        struct report rk = stream_report(&sink, watch, 2);
+        uint64_t c1 = fabric_cycles(b);
+        if (memcmp(src.cpu, dst.cpu, BLOCK_BYTES) != 0)
+            fail("HW->HW: the block arrived changed");
+        if (i < WARMUP)
+            continue;
+        unsigned j = i - WARMUP;
+        rd_cyc[j] = rs.mem_cycles;
+        link_cyc[j] = rs.mbox_cycles;
+        wr_cyc[j] = rk.mem_cycles;
+        pair_cyc[j] = (double)(c1 - c0);
+        calls += delegate_calls(source.t) + delegate_calls(sink.t) - k0;
+    }
+    stream_stop(&source);
+    stream_stop(&sink);
+    weft_mem_free(b->w, src.cpu);
+    weft_mem_free(b->w, dst.cpu);
+
+    set_cycles(&rows[R_MEM_HW], rd_cyc, b->reps);
+    set_cycles(&rows[R_HW_MEM], wr_cyc, b->reps);
+    set_cycles(&rows[R_HW_HW], link_cyc, b->reps);
+    rows[R_HW_HW].cycles_per_word = rows[R_HW_HW].cycles.median / BLOCK_WORDS;
+    rows[R_HW_HW].delegate_calls = (double)calls / b->reps;
+    stats_t pair = summarize(pair_cyc, b->reps);
+    printf("HW->HW job pair (MEM->HW->link->HW->MEM, with job and report calls): median %.0f "
+           "fabric cycles, %.1f delegate calls\n",
+           pair.median, (double)calls / b->reps);
+}
+
+/* ---- MEM->SW->MEM ---------------------------------------------------------------------- */
+
+static void memcpy_path(struct bench *b)
+{
+    struct shm src = shm_alloc(b, BLOCK_BYTES), dst = shm_alloc(b, BLOCK_BYTES);
+    double *v = b->v[0];
+    fill_pattern(src.cpu, BLOCK_WORDS, 1);
+    for (unsigned i = 0; i < MEMCPY_WARMUP; i++)
+        memcpy(dst.cpu, src.cpu, BLOCK_BYTES);
+    for (unsigned i = 0; i < b->reps; i++) {
+        src.cpu[i % BLOCK_WORDS] ^= i; /* a different block every sample */
+        double t0 = now_us();
+        for (unsigned k = 0; k < MEMCPY_BATCH; k += 2) {
+            memcpy(dst.cpu, src.cpu, BLOCK_BYTES);
+            memcpy(src.cpu, dst.cpu, BLOCK_BYTES);
+        }
+        v[i] = (now_us() - t0) / MEMCPY_BATCH;
+        if (memcmp(src.cpu, dst.cpu, BLOCK_BYTES) != 0)
+            fail("memcpy: the copy differs");
+    }
+    rows[R_MEMCPY].us = summarize(v, b->reps);
+    weft_mem_free(b->w, src.cpu);
+    weft_mem_free(b->w, dst.cpu);
+}
+
+/* ---- SW->HW and HW->SW through a software mailbox --------------------------------------- */
+
+static void mbox_paths(struct bench *b)
+{
+    struct shm mem = shm_alloc(b, BLOCK_BYTES);
+    uint32_t *host = malloc(BLOCK_BYTES);
+    if (!host)
+        die("malloc", ENOMEM);
+    weft_mbox_t data;
+    int rc = weft_mbox_init(&data, DATA_MBOX_WORDS);
+    if (rc)
+        die("weft_mbox_init", rc);
+    weft_resource_t res = {WEFT_RES_MBOX, &data};
+    double *wall = b->v[0], *cyc = b->v[1], *phase = b->v[2];
+
+    /* SW->HW: software puts the block; the sink gets it and writes it to memory. */
+    weft_mem_window_t wr = {mem.bus, BLOCK_BYTES, WEFT_MEM_WRITE};
+    struct stream sink;
+    stream_start(b, &sink, "hw-sink", 2, res, &wr, 2);
+    uint64_t calls = 0;
+    double mbox_phase = 0;
+    for (unsigned i = 0; i < WARMUP + b->reps; i++) {
+        fill_pattern(host, BLOCK_WORDS, i);
+        memset(mem.cpu, 0, BLOCK_BYTES);
+        uint64_t k0 = delegate_calls(sink.t);
+        stream_job(&sink, OP_SINK, mem.bus, BLOCK_WORDS);
+        uint64_t c0 = fabric_cycles(b);
+        double t0 = now_us();
+        for (unsigned w = 0; w < BLOCK_WORDS; w++)
+            put_word(&data, host[w], &sink.t, 1);
+        struct report r = stream_report(&sink, &sink.t, 1);
+        double t1 = now_us();
+        uint64_t c1 = fabric_cycles(b);
+        if (memcmp(host, mem.cpu, BLOCK_BYTES) != 0)
+            fail("SW->HW mailbox: the block arrived changed");
+        if (i < WARMUP)
+            continue;
+        wall[i - WARMUP] = t1 - t0;
+        cyc[i - WARMUP] = (double)(c1 - c0);
+        phase[i - WARMUP] = r.mbox_cycles;
+        calls += delegate_calls(sink.t) - k0;
+    }
+    stream_stop(&sink);
+    row_t *r = &rows[R_SW_HW_MBOX];
+    r->us = summarize(wall, b->reps);
+    r->cycles = summarize(cyc, b->reps);
+    r->delegate_calls = (double)calls / b->reps;
+    mbox_phase = summarize(phase, b->reps).median;
+    printf("SW->HW mailbox: the sink's own mailbox phase, median %.0f cycles\n", mbox_phase);
+
+    /* HW->SW: the source reads the block from memory and puts it; software gets it. */
+    weft_mem_window_t rd = {mem.bus, BLOCK_BYTES, WEFT_MEM_READ};
+    struct stream source;
+    stream_start(b, &source, "hw-source", 3, res, &rd, 2);
+    calls = 0;
+    for (unsigned i = 0; i < WARMUP + b->reps; i++) {
+        fill_pattern(mem.cpu, BLOCK_WORDS, i);
+        uint64_t k0 = delegate_calls(source.t);
+        uint64_t c0 = fabric_cycles(b);
+        double t0 = now_us();
+        stream_job(&source, OP_SOURCE, mem.bus, BLOCK_WORDS);
+        for (unsigned w = 0; w < BLOCK_WORDS; w++)
+            host[w] = get_word(&data, &source.t, 1);
+        double t1 = now_us();
+        uint64_t c1 = fabric_cycles(b);
+        struct report rep = stream_report(&source, &source.t, 1);
+        if (memcmp(host, mem.cpu, BLOCK_BYTES) != 0)
+            fail("HW->SW mailbox: the block arrived changed");
+        if (i < WARMUP)
+            continue;
+        wall[i - WARMUP] = t1 - t0;
+        cyc[i - WARMUP] = (double)(c1 - c0);
+        phase[i - WARMUP] = rep.mbox_cycles;
+        calls += delegate_calls(source.t) - k0;
+    }
+    stream_stop(&source);
+    r = &rows[R_HW_SW_MBOX];
+    r->us = summarize(wall, b->reps);
+    r->cycles = summarize(cyc, b->reps);
+    r->delegate_calls = (double)calls / b->reps;
+    printf("HW->SW mailbox: the source's own mailbox phase, median %.0f cycles\n",
+           summarize(phase, b->reps).median);
+
+    weft_mbox_destroy(&data);
+    free(host);
+    weft_mem_free(b->w, mem.cpu);
+}
+
+/* ---- SW->HW and HW->SW through a POSIX message queue ------------------------------------ */
+
+static int mq_deadline(struct timespec *ts)
+{
+    if (clock_gettime(CLOCK_REALTIME, ts) != 0)
+        return -1;
+    ts->tv_sec += WAIT_MS / 1000;
+    return 0;
+}
+
+/* The queue, hwt_calls in slot 0 scripted through ring30 (from slot 3) and answering into
+ * ring01 (to slot 1), and the two streams at the other ends of the links. */
+struct mq_rig {
+    mqd_t q;
+    weft_hwthread_t *calls;
+    struct stream feed, drain; /* slot 3 reads the script, slot 1 writes the responses */
+    struct shm script, replies;
+    unsigned depth; /* words ring30 holds */
+    weft_hwthread_t *watch[3];
+};
+
+static const char *mq_open_rig(struct bench *b, struct mq_rig *m)
+{
+    char name[64];
+    snprintf(name, sizeof name, "/weft-bench-comm-%ld", (long)getpid());
+    struct mq_attr a = {0};
+    a.mq_maxmsg = MQ_DEPTH;
+    a.mq_msgsize = MQ_MSG_BYTES;
+    m->q = mq_open(name, O_CREAT | O_EXCL | O_RDWR, 0600, &a);
+    if (m->q == (mqd_t)-1) {
+        fprintf(stderr, PROG ": mq_open %s: %s; the message queue paths are skipped\n", name,
+                strerror(errno));
+        return "mq_open failed (POSIX message queues unavailable)";
+    }
+    mq_unlink(name);
+
+    weft_link_t *in = link_get(b, WEFT_LINK_RING30), *out = link_get(b, WEFT_LINK_RING01);
+    weft_link_info_t info;
+    int rc = weft_link_info(in, &info);
+    if (rc)
+        die("weft_link_info", rc);
+    m->depth = info.depth;
+    if (m->depth < FEED_CHUNK + MQ_SEND_SCRIPT) {
+        /* feed_upto() could then hold back words a blocked call waits for. */
+        mq_close(m->q);
+        return "the link ring30 is too shallow for the script feed";
+    }
+    m->script = shm_alloc(b, MQ_SCRIPT_WORDS * 4u);
+    m->replies = shm_alloc(b, MQ_MSGS * MQ_RECV_REPLY * 4u);
+    weft_mem_window_t rd = {m->script.bus, m->script.bytes, WEFT_MEM_READ};
+    weft_mem_window_t wr = {m->replies.bus, m->replies.bytes, WEFT_MEM_WRITE};
+    stream_start(b, &m->feed, "hw-feed", 3, (weft_resource_t){WEFT_RES_LINK, in}, &rd,
+                 MQ_SCRIPT_WORDS / FEED_CHUNK + 1);
+    stream_start(b, &m->drain, "hw-drain", 1, (weft_resource_t){WEFT_RES_LINK, out}, &wr, 2);
+    weft_resource_t res[] = {{WEFT_RES_LINK, in}, {WEFT_RES_LINK, out}, {WEFT_RES_MQ, &m->q}};
+    m->calls = hw_start(b, "hwt_calls", "hw-mq", 0, res, 3, CALLS_INIT, NULL, 0);
+    m->watch[0] = m->calls;
+    m->watch[1] = m->feed.t;
+    m->watch[2] = m->drain.t;
+    return NULL;
+}
+
+static void mq_close_rig(struct bench *b, struct mq_rig *m)
+{
+    /* hwt_calls waits for its next instruction on the link; destroy resets its slot. */
+    weft_hwthread_destroy(m->calls);
+    stream_stop(&m->feed);
+    stream_stop(&m->drain);
+    mq_close(m->q);
+    weft_mem_free(b->w, m->script.cpu);
+    weft_mem_free(b->w, m->replies.cpu);
+}
+
+/* Equal jobs of at most the stream's RAM covering `words` words from `bus` on; returns
+ * how many. */
+static unsigned stream_jobs(struct stream *s, uint32_t op, uint64_t bus, unsigned words)
+{
+    unsigned parts = (words + STREAM_RAM_WORDS - 1) / STREAM_RAM_WORDS;
+    for (unsigned j = 0; j < parts; j++) {
+        unsigned n = words / (parts - j);
+        stream_job(s, op, bus, n);
+        bus += 4u * n;
+        words -= n;
+    }
+    return parts;
+}
+
+/* The script goes into ring30 in jobs of FEED_CHUNK words, each given to the feed only
+ * when it fits beside the words hwt_calls may not have fetched yet: a burst put waiting on
+ * a full link keeps the fabric clock running (it is not "quiet"), which would turn every
+ * register access of the delegates into a hand-off to the clock thread and put the feed's
+ * waiting into the figure. */
+struct feeder {
+    unsigned total;     /* script words of the sample */
+    unsigned submitted; /* given to the feed so far */
+    unsigned jobs;      /* feed jobs given, whose reports are due */
+};
+
+/* Give the feed what fits, knowing hwt_calls has fetched at least `fetched` words. */
+static void feed_upto(struct mq_rig *m, struct feeder *f, unsigned fetched)
+{
+    while (f->submitted < f->total) {
+        unsigned n = f->total - f->submitted;
+        if (n > FEED_CHUNK)
+            n = FEED_CHUNK;
+        if (f->submitted + n > m->depth + fetched)
+            return;
+        stream_job(&m->feed, OP_SOURCE, m->script.bus + 4u * f->submitted, n);
+        f->submitted += n;
+        f->jobs++;
+    }
+}
+
+static void mq_sw_to_hw(struct bench *b, struct mq_rig *m)
+{
+    uint32_t *msg = malloc(BLOCK_BYTES);
+    if (!msg)
+        die("malloc", ENOMEM);
+    /* The script: MQ_RECEIVE of at most 64 bytes, once per message. */
+    for (unsigned k = 0; k < MQ_MSGS; k++) {
+        m->script.cpu[k * MQ_RECV_SCRIPT] =
+            weft_osif_req_header(WEFT_OSIF_CMD_MQ_RECEIVE, CALLS_MQ_HANDLE, 1);
+        m->script.cpu[k * MQ_RECV_SCRIPT + 1] = MQ_MSG_BYTES;
+    }
+    const unsigned reply_words = MQ_MSGS * MQ_RECV_REPLY;
+    const uint32_t ok =
+        weft_osif_resp_header(WEFT_OSIF_CMD_MQ_RECEIVE, WEFT_OSIF_OK, 1 + MQ_MSG_WORDS);
+    double *wall = b->v[0], *cyc = b->v[1];
+    uint64_t calls = 0;
+    for (unsigned i = 0; i < WARMUP + b->reps; i++) {
+        fill_pattern(msg, BLOCK_WORDS, i);
+        memset(m->replies.cpu, 0, m->replies.bytes);
+        unsigned drains = stream_jobs(&m->drain, OP_SINK, m->replies.bus, reply_words);
+        struct feeder f = {MQ_MSGS * MQ_RECV_SCRIPT, 0, 0};
+        uint64_t k0 = delegate_calls(m->calls);
+        uint64_t c0 = fabric_cycles(b);
+        double t0 = now_us();
+        feed_upto(m, &f, 0);
+        for (unsigned k = 0; k < MQ_MSGS; k++) {
+            struct timespec dl;
+            if (mq_deadline(&dl) != 0 ||
+                mq_timedsend(m->q, (const char *)&msg[k * MQ_MSG_WORDS], MQ_MSG_BYTES, 0, &dl))
+                die("mq_timedsend", errno);
+            /* Sent k + 1, at most MQ_DEPTH of them still queued: the others were received,
+             * their instructions fetched. */
+            unsigned received = k + 1 > MQ_DEPTH ? k + 1 - MQ_DEPTH : 0;
+            feed_upto(m, &f, received * MQ_RECV_SCRIPT);
+        }
+        for (unsigned j = 0; j < drains; j++)
+            stream_report(&m->drain, m->watch, 3);
+        double t1 = now_us();
+        uint64_t c1 = fabric_cycles(b);
+        for (unsigned j = 0; j < f.jobs; j++)
+            stream_report(&m->feed, m->watch, 3);
+        for (unsigned k = 0; k < MQ_MSGS; k++) {
+            const uint32_t *r = &m->replies.cpu[k * MQ_RECV_REPLY];
+            if (r[0] != ok || r[1] != MQ_MSG_BYTES ||
+                memcmp(&r[2], &msg[k * MQ_MSG_WORDS], MQ_MSG_BYTES) != 0)
+                fail("SW->HW message queue: a message arrived changed");
+        }
+        if (i < WARMUP)
+            continue;
+        wall[i - WARMUP] = t1 - t0;
+        cyc[i - WARMUP] = (double)(c1 - c0);
+        calls += delegate_calls(m->calls) - k0;
+    }
+    row_t *r = &rows[R_SW_HW_MQ];
+    r->us = summarize(wall, b->reps);
+    r->cycles = summarize(cyc, b->reps);
+    r->delegate_calls = (double)calls / b->reps;
+    free(msg);
+}
+
+static void mq_hw_to_sw(struct bench *b, struct mq_rig *m)
+{
+    const unsigned reply_words = MQ_MSGS * MQ_SEND_REPLY;
+    const uint32_t ok = weft_osif_resp_header(WEFT_OSIF_CMD_MQ_SEND, WEFT_OSIF_OK, 0);
+    uint32_t *msg = malloc(BLOCK_BYTES);
+    uint32_t got[MQ_MSG_WORDS + 1];
+    if (!msg)
+        die("malloc", ENOMEM);
+    double *wall = b->v[0], *cyc = b->v[1];
+    uint64_t calls = 0;
+    for (unsigned i = 0; i < WARMUP + b->reps; i++) {
+        /* The script: MQ_SEND of each 64-byte message, priority 0. */
+        fill_pattern(msg, BLOCK_WORDS, i);
+        for (unsigned k = 0; k < MQ_MSGS; k++) {
+            uint32_t *s = &m->script.cpu[k * MQ_SEND_SCRIPT];
+            s[0] = weft_osif_req_header(WEFT_OSIF_CMD_MQ_SEND, CALLS_MQ_HANDLE, 1 + MQ_MSG_WORDS);
+            s[1] = MQ_MSG_BYTES;
+            memcpy(&s[2], &msg[k * MQ_MSG_WORDS], MQ_MSG_BYTES);
+        }
+        memset(m->replies.cpu, 0, m->replies.bytes);
+        unsigned drains = stream_jobs(&m->drain, OP_SINK, m->replies.bus, reply_words);
+        struct feeder f = {MQ_MSGS * MQ_SEND_SCRIPT, 0, 0};
+        uint64_t k0 = delegate_calls(m->calls);
+        uint64_t c0 = fabric_cycles(b);
+        double t0 = now_us();
+        feed_upto(m, &f, 0);
+        for (unsigned k = 0; k < MQ_MSGS; k++) {
+            struct timespec dl;
+            unsigned prio = 0;
+            if (mq_deadline(&dl) != 0)
+                die("clock_gettime", errno);
+            ssize_t n = mq_timedreceive(m->q, (char *)got, sizeof got, &prio, &dl);
+            if (n < 0)
+                die("mq_timedreceive", errno);
+            if (n != MQ_MSG_BYTES || prio != 0 ||
+                memcmp(got, &msg[k * MQ_MSG_WORDS], MQ_MSG_BYTES) != 0)
+                fail("HW->SW message queue: a message arrived changed");
+            /* Message k arrived: its instruction and all before it were fetched. */
+            feed_upto(m, &f, (k + 1) * MQ_SEND_SCRIPT);
+        }
+        double t1 = now_us();
+        uint64_t c1 = fabric_cycles(b);
+        for (unsigned j = 0; j < f.jobs; j++)
+            stream_report(&m->feed, m->watch, 3);
+        for (unsigned j = 0; j < drains; j++)
+            stream_report(&m->drain, m->watch, 3);
+        for (unsigned k = 0; k < MQ_MSGS; k++) {
+            if (m->replies.cpu[k] != ok)
+                fail("HW->SW message queue: an MQ_SEND did not answer OK");
+        }
+        if (i < WARMUP)
+            continue;
+        wall[i - WARMUP] = t1 - t0;
+        cyc[i - WARMUP] = (double)(c1 - c0);
+        calls += delegate_calls(m->calls) - k0;
+    }
+    row_t *r = &rows[R_HW_SW_MQ];
+    r->us = summarize(wall, b->reps);
+    r->cycles = summarize(cyc, b->reps);
+    r->delegate_calls = (double)calls / b->reps;
+    free(msg);
+}
+
+static void mq_paths(struct bench *b)
+{
+    struct mq_rig m;
+    const char *why = mq_open_rig(b, &m);
+    if (why) {
+        rows[R_SW_HW_MQ].skipped = why;
+        rows[R_HW_SW_MQ].skipped = why;
+        return;
+    }
+    mq_sw_to_hw(b, &m);
+    mq_hw_to_sw(b, &m);
+    mq_close_rig(b, &m);
+}
+
+/* ---- descriptions and the seed --------------------------------------------------------- */
+
+static void describe(void)
+{
+    /* Seed: ReconOS/eCos on a PowerPC, Table VI, "with data cache" column (us and MiB/s
+     * for 8 KiB). Targets: /work/shared/GUIDE.md, "What good means". */
+    static const row_t d[R_COUNT] = {
+        [R_MEM_HW] = {.key = "mem_to_hw_burst_read",
+                      .path = "MEM->HW (burst read)",
+                      .basis = "projected",
+                      .seed_us = 45.74,
+                      .seed_mib_s = 170.80,
+                      .target_metric = "bytes_per_cycle",
+                      .target = 3.5,
+                      .includes = "hwt_stream's memory phase of a SOURCE job: MEMIF burst read "
+                                  "of 2048 words into local RAM, from its first request to its "
+                                  "last word, in the thread's own cycles (32-bit data path)"},
+        [R_HW_MEM] = {.key = "hw_to_mem_burst_write",
+                      .path = "HW->MEM (burst write)",
+                      .basis = "projected",
+                      .seed_us = 40.54,
+                      .seed_mib_s = 192.71,
+                      .target_metric = "bytes_per_cycle",
+                      .target = 3.5,
+                      .includes = "hwt_stream's memory phase of a SINK job: MEMIF burst write "
+                                  "of 2048 words from local RAM, from its first request to "
+                                  "its completion, in the thread's own cycles"},
+        [R_MEMCPY] = {.key = "mem_sw_mem_memcpy",
+                      .path = "MEM->SW->MEM (memcpy)",
+                      .basis = "wall",
+                      .seed_us = 132.51,
+                      .seed_mib_s = 58.96,
+                      .includes = "memcpy of 8 KiB between two buffers of the shared (DMA) "
+                                  "region on this host, caches warm; sample = 16 copies, "
+                                  "alternately each way, / 16"},
+        [R_HW_HW] = {.key = "hw_to_hw_link",
+                     .path = "HW->HW (hardware FIFO)",
+                     .basis = "projected",
+                     .seed_us = 61.42,
+                     .seed_mib_s = 127.20,
+                     .target_metric = "cycles_per_word",
+                     .target = 1.0,
+                     .target_is_max = 1,
+                     .includes = "source hwt_stream (slot 0) puts 2048 words into the link "
+                                 "ring01 (MBOX_PUT_BURST of 256 words, served by the static "
+                                 "region) while the sink (slot 1) gets them: the source's "
+                                 "mailbox phase, first put request to last word in the link"},
+        [R_SW_HW_MBOX] = {.key = "sw_to_hw_mbox",
+                          .path = "SW->HW (mailbox)",
+                          .basis = "wall",
+                          .seed_us = 58500,
+                          .seed_mib_s = 0.13,
+                          .includes = "a pthread puts 2048 words into a weft_mbox_t of 256 "
+                                      "words; hwt_stream (slot 2) takes them with "
+                                      "MBOX_GET_BURST of 256 words through its delegate, then "
+                                      "writes the block to memory and reports: from the first "
+                                      "put to the report (includes the burst write and the "
+                                      "report call)"},
+        [R_HW_SW_MBOX] = {.key = "hw_to_sw_mbox",
+                          .path = "HW->SW (mailbox)",
+                          .basis = "wall",
+                          .seed_us = 58510,
+                          .seed_mib_s = 0.13,
+                          .includes = "hwt_stream (slot 3) takes a job, reads the block from "
+                                      "memory and puts it with MBOX_PUT_BURST of 256 words "
+                                      "through its delegate into a weft_mbox_t of 256 words; a "
+                                      "pthread gets the 2048 words: from the job to the last "
+                                      "word (includes the job call and the burst read)"},
+        [R_SW_HW_MQ] = {.key = "sw_to_hw_mq",
+                        .path = "SW->HW (message queue)",
+                        .basis = "wall",
+                        .seed_us = 472.00,
+                        .seed_mib_s = 16.55,
+                        .includes = "a pthread sends 128 messages of 64 bytes (queue depth 8); "
+                                    "hwt_calls (slot 0) receives each with MQ_RECEIVE through "
+                                    "its delegate (one delegate call per message). Its script "
+                                    "comes over the link ring30 from an hwt_stream that reads "
+                                    "it from memory; each response (18 words) goes over ring01 "
+                                    "to an hwt_stream that writes it to memory: from the first "
+                                    "send to the last write's report (includes that fabric "
+                                    "traffic, 2 script and 18 response words per message)"},
+        [R_HW_SW_MQ] = {.key = "hw_to_sw_mq",
+                        .path = "HW->SW (message queue)",
+                        .basis = "wall",
+                        .seed_us = 482.31,
+                        .seed_mib_s = 16.20,
+                        .includes = "hwt_calls (slot 0) sends 128 messages of 64 bytes with "
+                                    "MQ_SEND through its delegate (one delegate call per "
+                                    "message); a pthread receives them. The script (18 words "
+                                    "per message) comes over ring30 from an hwt_stream that "
+                                    "reads it from memory in two jobs; the responses go over "
+                                    "ring01 to memory: from the feed's jobs to the last "
+                                    "receive (includes that fabric traffic)"},
+    };
+    for (int i = 0; i < R_COUNT; i++) {
+        rows[i] = d[i];
+        rows[i].us = no_stats;
+        rows[i].cycles = no_stats;
+        rows[i].cycles_per_word = NAN;
+        rows[i].delegate_calls = NAN;
+    }
+}
+
+/* ---- output ------------------------------------------------------------------------ */
+
+static void fmt(char *buf, size_t n, const char *f, double x)
+{
+    if (isfinite(x))
+        snprintf(buf, n, f, x);
+    else
+        snprintf(buf, n, "-");
+}
+
+static void print_table(const struct bench *b, double wall_s)
+{
+    printf("\nweft communication paths: %u repetitions of %u bytes; 'proj' rows are fabric "
+           "cycles projected at %u MHz, 'wall' rows CLOCK_MONOTONIC with the fabric "
+           "co-simulated\n\n",
+           b->reps, BLOCK_BYTES, WEFT_PLATFORM_CLOCK_MHZ);
+    printf("%-24s %-4s %11s %11s %11s %10s %9s %10s %10s %9s  %s\n", "path", "", "median us",
+           "p99 us", "min us", "MiB/s", "B/cycle", "seed us", "seed MiB/s", "seed B/c", "target");
+    for (int i = 0; i < R_COUNT; i++) {
+        const row_t *r = &rows[i];
+        if (r->skipped) {
+            printf("%-24s skipped: %s\n", r->path, r->skipped);
+            continue;
+        }
+        char med[24], p99[24], mn[24], mib[24], bpc[24], tgt[64] = "-";
+        fmt(med, sizeof med, "%.2f", r->us.median);
+        fmt(p99, sizeof p99, "%.2f", r->us.p99);
+        fmt(mn, sizeof mn, "%.2f", r->us.min);
+        fmt(mib, sizeof mib, "%.2f", mib_per_s(r));
+        fmt(bpc, sizeof bpc, "%.3f", bytes_per_cycle(r));
+        int met = target_met(r);
+        if (met >= 0 && !strcmp(r->target_metric, "cycles_per_word"))
+            snprintf(tgt, sizeof tgt, "<= %.0f cycle/word: %.3f (%s)", r->target,
+                     r->cycles_per_word, met ? "met" : "missed");
+        else if (met >= 0)
+            snprintf(tgt, sizeof tgt, ">= %.1f B/cycle (%s)", r->target, met ? "met" : "missed");
+        char sbpc[24];
+        fmt(sbpc, sizeof sbpc, "%.2f", seed_bytes_per_cycle(r));
+        printf("%-24s %-4s %11s %11s %11s %10s %9s %10.2f %10.2f %9s  %s\n", r->path,
+               strcmp(r->basis, "wall") ? "proj" : "wall", med, p99, mn, mib, bpc, r->seed_us,
+               r->seed_mib_s, sbpc, tgt);
+    }
+    printf("\nB/cycle: bytes per fabric cycle (proj rows: the thread's own phase; wall rows: "
+           "weft_fabric_cycles() over the sample).\n"
+           "seed: ReconOS/eCos Table VI with data cache (PowerPC, 64-bit PLB at 100 MHz; seed "
+           "B/c = 8192 / (seed us x 100)).\n"
+           "MiB/s = 8192 / median us x 10^6 / 2^20 (Table VI's unit). Whole run %.1f s; host "
+           "load average %.2f before, %.2f after (%ld CPUs).\n",
+           wall_s, b->load_start, b->load_end, sysconf(_SC_NPROCESSORS_ONLN));
+}
+
+static int mkdirs_for(const char *path)
+{
+    char *p = strdup(path);
+    if (!p)
+        return -ENOMEM;
+    for (char *s = p + 1; *s; s++) {
+        if (*s != '/')
+            continue;
+        *s = '\0';
+        if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+            int e = errno;
+            free(p);
+            return -e;
+        }
+        *s = '/';
+    }
+    free(p);
+    return 0;
+}
+
+/* A JSON number rounded to 4 decimals, or null when not finite. */
+static json_t *jnum(double x)
+{
+    return isfinite(x) ? json_real(round(x * 1e4) / 1e4) : json_null();
+}
+
+static json_t *row_json(const row_t *r)
+{
+    json_t *o = json_object();
+    json_object_set_new(o, "name", json_string(r->key));
+    json_object_set_new(o, "path", json_string(r->path));
+    json_object_set_new(o, "bytes", json_integer(BLOCK_BYTES));
+    json_object_set_new(o, "samples", json_integer((json_int_t)r->us.n));
+    json_object_set_new(o, "time_basis",
+                        json_string(strcmp(r->basis, "wall")
+                                        ? "projected: fabric cycles at the platform clock"
+                                        : "wall clock, CLOCK_MONOTONIC, fabric co-simulated"));
+    json_object_set_new(o, "median_us", jnum(r->us.median));
+    json_object_set_new(o, "p99_us", jnum(r->us.p99));
+    json_object_set_new(o, "min_us", jnum(r->us.min));
+    json_object_set_new(o, "mb_per_s", jnum(r->us.n ? mb_per_s(r) : NAN));
+    json_object_set_new(o, "mib_per_s", jnum(r->us.n ? mib_per_s(r) : NAN));
+    json_object_set_new(o, "fabric_cycles_median", jnum(r->cycles.median));
+    json_object_set_new(o, "fabric_cycles_p99", jnum(r->cycles.p99));
+    json_object_set_new(o, "fabric_cycles_min", jnum(r->cycles.min));
+    json_object_set_new(o, "bytes_per_cycle", jnum(bytes_per_cycle(r)));
+    json_object_set_new(o, "cycles_per_word", jnum(r->cycles_per_word));
+    json_object_set_new(o, "delegate_calls", jnum(r->delegate_calls));
+    json_t *seed = json_object();
+    json_object_set_new(seed, "us", jnum(r->seed_us));
+    json_object_set_new(seed, "mib_per_s", jnum(r->seed_mib_s));
+    json_object_set_new(seed, "bytes_per_cycle", jnum(seed_bytes_per_cycle(r)));
+    if (r == &rows[R_HW_HW])
+        json_object_set_new(seed, "cycles_per_word", jnum(r->seed_us * 100.0 / BLOCK_WORDS));
+    json_object_set_new(o, "seed", seed);
+    if (r->target_metric) {
+        int met = target_met(r);
+        json_t *t = json_object();
+        json_object_set_new(t, "metric", json_string(r->target_metric));
+        json_object_set_new(t, r->target_is_max ? "max" : "min", jnum(r->target));
+        json_object_set_new(t, "met", met < 0 ? json_null() : json_boolean(met));
+        json_object_set_new(o, "target", t);
+    } else {
+        json_object_set_new(o, "target", json_null());
+    }
+    json_object_set_new(o, "skipped", r->skipped ? json_string(r->skipped) : json_null());
+    json_object_set_new(o, "includes", json_string(r->includes));
+    return o;
+}
+
+static int write_json(const struct bench *b, const char *path, double wall_s)
+{
+    json_t *root = json_object();
+    json_object_set_new(root, "benchmark", json_string("communication"));
+    json_object_set_new(root, "reps", json_integer(b->reps));
+    json_object_set_new(root, "block_bytes", json_integer(BLOCK_BYTES));
+    json_object_set_new(root, "clock_mhz", json_integer(WEFT_PLATFORM_CLOCK_MHZ));
+    json_object_set_new(root, "cpus_online", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
+    json_object_set_new(root, "wall_s", jnum(wall_s));
+    json_object_set_new(root, "host_load_before", jnum(b->load_start));
+    json_object_set_new(root, "host_load_after", jnum(b->load_end));
+    json_object_set_new(root, "units",
+                        json_pack("{s:s, s:s, s:s}", "us",
+                                  "microseconds per block: wall clock, or fabric cycles / "
+                                  "clock_mhz (projected) as time_basis says",
+                                  "mb_per_s", "10^6 bytes per second", "mib_per_s",
+                                  "2^20 bytes per second (Table VI's MB/s)"));
+    json_object_set_new(root, "seed",
+                        json_pack("{s:s, s:s}", "source",
+                                  "ReconOS, Table VI, with data cache (eCos, PowerPC 405, PLB)",
+                                  "bytes_per_cycle", "8192 / (us x 100): its bus ran at 100 MHz"));
+    json_t *arr = json_array();
+    for (int i = 0; i < R_COUNT; i++)
+        json_array_append_new(arr, row_json(&rows[i]));
+    json_object_set_new(root, "results", arr);
+    json_object_set_new(
+        root, "notes",
+        json_pack("[s, s, s]",
+                  "Projected rows are the hardware thread's own cycles for its phase, turned into "
+                  "microseconds at clock_mhz; wall rows are host time with the fabric "
+                  "co-simulated, so they depend on this host's speed and load.",
+                  "bytes_per_cycle of a wall row divides the block by the fabric cycles "
+                  "weft_fabric_cycles() counted over the sample (the clock stops while every "
+                  "slot is blocked in a delegate call), not by the wall time.",
+                  "The message queue rows script hwt_calls through hardware links so that the "
+                  "MQ call is its only delegate call per message; delegate_calls counts them."));
+    int rc = json_dump_file(root, path, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+    json_decref(root);
+    if (rc != 0) {
+        fprintf(stderr, PROG ": cannot write %s\n", path);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- main ------------------------------------------------------------------------- */
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: " PROG " [--reps N] [--out PATH]\n"
+            "  --reps N    8 KiB blocks per path, 1..%u (default %u)\n"
+            "  --out PATH  JSON result file (default %s; directories are created)\n",
+            MAX_REPS, DEFAULT_REPS, DEFAULT_OUT);
+}
+
+int main(int argc, char **argv)
+{
+    struct bench b = {.reps = DEFAULT_REPS};
+    const char *out = DEFAULT_OUT;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        }
+        if (strcmp(a, "--reps") && strcmp(a, "--out")) {
+            fprintf(stderr, PROG ": unknown argument '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, PROG ": %s needs a value\n", a);
+            return 2;
+        }
+        const char *val = argv[++i];
+        if (!strcmp(a, "--out")) {
+            if (!*val) {
+                fprintf(stderr, PROG ": --out needs a non-empty path\n");
+                return 2;
+            }
+            out = val;
+            continue;
+        }
+        char *end;
+        errno = 0;
+        unsigned long n = strtoul(val, &end, 10);
+        if (val[0] < '0' || val[0] > '9' || *end || errno || n < 1 || n > MAX_REPS) {
+            fprintf(stderr, PROG ": --reps wants a whole number 1..%u, got '%s'\n", MAX_REPS, val);
+            return 2;
+        }
+        b.reps = (unsigned)n;
+    }
+
+    /* Fail before measuring when the result file's directory cannot be made. */
+    int rc = mkdirs_for(out);
+    if (rc) {
+        fprintf(stderr, PROG ": cannot create the directory of %s: %s\n", out, strerror(-rc));
+        return 1;
+    }
+
+    double start = now_us();
+    b.load_start = host_load();
+    describe();
+    for (int i = 0; i < 4; i++) {
+        b.v[i] = malloc(sizeof(double) * (b.reps + WARMUP));
+        if (!b.v[i])
+            die("malloc", ENOMEM);
+    }
+    rc = weft_sim_open(&b.plat, NULL);
+    if (rc)
+        die("weft_sim_open", rc);
+    rc = weft_init(&b.w, b.plat);
+    if (rc)
+        die("weft_init", rc);
+    weft_set_log(b.w, log_sink, NULL);
+
+    hw_paths(&b);
+    memcpy_path(&b);
+    mbox_paths(&b);
+    mq_paths(&b);
+
+    weft_shutdown(b.w);
+    b.plat->ops->close(b.plat);
+    for (int i = 0; i < 4; i++)
+        free(b.v[i]);
+    double wall_s = (now_us() - start) / 1e6;
+    b.load_end = host_load();
+    print_table(&b, wall_s);
+    if (write_json(&b, out, wall_s))
+        return 1;
+    printf("results written to %s\n", out);
+    return 0;
+}
