@@ -38,3 +38,5 @@ weft_hwlib_tb(tb_thread_chaos TOP hwt_chaos
   SOURCES ${WEFT_HWLIB_SOURCES} ${_hw_threads_dir}/chaos/hwt_chaos.sv)
 weft_hwlib_tb(tb_thread_display TOP hwt_display
   SOURCES ${WEFT_HWLIB_SOURCES} ${_hw_threads_dir}/display/hwt_display.sv)
+weft_hwlib_tb(tb_thread_laplace TOP hwt_laplace
+  SOURCES ${WEFT_HWLIB_SOURCES} ${_hw_threads_dir}/laplace/hwt_laplace.sv)
