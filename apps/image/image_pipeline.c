@@ -496,7 +496,7 @@ static int run_once(weft_platform_t *plat, const struct config *c, unsigned kw, 
     pthread_create(&cap, NULL, capture_thread, p);
 
     /* Watch the run: it ends when the scan-out has shown the last frame. A hardware
-     * thread that ends before that (a fault, a bad configuration) would leave the
+     * thread that ends without its frames (a fault, a bad configuration) would leave the
      * software threads waiting for ever, so it stops the run. */
     weft_hwthread_t *hws[2] = {hw_filter, hw_display};
     while (!atomic_load(&p->scan_done) && !atomic_load(&p->stop)) {
@@ -504,9 +504,11 @@ static int run_once(weft_platform_t *plat, const struct config *c, unsigned kw, 
         nanosleep(&tick, NULL);
         for (unsigned i = 0; i < 2; i++) {
             weft_exit_status_t st;
+            /* Ending normally with every frame done is fine: the filter finishes
+             * before the display does. */
             if (hws[i] && weft_hwthread_timedjoin(hws[i], &st, 0) == 0 &&
-                !atomic_load(&p->scan_done))
-                fail(p, "%s ended before the last frame was shown",
+                (st.kind != WEFT_EXIT_NORMAL || st.value != p->frames))
+                fail(p, "%s ended before its last frame",
                      i ? "the display hardware thread" : "the filter hardware thread");
         }
     }
