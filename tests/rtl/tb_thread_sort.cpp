@@ -1,9 +1,11 @@
 // Self-checking test bench of hwt_sort against the C++ static-side model
-// (tb_hwlib_slot_model.h): sorts random, sorted, reverse, duplicate-heavy and
-// one-word blocks under random back-pressure and compares with std::sort; checks the
-// exit value, the bad-length exits (no memory touched), boundary rule 2, and prints the
-// fabric cycles per block with no back-pressure.
+// (tb_hwlib_slot_model.h): sorts random, sorted, reverse, duplicate-heavy, nearly sorted
+// and one-word blocks, and blocks of sizes around multiples of the sorter's Passes,
+// under random back-pressure and compares with std::sort; checks the exit value, the
+// bad-length exits (no memory touched), boundary rule 2, and prints the fabric cycles
+// per block with no back-pressure.
 #include "Vhwt_sort.h"
+#include "Vhwt_sort_hwt_sort.h" // the public parameter Passes
 #include "tb_check.h"
 #include "tb_hwlib_slot_model.h"
 #include "verilated.h"
@@ -17,7 +19,8 @@
 namespace
 {
 
-constexpr uint32_t kMaxWords = 2048; // hwt_sort's default MaxWords
+constexpr uint32_t kMaxWords = 2048;                     // hwt_sort's default MaxWords
+constexpr uint32_t kPasses = Vhwt_sort_hwt_sort::Passes; // bubble passes per sweep
 constexpr uint32_t kMbox = 0, kSem = 1, kMutex = 2;
 
 struct Bench {
@@ -117,6 +120,30 @@ void test_correctness(uint32_t seed)
     }
     blocks.push_back(std::vector<uint32_t>(64, 0x80000000u)); // all equal
     {
+        // Nearly sorted: a bubble pass moves the smallest word only one place down, so
+        // this one needs every sweep; the largest word at the front needs one pass.
+        auto v = random_words(rng, 150);
+        std::sort(v.begin(), v.end());
+        std::rotate(v.begin(), v.begin() + 1, v.end()); // smallest word last
+        blocks.push_back(v);
+        std::sort(v.begin(), v.end());
+        std::rotate(v.rbegin(), v.rbegin() + 1, v.rend()); // largest word first
+        blocks.push_back(v);
+    }
+    // Sizes around multiples of Passes: one sweep of Passes passes sorts up to
+    // Passes + 1 words; the last sweep of a longer block is 1, 2 or Passes - 1 words
+    // longer than Passes (random and reverse order each).
+    for (uint32_t n : {kPasses - 1, kPasses, kPasses + 1, kPasses + 2, 2 * kPasses, 2 * kPasses + 1,
+                       2 * kPasses + 2, 3 * kPasses - 1}) {
+        if (n == 0 || n > kMaxWords)
+            continue;
+        auto v = random_words(rng, n);
+        blocks.push_back(v);
+        std::sort(v.begin(), v.end());
+        std::reverse(v.begin(), v.end());
+        blocks.push_back(v);
+    }
+    {
         std::vector<uint32_t> v = {0xFFFFFFFFu, 0, 0x80000000u, 0x7FFFFFFFu, 1, 0xFFFFFFFEu};
         blocks.push_back(v); // unsigned order
     }
@@ -148,7 +175,9 @@ void test_bad_length(uint32_t len)
 
 void bench_cycles()
 {
-    std::printf("hwt_sort fabric cycles per block (no back-pressure, OSIF answer latency 0):\n");
+    std::printf("hwt_sort (Passes = %u) fabric cycles per block (no back-pressure, OSIF answer "
+                "latency 0):\n",
+                kPasses);
     std::printf("  %6s  %12s  %12s  %12s\n", "words", "random", "sorted", "reverse");
     std::mt19937 rng(1);
     for (uint32_t n : {1u, 16u, 64u, 256u, 1024u, 2048u}) {

@@ -19,17 +19,36 @@
 // An OS call that answers with a non-zero status (or a malformed response) ends the
 // thread with ExitOsError (0xFFFFFFFE).
 //
-// The sorter makes one compare per cycle on the simple dual-port RAM: a pass reads the
-// words in order and carries the larger value forward, writing the smaller one back
-// one position behind the read, so each cycle is one RAM read and one RAM write. The
-// carried value is written to the end of the pass; the next pass is one word shorter. A
-// pass without a swap ends the sort. A pass over k+1 words takes k+2 cycles.
+// The sorter is a chain of Passes compare-and-carry stages between the two ports of the
+// simple dual-port RAM (one read and one write per cycle). A sweep reads the unsorted
+// part of the RAM, words 0..limit, in order into stage 0. Each stage does what one
+// bubble pass does: it keeps the largest value seen so far (the carry), and for each
+// word that arrives it passes the smaller of that word and the carry on to the next
+// stage and keeps the larger. The first word of the stream only loads the carry; after
+// the last word, the stage hands its carry on. So each stage passes on as many words as
+// it received, in bubble-pass order, and the last stage's stream, written back to words
+// 0..limit, is the block after Passes bubble passes: its Passes largest remaining values
+// are in their final places. The next sweep is Passes words shorter. The sort ends after
+// a sweep whose last pass made no swap (its input was in order, so the block is sorted;
+// if an earlier pass of the sweep made no swap, neither did the later ones), or when at
+// most one unsorted word would remain. Passes = 1 is the plain one-pass-per-sweep bubble
+// sort. Each stage registers its output, so a word takes two cycles per stage (one of
+// them spent in the carry), and the chain is idle between sweeps: a sweep over n words
+// takes n + 2*Passes + 1 cycles.
+//
+// Sort cycles of a block of N words (N > 1; P = Passes): a sweep over N - j*P words for
+// j = 0, 1, ..., s-1, so sum_j (N - j*P + 2*P + 1), with s at most ceil((N-1)/P) (a
+// reversed block and most random ones) and s = 1 for a sorted block. Add the two
+// bursts (about N cycles each with no back-pressure) and the OS calls. N = 2048,
+// P = 16: at most 136,320 sort cycles (one pass per sweep took about N^2/2: 2.1 M).
 //
 // All OS interaction goes through one weft_osif_call: every state below that makes a
 // call holds the request until the call's done pulse, then moves on.
 module hwt_sort #(
   /// Capacity of the local RAM in 32-bit words (a power of two): the largest block.
-  parameter int unsigned MaxWords = 2048
+  parameter int unsigned MaxWords = 2048,
+  /// Compare-and-carry stages: bubble passes per sweep over the RAM (1..MaxWords/2).
+  parameter int unsigned Passes /*verilator public*/ = 16
 ) (
   `include "weft_slot_ports.svh"
 );
@@ -49,9 +68,8 @@ module hwt_sort #(
     StUnlock,     // MUTEX_UNLOCK descriptor mutex
     StCheck,      // decide: stop, bad length, or sort
     StRead,       // burst memory -> RAM
-    StSortFirst,  // pass start: load the first word into the carry
-    StSortCmp,    // one compare per cycle
-    StSortEnd,    // write the carry to the end of the pass
+    StSortFeed,   // sweep: read words 0..limit into the stage chain
+    StSortDrain,  // sweep: the chain writes back its last words
     StWrite,      // burst RAM -> memory
     StPost,       // SEM_POST done semaphore
     StExit        // THREAD_EXIT (never completes)
@@ -62,10 +80,11 @@ module hwt_sort #(
   logic [31:0] addr_d, addr_q, len_d, len_q;
   logic [31:0] blocks_d, blocks_q;
   logic [31:0] exit_val_d, exit_val_q;
-  logic [AddrWidth-1:0] limit_d, limit_q;  // index of the last word of the current pass
-  logic [AddrWidth-1:0] idx_d, idx_q;      // index of the word arriving from the RAM
-  logic [31:0] carry_d, carry_q;
-  logic swapped_d, swapped_q;
+  logic [AddrWidth-1:0] limit_d, limit_q;  // index of the last word of the current sweep
+  logic [AddrWidth-1:0] idx_d, idx_q;      // index of the next word read into the chain
+  logic [AddrWidth-1:0] widx_d, widx_q;    // index of the next word the chain writes back
+  logic feed_d, feed_q;                    // ram_rdata is a word for stage 0
+  logic swapped_d, swapped_q;              // the sweep's last pass swapped
 
   // ---- OS call client -------------------------------------------------------------
   logic call_req, call_done, call_err;
@@ -151,15 +170,60 @@ module hwt_sort #(
     .rdata_o(ram_rdata)
   );
 
+  // ---- the sorter's stage chain --------------------------------------------------
+  // Stage k takes a word from link k and, from the second word of a stream on, passes
+  // the smaller of it and its carry to link k+1 (one cycle later) and keeps the larger.
+  // The cycle after the stream, it passes the carry on. A stage's stream is contiguous,
+  // so its carry is full exactly when a word arrived the cycle before, and its output is
+  // valid exactly when the carry was full the cycle before. The data registers need no
+  // reset: they are read only behind these flags.
+  logic [Passes:0] link_valid;            // link k: a word enters stage k
+  logic [32*(Passes+1)-1:0] link_data;    // link k: bits [32*k +: 32]
+  logic [Passes-1:0] st_swap;             // stage k: the arriving word overtook the carry
+  logic [31:0] chain_out;                 // the chain's output word (link Passes)
+
+  assign link_valid[0] = feed_q;
+  assign link_data[31:0] = ram_rdata;
+  assign chain_out = link_data[32*Passes +: 32];
+
+  for (genvar k = 0; k < Passes; k++) begin : gen_stage
+    logic full_q, out_valid_q;
+    logic [31:0] in_data, carry_q, out_q;
+
+    assign in_data = link_data[32*k +: 32];
+    assign st_swap[k] = link_valid[k] && full_q && (in_data < carry_q);
+    assign link_valid[k+1] = out_valid_q;
+    assign link_data[32*(k+1) +: 32] = out_q;
+
+    always_ff @(posedge clk_i) begin
+      if (!rst_ni) begin
+        full_q <= 1'b0;
+        out_valid_q <= 1'b0;
+      end else begin
+        full_q <= link_valid[k];
+        out_valid_q <= full_q;
+      end
+    end
+
+    always_ff @(posedge clk_i) begin
+      if (link_valid[k] && !st_swap[k]) begin
+        carry_q <= in_data;
+      end
+      out_q <= st_swap[k] ? in_data : carry_q;
+    end
+  end
+
   // ---- the thread's state machine -------------------------------------------------
   logic call_ok;
   logic len_bad;
   logic [AddrWidth-1:0] last_idx;  // index of the block's last word
+  logic sweep_last;                // the chain writes the sweep's last word this cycle
 
   assign call_ok = (call_status == weft_osif_pkg::StatusOk) && !call_err;
   assign len_bad = (len_q == '0) || (len_q[1:0] != 2'b00) ||
                    (len_q > 32'(MaxWords) * 32'd4);
   assign last_idx = AddrWidth'((len_q >> 2) - 32'd1);
+  assign sweep_last = link_valid[Passes] && (widx_q == limit_q);
 
   always_comb begin
     state_d = state_q;
@@ -172,7 +236,8 @@ module hwt_sort #(
     exit_val_d = exit_val_q;
     limit_d = limit_q;
     idx_d = idx_q;
-    carry_d = carry_q;
+    widx_d = widx_q;
+    feed_d = 1'b0;
     swapped_d = swapped_q;
 
     call_req = 1'b0;
@@ -258,45 +323,48 @@ module hwt_sort #(
         burst_req = 1'b1;
         ram_we = burst_ram_we;
         if (burst_done) begin
-          // ram_raddr is 0 here: the first word arrives in StSortFirst.
           limit_d = last_idx;
-          state_d = (last_idx == '0) ? StWrite : StSortFirst;
+          idx_d = '0;
+          widx_d = '0;
+          swapped_d = 1'b0;
+          state_d = (last_idx == '0) ? StWrite : StSortFeed;
         end
       end
 
-      StSortFirst: begin
-        carry_d = ram_rdata;
-        swapped_d = 1'b0;
-        idx_d = AddrWidth'(1);
-        ram_raddr = AddrWidth'(1);
-        state_d = StSortCmp;
-      end
-
-      StSortCmp: begin
-        // ram_rdata is word idx_q; the smaller of it and the carry goes to idx_q - 1.
-        ram_we = 1'b1;
-        ram_waddr = idx_q - 1'b1;
-        if (ram_rdata < carry_q) begin
-          ram_wdata = ram_rdata;
-          swapped_d = 1'b1;
-        end else begin
-          ram_wdata = carry_q;
-          carry_d = ram_rdata;
-        end
-        ram_raddr = idx_q + 1'b1;
+      StSortFeed: begin
+        ram_raddr = idx_q;
+        feed_d = 1'b1;
         idx_d = idx_q + 1'b1;
         if (idx_q == limit_q) begin
-          state_d = StSortEnd;
+          state_d = StSortDrain;
         end
+        // The chain's first words may come back while the sweep is still read.
+        ram_we = link_valid[Passes];
+        ram_waddr = widx_q;
+        ram_wdata = chain_out;
+        widx_d = widx_q + AddrWidth'(link_valid[Passes]);
+        swapped_d = swapped_q || st_swap[Passes-1];
       end
 
-      StSortEnd: begin
-        ram_we = 1'b1;
-        ram_waddr = limit_q;
-        ram_wdata = carry_q;
-        ram_raddr = '0;  // first word of the next pass
-        limit_d = limit_q - 1'b1;
-        state_d = (!swapped_q || limit_q == AddrWidth'(1)) ? StWrite : StSortFirst;
+      StSortDrain: begin
+        ram_we = link_valid[Passes];
+        ram_waddr = widx_q;
+        ram_wdata = chain_out;
+        widx_d = widx_q + AddrWidth'(link_valid[Passes]);
+        swapped_d = swapped_q || st_swap[Passes-1];
+        if (sweep_last) begin
+          // Words limit-Passes+1..limit are final; stop if the sweep's last pass made no
+          // swap or at most one word is left unsorted.
+          if (!swapped_q || 32'(limit_q) <= 32'(Passes)) begin
+            state_d = StWrite;
+          end else begin
+            limit_d = limit_q - AddrWidth'(Passes);
+            idx_d = '0;
+            widx_d = '0;
+            swapped_d = 1'b0;
+            state_d = StSortFeed;
+          end
+        end
       end
 
       StWrite: begin
@@ -341,7 +409,8 @@ module hwt_sort #(
       exit_val_q <= '0;
       limit_q <= '0;
       idx_q <= '0;
-      carry_q <= '0;
+      widx_q <= '0;
+      feed_q <= 1'b0;
       swapped_q <= 1'b0;
     end else begin
       state_q <= state_d;
@@ -354,7 +423,8 @@ module hwt_sort #(
       exit_val_q <= exit_val_d;
       limit_q <= limit_d;
       idx_q <= idx_d;
-      carry_q <= carry_d;
+      widx_q <= widx_d;
+      feed_q <= feed_d;
       swapped_q <= swapped_d;
     end
   end
@@ -362,6 +432,10 @@ module hwt_sort #(
   if (MaxWords < 2 || (1 << $clog2(MaxWords)) != MaxWords || MaxWords > (1 << 21))
   begin : gen_check_max_words
     $error("hwt_sort: MaxWords must be a power of two, 2..2^21");
+  end
+
+  if (Passes < 1 || Passes > MaxWords / 2) begin : gen_check_passes
+    $error("hwt_sort: Passes must be 1..MaxWords/2");
   end
 
 endmodule
