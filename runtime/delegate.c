@@ -638,6 +638,7 @@ static serve_outcome_t serve(weft_hwthread_t *t, const uint32_t *req, ending_t *
     weft_osif_decoded_t d;
     weft_osif_decode(req[0], args, t->res, t->num_res, &d);
     atomic_fetch_add(&t->calls, 1);
+    weft_trace_hw_call(t, d.hdr.cmd, d.hdr.handle);
 
     exec_result_t r = {.status = WEFT_OSIF_OK, .nresults = 0, .why = NULL};
     if (d.verdict == WEFT_OSIF_REJECT) {
@@ -675,6 +676,7 @@ static serve_outcome_t serve(weft_hwthread_t *t, const uint32_t *req, ending_t *
         weft_log(t->w, "%s", e->message);
         return SERVE_FAULT;
     }
+    weft_trace_hw_served(t, r.status);
     return SERVE_CONTINUE;
 }
 
@@ -787,6 +789,8 @@ static void finish(weft_hwthread_t *t, const ending_t *e)
         t->slot_stopped = true; /* BUSY is cleared now: stats() must use busy_final */
     }
     pthread_mutex_unlock(&t->lock);
+    if (!abandoned)
+        weft_trace_hw_ended(t, e->kind, e->value);
 
     /* An abandoned delegate's stopper has already ended the thread, and the runtime may be
      * gone: only the mutexes are left to give back. */

@@ -253,6 +253,7 @@ int weft_hwthread_create(weft_t *w, weft_hwthread_t **out, const weft_hwthread_a
     if (rc == 0)
         rc = slot_start(t, attr->image, &caps);
     if (rc == 0) {
+        weft_trace_hw_created(t); /* before the delegate can record its first call */
         rc = -pthread_create(&t->delegate, NULL, weft_delegate_main, t);
         if (rc == 0)
             t->delegate_joined = false;
@@ -374,8 +375,10 @@ void weft_hwthread_stop(weft_hwthread_t *t)
         t->done = true;
         pthread_cond_broadcast(&t->ended);
         pthread_mutex_unlock(&t->lock);
-        if (t->w)
+        if (t->w) {
             weft_log(t->w, "%s", t->status.message);
+            weft_trace_hw_ended(t, WEFT_EXIT_STOPPED, 0);
+        }
         pthread_detach(t->delegate);
     } else {
         /* Not parked: every other wait ends within a slice, so this is short. */

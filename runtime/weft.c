@@ -122,6 +122,8 @@ int weft_init(weft_t **out, weft_platform_t *platform)
         rc = weft_links_probe(w);
     if (rc == 0)
         rc = weft_dma_init(&w->dma, &region);
+    if (rc == 0 && (rc = weft_trace_init(w)) != 0)
+        weft_dma_fini(&w->dma);
     if (rc != 0) {
         free(w->links);
         pthread_mutex_destroy(&w->log_lock);
@@ -159,6 +161,7 @@ void weft_shutdown(weft_t *w)
     }
     pthread_mutex_unlock(&w->lock);
 
+    weft_trace_fini(w);
     weft_dma_fini(&w->dma);
     free(w->links);
     pthread_mutex_destroy(&w->log_lock);

@@ -52,6 +52,7 @@ struct weft {
     weft_dma_t dma;
     weft_link_t *links; /**< the fabric's hardware links (LINK_INFO) */
     unsigned num_links;
+    struct weft_trace *trace; /**< thread-timeline recording (trace.c) */
 };
 
 /** Why a delegate should stop; 0 while it should run on. */
@@ -130,6 +131,18 @@ void weft_hwthread_free(weft_hwthread_t *t);
 
 /** Body of a hardware thread's delegate (pthread start routine; arg is the thread). */
 void *weft_delegate_main(void *arg);
+
+/** Set up and free the runtime's trace recording (trace.c, include/weft/trace.h). */
+int weft_trace_init(weft_t *w);
+void weft_trace_fini(weft_t *w);
+
+/** A hardware thread's track in the trace: created, an OS call the delegate has taken in
+ *  full, the response written, ended. Each returns at once while nothing is recorded;
+ *  none may be called by an abandoned delegate (t->w may be gone). */
+void weft_trace_hw_created(weft_hwthread_t *t);
+void weft_trace_hw_call(weft_hwthread_t *t, uint8_t cmd, uint8_t handle);
+void weft_trace_hw_served(weft_hwthread_t *t, uint8_t status);
+void weft_trace_hw_ended(weft_hwthread_t *t, weft_exit_kind_t kind, uint32_t value);
 
 #ifdef __cplusplus
 }
