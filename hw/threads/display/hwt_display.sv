@@ -98,7 +98,6 @@ module hwt_display #(
 
   state_e state_d, state_q;
   logic [31:0] exit_val_d, exit_val_q;
-  logic [31:0] cfg_addr_d, cfg_addr_q;
   logic [3:0] idx_d, idx_q;  // configuration word being loaded (+1)
   logic bad_d, bad_q;        // a configuration field failed its check
 
@@ -120,7 +119,8 @@ module hwt_display #(
   logic [7:0] j_d, j_q;           // block index k*NB + b
   logic [LineW-1:0] b_d, b_q;     // block within the frame
   logic [31:0] shown_d, shown_q;  // frames shown
-  logic [31:0] out_ptr_d, out_ptr_q, fb_ptr_d, fb_ptr_q;
+  logic [31:0] out_ptr_d, out_ptr_q;  // also the configuration address, before the run
+  logic [31:0] fb_ptr_d, fb_ptr_q;
   logic [ByteW-1:0] blk_rem_d, blk_rem_q;  // grey bytes of the block still to move
   logic [ChunkW-1:0] chunk_d, chunk_q;     // grey bytes of the current chunk
 
@@ -233,10 +233,7 @@ module hwt_display #(
     burst_len = 24'(chunk_q);
     ram_raddr = burst_ram_addr[AddrWidth+1:2];
     unique case (state_q)
-      StCfgRead: begin
-        burst_addr = cfg_addr_q;
-        burst_len = 24'(CfgWords * 4);
-      end
+      StCfgRead: burst_len = 24'(CfgWords * 4);
       StCfgLoad: ram_raddr = AddrWidth'(idx_q);
       StWrite: begin
         burst_addr = fb_ptr_q;
@@ -272,7 +269,6 @@ module hwt_display #(
   always_comb begin
     state_d = state_q;
     exit_val_d = exit_val_q;
-    cfg_addr_d = cfg_addr_q;
     idx_d = idx_q;
     bad_d = bad_q;
     out_base_d = out_base_q;
@@ -311,7 +307,7 @@ module hwt_display #(
       StInit: begin
         call_req = 1'b1;
         if (call_done) begin
-          cfg_addr_d = call_result;
+          out_ptr_d = call_result;
           if (!call_ok) begin
             exit_val_d = ExitOsError;
             state_d = StExit;
@@ -536,7 +532,6 @@ module hwt_display #(
     if (!rst_ni) begin
       state_q <= StInit;
       exit_val_q <= '0;
-      cfg_addr_q <= '0;
       idx_q <= '0;
       bad_q <= 1'b0;
       out_base_q <= '0;
@@ -566,7 +561,6 @@ module hwt_display #(
     end else begin
       state_q <= state_d;
       exit_val_q <= exit_val_d;
-      cfg_addr_q <= cfg_addr_d;
       idx_q <= idx_d;
       bad_q <= bad_d;
       out_base_q <= out_base_d;
