@@ -1,19 +1,27 @@
 #!/usr/bin/env python3
-"""Synthesise Weft's static region with Yosys and write an area report.
+"""Synthesise Weft's static region and hardware threads with Yosys and report their area.
 
-Runs `yosys` once on the static-region sources (kept hierarchical), reads the
-`stat -json` result and sums each module's cells including its submodules. Writes
-area.json and area.md into the output directory with LUTs, FFs, LUTRAM and BRAMs for:
+Runs `yosys` on the static-region sources (kept hierarchical), reads the `stat -json`
+result and sums each module's cells including its submodules. Writes area.json and
+area.md into the output directory with LUTs, FFs, LUTRAM, block RAMs and DSPs for:
 one slot's OS interface (weft_slot_if), the memory master with its arbiter
 (weft_memif_master) and the whole weft_static.
 
+With --thread NAME=SOURCE (repeatable) it also synthesises each hardware thread (top
+module NAME, from SOURCE and the --hwlib sources, flattened as one reconfigurable module
+would be), in a run of its own; a SOURCE that does not exist is reported as missing,
+not as an error. With --json PATH it writes the benchmark record (issue 4, item 8):
+every figure above per module, plus the seed's figure where one exists (ReconOS: 1,147
+slices per OS interface). The Yosys runs go --jobs at a time.
+
 LUT counts: LUT1..LUT6 as mapped. Yosys puts an INV cell in front of each flip-flop's
-asynchronous clear (the RTL's active-low reset); Vivado folds those into the flip-flop
-(IS_CLR_INVERTED), so they are listed separately and not counted as LUTs. A RAM32M or
-RAM64M (distributed RAM, used by the FIFOs) occupies 4 LUTs of a SLICEM; the "LUTs
-total" column adds them.
+reset (the RTL's active-low reset); Vivado folds those into the flip-flop
+(IS_CLR_INVERTED, IS_R_INVERTED), so they are listed separately and not counted as LUTs.
+A RAM32M or RAM64M (distributed RAM, used by the FIFOs) occupies 4 LUTs of a SLICEM; the
+"LUTs total" column adds them.
 """
 import argparse
+import concurrent.futures
 import json
 import os
 import re
@@ -25,6 +33,8 @@ LUT_TYPES = {"LUT1", "LUT2", "LUT3", "LUT4", "LUT5", "LUT6"}
 LUTRAM_LUTS = {"RAM32M": 4, "RAM64M": 4, "RAM32X1D": 2, "RAM64X1D": 2, "RAM128X1D": 4,
                "RAM32X1S": 1, "RAM64X1S": 1, "RAM256X1S": 4, "RAM32M16": 8, "RAM64M8": 8}
 BRAM_TYPES = {"RAMB18E1": 0.5, "RAMB36E1": 1.0}
+DSP_TYPES = {"DSP48E1"}
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 REPORTED = [
     ("weft_slot_if", "one slot's OS interface (OSIF + MEMIF FIFOs, link router, windows, registers)"),
@@ -34,6 +44,23 @@ REPORTED = [
     ("weft_axil_regs", "AXI4-Lite register window (global registers, decode)"),
     ("weft_static", "whole static region"),
 ]
+
+# The seed paper's area figures, by the Weft module they are set against.
+SEED = {
+    "weft_slot_if": {
+        "system": "ReconOS (Luebbers and Platzner), prototypes section",
+        "figure": 1147,
+        "unit": "slices",
+        "what": "one OS interface, including its PLB memory-bus master (about two thirds of "
+                "it), the command decoder (267 slices) and the DCR bus interface (56 slices)",
+        "device": "Virtex-II Pro XC2VP30 / Virtex-4 XC4VSX35, Xilinx ISE 9.1",
+        "note": "slices, not LUTs: a Virtex-II Pro or Virtex-4 slice holds two 4-input LUTs "
+                "and two flip-flops, a 7-series slice four 6-input LUTs and eight flip-flops, "
+                "so the figures are not directly comparable. Weft's memory master is shared "
+                "by all slots (weft_memif_master) and not part of weft_slot_if, while "
+                "ReconOS's figure includes each OS interface's own bus master.",
+    },
+}
 
 
 def base_name(mod):
@@ -66,59 +93,57 @@ def summarise(cells):
         "luts_total": luts + lutram,
         "ffs": sum(n for t, n in cells.items() if t in FF_TYPES),
         "brams": sum(n * BRAM_TYPES[t] for t, n in cells.items() if t in BRAM_TYPES),
+        "ramb18": cells.get("RAMB18E1", 0),
+        "ramb36": cells.get("RAMB36E1", 0),
+        "dsps": sum(n for t, n in cells.items() if t in DSP_TYPES),
         "carry4": cells.get("CARRY4", 0),
         "reset_inverters": cells.get("INV", 0),
         "cells": dict(sorted(cells.items())),
     }
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--yosys", default="yosys")
-    ap.add_argument("--script", required=True, help="hw/synth/weft_area.ys")
-    ap.add_argument("--out", required=True, help="output directory")
-    ap.add_argument("--top", default="weft_static")
-    ap.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
-                    help="a parameter of the top (from the platform description); repeatable")
-    ap.add_argument("sources", nargs="+")
-    args = ap.parse_args()
-
-    os.makedirs(args.out, exist_ok=True)
-    reads = "read_verilog -sv -DSYNTHESIS " + " ".join(os.path.abspath(s) for s in args.sources)
-    params = dict(p.split("=", 1) for p in args.param)
-    chparam = "".join(f" -chparam {k} {v}" for k, v in params.items())
-    cmd = (f"{reads}; hierarchy -check -top {args.top}{chparam}; "
-           f"script {os.path.abspath(args.script)}")
-    log = os.path.join(args.out, "yosys.log")
+def synthesise(yosys, script, workdir, sources, top, params=None, includes=(), flatten=False):
+    """One Yosys run in `workdir`; returns the modules of its `stat -json`, or raises."""
+    os.makedirs(workdir, exist_ok=True)
+    incs = "".join(f" -I{os.path.abspath(d)}" for d in includes)
+    reads = f"read_verilog -sv -DSYNTHESIS{incs} " + " ".join(os.path.abspath(s) for s in sources)
+    chparam = "".join(f" -chparam {k} {v}" for k, v in (params or {}).items())
+    cmd = (f"{reads}; hierarchy -check -top {top}{chparam}; "
+           f"{'proc; flatten; ' if flatten else ''}script {os.path.abspath(script)}")
+    log = os.path.join(workdir, "yosys.log")
     with open(log, "w") as f:
-        rc = subprocess.run([args.yosys, "-q", "-l", log, "-p", cmd], cwd=args.out,
+        rc = subprocess.run([yosys, "-q", "-l", log, "-p", cmd], cwd=workdir,
                             stdout=f, stderr=subprocess.STDOUT).returncode
     if rc != 0:
-        sys.stderr.write(f"area_report: yosys failed (exit {rc}), see {log}\n")
         with open(log) as f:
-            sys.stderr.write("".join(f.readlines()[-30:]))
-        return 1
+            tail = "".join(f.readlines()[-30:])
+        raise RuntimeError(f"yosys failed on {top} (exit {rc}), see {log}\n{tail}")
     # Yosys 0.23 writes the hierarchy listing of `stat -json` as plain text into the
     # JSON; keep only JSON lines.
-    with open(os.path.join(args.out, "area_stat.json")) as f:
+    with open(os.path.join(workdir, "area_stat.json")) as f:
         text = "".join(l for l in f if l.strip()[:1] in ('"', "{", "}", "[", "]", ""))
     # Module names carry a leading backslash; instantiated cell types do not.
-    mods = {k.lstrip("\\"): v for k, v in json.loads(text)["modules"].items()}
+    return {k.lstrip("\\"): v for k, v in json.loads(text)["modules"].items()}
 
+
+def module_entry(mods, want, memo):
+    found = [m for m in mods if base_name(m) == want]
+    if not found:
+        raise RuntimeError(f"module {want} not in the synthesised design")
+    return summarise(flat_cells(mods, found[0], memo))
+
+
+def static_report(mods, params):
     memo = {}
     report = {"tool": "Yosys synth_xilinx (7-series cells)", "parameters": params, "modules": {}}
     for want, what in REPORTED:
-        found = [m for m in mods if base_name(m) == want]
-        if not found:
-            sys.stderr.write(f"area_report: module {want} not in the synthesised design\n")
-            return 1
-        entry = summarise(flat_cells(mods, found[0], memo))
+        entry = module_entry(mods, want, memo)
         entry["description"] = what
         report["modules"][want] = entry
+    return report
 
-    with open(os.path.join(args.out, "area.json"), "w") as f:
-        json.dump(report, f, indent=2)
-        f.write("\n")
+
+def write_static_md(report, params, out):
     lines = [
         f"# Weft static region area (Yosys synth_xilinx, {params.get('NumSlots', 'default')} slots, "
         f"{params.get('NumLinks', 0)} links)",
@@ -138,10 +163,161 @@ def main():
         f"({report['modules']['weft_static']['reset_inverters']} in the whole design).",
         "",
     ]
-    with open(os.path.join(args.out, "area.md"), "w") as f:
+    with open(os.path.join(out, "area.md"), "w") as f:
         f.write("\n".join(lines))
-    sys.stdout.write("\n".join(lines))
-    return 0
+    return lines
+
+
+def bench_record(static, threads, params, yosys):
+    """The benchmark record: one entry per module, figures and the seed's where known."""
+    try:
+        version = subprocess.run([yosys, "-V"], capture_output=True, text=True).stdout.strip()
+    except OSError:
+        version = "yosys"
+    modules = {}
+    for name, e in list(static["modules"].items()) + list(threads.items()):
+        if e.get("missing") or e.get("error"):
+            modules[name] = dict(e)
+            continue
+        modules[name] = {
+            "description": e["description"],
+            "lut": e["luts"],
+            "lutram": e["lutram_luts"],
+            "lut_total": e["luts_total"],
+            "ff": e["ffs"],
+            "ramb18": e["ramb18"],
+            "ramb36": e["ramb36"],
+            "bram36_equivalent": e["brams"],
+            "dsp": e["dsps"],
+            "carry4": e["carry4"],
+            "reset_inverters": e["reset_inverters"],
+        }
+        if name in SEED:
+            modules[name]["seed"] = SEED[name]
+    return {
+        "benchmark": "area",
+        "tool": f"{version}, synth_xilinx -noiopad (Xilinx 7-series cells)",
+        "platform_parameters": params,
+        "units": {
+            "lut": "6-input LUTs used as logic (LUT1..LUT6)",
+            "lutram": "LUTs used as distributed RAM (RAM32M/RAM64M: 4 each)",
+            "lut_total": "lut + lutram",
+            "ff": "flip-flops",
+            "ramb18": "RAMB18E1 block RAMs",
+            "ramb36": "RAMB36E1 block RAMs",
+            "bram36_equivalent": "ramb36 + ramb18 / 2",
+            "dsp": "DSP48E1 slices",
+            "reset_inverters": "INV cells in front of flip-flop resets (folded into the "
+                               "flip-flop by Vivado; not counted as LUTs)",
+            "seed": "the seed paper's figure, in its own units (slices)",
+        },
+        "hierarchy": "static region kept hierarchical, each module counted with its "
+                     "submodules; each thread flattened",
+        "modules": modules,
+    }
+
+
+def print_bench(record):
+    rows = [("module", "LUT", "LUTRAM", "FF", "RAMB18", "RAMB36", "DSP")]
+    for name, e in record["modules"].items():
+        if e.get("missing"):
+            rows.append((name, "missing: " + e["source"], "", "", "", "", ""))
+            continue
+        if e.get("error"):
+            rows.append((name, "failed: " + e["error"], "", "", "", "", ""))
+            continue
+        rows.append((name, str(e["lut"]), str(e["lutram"]), str(e["ff"]), str(e["ramb18"]),
+                     str(e["ramb36"]), str(e["dsp"])))
+    short = [r for r in rows if not r[1].startswith(("missing", "failed"))]
+    widths = [max(len(r[i]) for r in short) for i in range(len(rows[0]))]
+    out = [f"Area, {record['tool']}:"]
+    for r in rows:
+        if r[1].startswith(("missing", "failed")):
+            out.append(f"  {r[0]:<{widths[0]}}  {r[1]}")
+        else:
+            out.append("  " + "  ".join(
+                f"{c:<{widths[i]}}" if i == 0 else f"{c:>{widths[i]}}" for i, c in enumerate(r)))
+    for name, e in record["modules"].items():
+        s = e.get("seed")
+        if s:
+            out.append(f"  seed: {s['system']}: {s['figure']:,} {s['unit']} for {s['what']} "
+                       f"(set against {name}; {s['unit']}, not LUTs)")
+    sys.stdout.write("\n".join(out) + "\n")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--yosys", default="yosys")
+    ap.add_argument("--script", required=True, help="hw/synth/weft_area.ys")
+    ap.add_argument("--out", required=True, help="output directory")
+    ap.add_argument("--top", default="weft_static")
+    ap.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
+                    help="a parameter of the top (from the platform description); repeatable")
+    ap.add_argument("--thread", action="append", default=[], metavar="NAME=SOURCE",
+                    help="also synthesise hardware thread NAME (its top module) from SOURCE; "
+                         "repeatable")
+    ap.add_argument("--hwlib", action="append", default=[], metavar="FILE",
+                    help="a source every thread is read with (the OSIF package first, then "
+                         "hw/lib); repeatable")
+    ap.add_argument("--include", action="append", default=[], metavar="DIR",
+                    help="include directory for the threads (hw/lib); repeatable")
+    ap.add_argument("--json", metavar="PATH", help="write the benchmark record here")
+    ap.add_argument("--jobs", type=int, default=2, help="Yosys runs at a time")
+    ap.add_argument("sources", nargs="+", help="static-region sources, OSIF package first")
+    args = ap.parse_args()
+
+    os.makedirs(args.out, exist_ok=True)
+    params = dict(p.split("=", 1) for p in args.param)
+
+    threads = {}
+    runs = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        runs["static"] = pool.submit(synthesise, args.yosys, args.script, args.out,
+                                     args.sources, args.top, params)
+        for spec in args.thread:
+            name, _, src = spec.partition("=")
+            what = f"hardware thread {name} ({os.path.relpath(src, REPO)})" if src else name
+            if not src or not os.path.isfile(src):
+                sys.stderr.write(f"area_report: {name}: source {src or '(none)'} missing, "
+                                 f"reported as missing\n")
+                threads[name] = {"missing": True, "source": src, "description": what}
+                continue
+            threads[name] = {"description": what}
+            runs[name] = pool.submit(synthesise, args.yosys, args.script,
+                                     os.path.join(args.out, name), args.hwlib + [src], name,
+                                     includes=args.include, flatten=True)
+        try:
+            static = static_report(runs.pop("static").result(), params)
+        except RuntimeError as e:
+            sys.stderr.write(f"area_report: {e}\n")
+            return 1
+        # A thread that fails to synthesise is recorded as failed; the others still count.
+        failed = False
+        for name, fut in runs.items():
+            try:
+                entry = module_entry(fut.result(), name, {})
+                entry["description"] = threads[name]["description"]
+            except RuntimeError as e:
+                sys.stderr.write(f"area_report: {e}\n")
+                entry = dict(threads[name], error=str(e).splitlines()[0])
+                failed = True
+            threads[name] = entry
+
+    with open(os.path.join(args.out, "area.json"), "w") as f:
+        json.dump(dict(static, threads=threads), f, indent=2)
+        f.write("\n")
+    lines = write_static_md(static, params, args.out)
+    if args.json:
+        record = bench_record(static, threads, params, args.yosys)
+        os.makedirs(os.path.dirname(os.path.abspath(args.json)), exist_ok=True)
+        with open(args.json, "w") as f:
+            json.dump(record, f, indent=2)
+            f.write("\n")
+        print_bench(record)
+        sys.stdout.write(f"area: wrote {args.json}\n")
+    else:
+        sys.stdout.write("\n".join(lines))
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":
