@@ -384,4 +384,50 @@ TEST_F(Tracing, TraceTwoThreadsInOneSlotOverTimeGetTwoTracks)
     }
 }
 
+// A delegate left to finish alone (its condition wait cannot take the mutex back) must
+// record nothing more: destroy records the stop, and the runtime may be gone by then.
+TEST_F(Tracing, TraceAbandonedDelegateIsStoppedByItsDestroyer)
+{
+    ASSERT_EQ(weft_trace_start(w_), 0);
+    weft_hwthread_t *t = Start(0, {{WEFT_RES_COND, &cond_}, {WEFT_RES_MUTEX, &mutex_}}, "hw-cond");
+    ASSERT_EQ(Call(0, WEFT_OSIF_CMD_MUTEX_LOCK, 1).status, WEFT_OSIF_OK);
+    Issue(0, WEFT_OSIF_CMD_COND_WAIT, 0, {1});
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    ASSERT_EQ(pthread_mutex_lock(&mutex_), 0);
+    Destroy(t);
+    Trace tr = WriteAndLoad();
+    ASSERT_TRUE(trace_json::WellFormed(tr));
+    long long tid = tr.Tid("hw-cond (slot 0)");
+    EXPECT_EQ(tr.Count(tid, "stopped"), 1u);
+    std::vector<Event> w = tr.Named(tid, "blocked in COND_WAIT");
+    ASSERT_EQ(w.size(), 1u);
+    EXPECT_FALSE(w[0].open);
+    EXPECT_EQ(w[0].strs.count("status"), 0u);
+    size_t before = tr.events.size();
+
+    ASSERT_EQ(pthread_mutex_unlock(&mutex_), 0);
+    ASSERT_EQ(weft_wait_abandoned(5000), 0);
+    Trace after = WriteAndLoad();
+    EXPECT_EQ(after.events.size(), before) << "the abandoned delegate recorded more";
+}
+
+// Shutdown with a recording on and threads blocked, parked and running: nothing is
+// recorded into a freed runtime (the sanitizer variants check it).
+TEST_F(Tracing, TraceShutdownWhileRecordingWithThreadsInEveryState)
+{
+    ASSERT_EQ(weft_trace_start(w_), 0);
+    Start(0, {{WEFT_RES_SEM, &sem_}});
+    Start(1, {{WEFT_RES_COND, &cond_}, {WEFT_RES_MUTEX, &mutex_}});
+    Start(2, {});
+    Issue(0, WEFT_OSIF_CMD_SEM_WAIT, 0);
+    ASSERT_EQ(Call(1, WEFT_OSIF_CMD_MUTEX_LOCK, 1).status, WEFT_OSIF_OK);
+    Issue(1, WEFT_OSIF_CMD_COND_WAIT, 0, {1});
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));
+    ASSERT_EQ(pthread_mutex_lock(&mutex_), 0);
+    weft_shutdown(w_);
+    w_ = nullptr;
+    ASSERT_EQ(pthread_mutex_unlock(&mutex_), 0);
+    ASSERT_EQ(weft_wait_abandoned(5000), 0);
+}
+
 } // namespace
