@@ -22,9 +22,20 @@ demo: build
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
 
-# Benchmarks print figures and write build/bench/*.json; they assert nothing.
+# Benchmarks print figures and write $(BUILD)/bench/*.json, then bench/report.py turns
+# them into $(BUILD)/bench/report.md and PNG plots; they assert nothing (docs/benchmarks.md).
+BENCH = $(BUILD)/bench
 bench: build
-	@$(BUILD)/bench/weft-bench-os-overhead --out $(BUILD)/bench/os_overhead.json
+	@$(BENCH)/weft-bench-os-overhead --out $(BENCH)/os_overhead.json
+	@$(BENCH)/weft-bench-communication --out $(BENCH)/communication.json
+	@$(BENCH)/weft-bench-sim-speed --out $(BENCH)/sim_speed.json
+	@$(BUILD)/apps/weft-sort --json $(BENCH)/sort_study.json --trace $(BENCH)/sort_trace
+	@$(BUILD)/apps/weft-image --config all --w 3,5 --block 4,8,20,40,80 --frames 12 \
+	    --json $(BENCH)/image_study.json
+	@$(BUILD)/apps/weft-image --config sw-sw-sw --frames 4 --trace $(BENCH)/image_trace_a.json
+	@$(BUILD)/apps/weft-image --config sw-hw-hw-db --frames 4 --trace $(BENCH)/image_trace_d.json
+	@cmake --build $(BUILD) --target weft-bench-area
+	@/usr/bin/python3 bench/report.py $(BENCH)
 
 clean:
 	@rm -rf $(BUILD)

@@ -187,7 +187,7 @@ static trace_track_t *track_sw(struct weft_trace *tr, bool create, int64_t now)
     pthread_t self = pthread_self();
     for (unsigned i = 0; i < tr->ntracks; i++) {
         trace_track_t *k = &tr->tracks[i];
-        if (!k->hw && pthread_equal(k->thread, self))
+        if (!k->hw && !k->ended && pthread_equal(k->thread, self))
             return k;
     }
     if (!create)
@@ -489,6 +489,21 @@ void weft_trace_mark(weft_t *w, const char *what)
     trace_track_t *k = track_sw(tr, true, now);
     if (k)
         instant(tr, k, EV_MARK, now, what);
+    pthread_mutex_unlock(&tr->lock);
+}
+
+void weft_trace_thread_exit(weft_t *w)
+{
+    struct weft_trace *tr = recording(w);
+    int64_t now;
+    if (!tr || !lock_on(tr, &now))
+        return;
+    trace_track_t *k = track_sw(tr, false, now);
+    if (k) {
+        span_close(tr, k, now, false, 0, 0);
+        instant(tr, k, EV_INSTANT, now, "exit");
+        k->ended = true; /* a later thread with the same pthread_t gets a track of its own */
+    }
     pthread_mutex_unlock(&tr->lock);
 }
 

@@ -127,6 +127,13 @@ static void fail(struct pipe *p, const char *fmt, const char *what)
     atomic_store(&p->stop, 1);
 }
 
+/* Every software thread of the pipeline ends through here, so its track ends too. */
+static void *thread_done(struct pipe *p)
+{
+    weft_trace_thread_exit(p->w);
+    return NULL;
+}
+
 /* sem_wait that gives up once the run is being stopped (see stop_pipeline). */
 static int wait_sem(struct pipe *p, sem_t *s, const char *call)
 {
@@ -149,20 +156,20 @@ static void *capture_thread(void *arg)
         weft_trace_end(p->w);
         if (rc) {
             fail(p, "capture: %s", rc > 0 ? "the sender ended the stream early" : p->src.error);
-            return NULL;
+            return thread_done(p);
         }
         if (f == 0)
             p->t0 = now_ms();
         for (unsigned b = 0; b < p->NB; b++) {
             if (wait_sem(p, &p->in_ready[k * p->NB + b], "sem_wait ready"))
-                return NULL;
+                return thread_done(p);
             uint8_t *dst = p->in + k * p->frame_bytes + b * block_bytes;
             weft_trace_begin(p->w, "recv block");
             rc = frame_source_read(&p->src, dst, block_bytes);
             weft_trace_end(p->w);
             if (rc) {
                 fail(p, "capture: %s", p->src.error);
-                return NULL;
+                return thread_done(p);
             }
             double t = now_ms();
             memcpy(p->sent + f * p->frame_bytes + b * block_bytes, dst, block_bytes);
@@ -170,7 +177,7 @@ static void *capture_thread(void *arg)
             sem_post(&p->in_new[k * p->NB + b]);
         }
     }
-    return NULL;
+    return thread_done(p);
 }
 
 /* The software filter thread: the protocol of docs/case-studies.md. */
@@ -182,12 +189,12 @@ static void *filter_thread(void *arg)
         const unsigned k = f % p->nbuf, base = k * p->NB;
         for (unsigned b = 0; b <= p->NB; b++) {
             if (b < p->NB && wait_sem(p, &p->in_new[base + b], "sem_wait new"))
-                return NULL;
+                return thread_done(p);
             if (b == 0)
                 continue;
             const unsigned o = b - 1;
             if (wait_sem(p, &p->out_ready[base + o], "sem_wait ready"))
-                return NULL;
+                return thread_done(p);
             double t = now_ms();
             laplace_lines(p->in + k * p->frame_bytes, p->out + k * p->frame_bytes, p->width,
                           p->height, p->kw, o * p->B, p->B);
@@ -198,7 +205,7 @@ static void *filter_thread(void *arg)
         }
         sem_post(&p->in_ready[base + p->NB - 1]);
     }
-    return NULL;
+    return thread_done(p);
 }
 
 static void *display_thread(void *arg)
@@ -209,10 +216,10 @@ static void *display_thread(void *arg)
     for (unsigned f = 0; f < p->frames; f++) {
         const unsigned k = f % p->nbuf, base = k * p->NB;
         if (wait_sem(p, &p->fb_free, "sem_wait fb_free"))
-            return NULL;
+            return thread_done(p);
         for (unsigned b = 0; b < p->NB; b++) {
             if (wait_sem(p, &p->out_new[base + b], "sem_wait new"))
-                return NULL;
+                return thread_done(p);
             double t = now_ms();
             grey_to_xrgb(p->out + k * p->frame_bytes + b * block_px, p->fb + b * block_px,
                          block_px);
@@ -221,7 +228,7 @@ static void *display_thread(void *arg)
         }
         sem_post(&p->frame_shown);
     }
-    return NULL;
+    return thread_done(p);
 }
 
 static int write_pgm(const char *dir, const char *kind, unsigned f, const uint8_t *px,
@@ -244,19 +251,19 @@ static void *scanout_thread(void *arg)
     weft_trace_thread_name(p->w, "scan-out (sw)");
     for (unsigned f = 0; f < p->frames; f++) {
         if (wait_sem(p, &p->frame_shown, "sem_wait shown"))
-            return NULL;
+            return thread_done(p);
         p->shown_at[f] = now_ms();
         uint8_t *dst = p->shown + f * p->frame_bytes;
         xrgb_to_grey(p->fb, dst, p->frame_bytes);
         weft_trace_mark(p->w, "frame shown");
         if (p->out_dir && write_pgm(p->out_dir, "frame", f, dst, p->width, p->height)) {
             fail(p, "scan-out: cannot write a frame into %s", p->out_dir);
-            return NULL;
+            return thread_done(p);
         }
         sem_post(&p->fb_free);
     }
     atomic_store(&p->scan_done, 1);
-    return NULL;
+    return thread_done(p);
 }
 
 /* Wake every thread that may be blocked in the pipeline: each semaphore has at most one

@@ -153,6 +153,7 @@ static void *sort_thread(void *arg)
         me->chunks++;
         sem_post(&s->done);
     }
+    weft_trace_thread_exit(s->w);
     return NULL;
 }
 

@@ -97,6 +97,10 @@ void weft_trace_end(weft_t *w);
  *         bounded). */
 void weft_trace_mark(weft_t *w, const char *what);
 
+/** @brief The calling software thread is about to end: its track gets an "exit" instant
+ *         and no span after it. Nothing if the thread has no track. */
+void weft_trace_thread_exit(weft_t *w);
+
 #ifdef __cplusplus
 }
 #endif

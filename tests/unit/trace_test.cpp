@@ -151,6 +151,38 @@ TEST_F(Tracing, TraceUnnamedThreadGetsATrackOfItsOwn)
               (std::vector<std::string>{"blocked in sem_wait", "running"}));
 }
 
+TEST_F(Tracing, TraceThreadExitEndsItsTrack)
+{
+    ASSERT_EQ(weft_trace_start(w_), 0);
+    weft_trace_thread_name(w_, "main");
+    std::thread worker([this] {
+        weft_trace_thread_name(w_, "worker");
+        weft_trace_begin(w_, "sem_wait");
+        weft_trace_end(w_);
+        weft_trace_thread_exit(w_);
+    });
+    worker.join();
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    Trace t = WriteAndLoad();
+    ASSERT_TRUE(trace_json::WellFormed(t));
+    long long tid = t.Tid("worker");
+    ASSERT_GT(tid, 0);
+    EXPECT_EQ(trace_json::SpanNames(t, tid),
+              (std::vector<std::string>{"running", "blocked in sem_wait", "running"}));
+    std::vector<Event> spans;
+    for (const Event &e : t.On(tid))
+        if (e.ph == "X")
+            spans.push_back(e);
+    ASSERT_FALSE(spans.empty());
+    EXPECT_FALSE(spans.back().open) << "no span stays open after the thread's exit";
+    std::vector<Event> exits = t.Named(tid, "exit");
+    ASSERT_EQ(exits.size(), 1u);
+    EXPECT_EQ(exits[0].ph, "i");
+    EXPECT_GE(exits[0].ts, spans.back().End());
+    // The main thread, not ended, still has its open running span.
+    EXPECT_TRUE(t.On(t.Tid("main")).back().open);
+}
+
 TEST_F(Tracing, TraceNamesAreCopiedAndBounded)
 {
     ASSERT_EQ(weft_trace_start(w_), 0);
