@@ -34,6 +34,8 @@ bench: build
 	    --json $(BENCH)/image_study.json
 	@$(BUILD)/apps/weft-image --config sw-sw-sw --frames 4 --trace $(BENCH)/image_trace_a.json
 	@$(BUILD)/apps/weft-image --config sw-hw-hw-db --frames 4 --trace $(BENCH)/image_trace_d.json
+	@for c in a d; do /usr/bin/python3 tools/trace_plot.py $(BENCH)/image_trace_$$c.json \
+	    $(BENCH)/image_timeline_$$c.png --title "image pipeline, configuration $$c"; done
 	@cmake --build $(BUILD) --target weft-bench-area
 	@/usr/bin/python3 bench/report.py $(BENCH)
 
