@@ -56,10 +56,14 @@ def main():
     least = (t1 - t0) / 1000
     for row, (name, spans) in enumerate(tracks):
         y = len(tracks) - 1 - row
-        for kind, colour in (("blocked", "#f0b27a"), ("running", "#1f6f3f")):
-            bars = [(s, max(d, least)) for s, d, n in spans if n.startswith(kind)]
-            if bars:
-                ax.broken_barh(bars, (y - 0.35, 0.7), facecolors=colour, linewidth=0)
+        # Long spans first, then the widened short ones on top (calls last), so a short
+        # span is not hidden under its long neighbour.
+        for short in (False, True):
+            for kind, colour in (("running", "#1f6f3f"), ("blocked", "#f0b27a")):
+                bars = [(s, max(d, least)) for s, d, n in spans
+                        if n.startswith(kind) and (d < least) == short]
+                if bars:
+                    ax.broken_barh(bars, (y - 0.35, 0.7), facecolors=colour, linewidth=0)
     ax.set_yticks(range(len(tracks)))
     ax.set_yticklabels([t[0] for t in reversed(tracks)])
     ax.set_xlabel("ms since the trace started (host wall clock)")
