@@ -46,6 +46,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
 #include "weft/platform_config.h"
 #include "weft/sim.h"
 #include "weft/weft.h"
@@ -86,46 +87,12 @@ enum { OP_EXIT = 0, OP_SOURCE = 1, OP_SINK = 2 };
 
 /* ---- time, statistics, errors ------------------------------------------------------- */
 
-static double now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-typedef struct stats {
-    size_t n;
-    double median, p99, min;
-} stats_t;
-
-static const stats_t no_stats = {0, NAN, NAN, NAN};
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Median, nearest-rank 99th percentile and minimum; sorts v. */
-static stats_t summarize(double *v, size_t n)
-{
-    stats_t s = no_stats;
-    if (n == 0)
-        return s;
-    qsort(v, n, sizeof *v, cmp_double);
-    s.n = n;
-    s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-    size_t rank = (size_t)ceil(0.99 * (double)n);
-    s.p99 = v[(rank ? rank : 1) - 1];
-    s.min = v[0];
-    return s;
-}
-
-static stats_t scaled(stats_t s, double k)
+static bench_stats_t scaled(bench_stats_t s, double k)
 {
     s.median *= k;
     s.p99 *= k;
     s.min *= k;
+    s.mean *= k;
     return s;
 }
 
@@ -356,8 +323,8 @@ typedef struct row {
     const char *key;            /* JSON name */
     const char *path;           /* as in Table VI */
     const char *basis;          /* "projected" (fabric cycles at the platform clock) or "wall" */
-    stats_t us;                 /* microseconds per block */
-    stats_t cycles;             /* fabric cycles per block; n = 0 when not a hardware figure */
+    bench_stats_t us;           /* microseconds per block */
+    bench_stats_t cycles;       /* fabric cycles per block; n = 0 when not a hardware figure */
     double cycles_per_word;     /* HW->HW only, else NAN */
     double delegate_calls;      /* per block, median; NAN when not counted */
     double seed_us, seed_mib_s; /* ReconOS Table VI, with data cache */
@@ -420,7 +387,7 @@ static int target_met(const row_t *r)
 /* A hardware row from per-sample cycle counts (sorted here). */
 static void set_cycles(row_t *r, double *cyc, size_t n)
 {
-    r->cycles = summarize(cyc, n);
+    r->cycles = bench_summarize(cyc, n);
     r->us = scaled(r->cycles, 1.0 / WEFT_PLATFORM_CLOCK_MHZ);
 }
 
@@ -470,7 +437,7 @@ static void hw_paths(struct bench *b)
     set_cycles(&rows[R_HW_HW], link_cyc, b->reps);
     rows[R_HW_HW].cycles_per_word = rows[R_HW_HW].cycles.median / BLOCK_WORDS;
     rows[R_HW_HW].delegate_calls = (double)calls / b->reps;
-    stats_t pair = summarize(pair_cyc, b->reps);
+    bench_stats_t pair = bench_summarize(pair_cyc, b->reps);
     printf("HW->HW job pair (MEM->HW->link->HW->MEM, with job and report calls): median %.0f "
            "fabric cycles, %.1f delegate calls\n",
            pair.median, (double)calls / b->reps);
@@ -487,16 +454,16 @@ static void memcpy_path(struct bench *b)
         memcpy(dst.cpu, src.cpu, BLOCK_BYTES);
     for (unsigned i = 0; i < b->reps; i++) {
         src.cpu[i % BLOCK_WORDS] ^= i; /* a different block every sample */
-        double t0 = now_us();
+        double t0 = bench_now_us();
         for (unsigned k = 0; k < MEMCPY_BATCH; k += 2) {
             memcpy(dst.cpu, src.cpu, BLOCK_BYTES);
             memcpy(src.cpu, dst.cpu, BLOCK_BYTES);
         }
-        v[i] = (now_us() - t0) / MEMCPY_BATCH;
+        v[i] = (bench_now_us() - t0) / MEMCPY_BATCH;
         if (memcmp(src.cpu, dst.cpu, BLOCK_BYTES) != 0)
             fail("memcpy: the copy differs");
     }
-    rows[R_MEMCPY].us = summarize(v, b->reps);
+    rows[R_MEMCPY].us = bench_summarize(v, b->reps);
     weft_mem_free(b->w, src.cpu);
     weft_mem_free(b->w, dst.cpu);
 }
@@ -528,11 +495,11 @@ static void mbox_paths(struct bench *b)
         uint64_t k0 = delegate_calls(sink.t);
         stream_job(&sink, OP_SINK, mem.bus, BLOCK_WORDS);
         uint64_t c0 = fabric_cycles(b);
-        double t0 = now_us();
+        double t0 = bench_now_us();
         for (unsigned w = 0; w < BLOCK_WORDS; w++)
             put_word(&data, host[w], &sink.t, 1);
         struct report r = stream_report(&sink, &sink.t, 1);
-        double t1 = now_us();
+        double t1 = bench_now_us();
         uint64_t c1 = fabric_cycles(b);
         if (memcmp(host, mem.cpu, BLOCK_BYTES) != 0)
             fail("SW->HW mailbox: the block arrived changed");
@@ -545,10 +512,10 @@ static void mbox_paths(struct bench *b)
     }
     stream_stop(&sink);
     row_t *r = &rows[R_SW_HW_MBOX];
-    r->us = summarize(wall, b->reps);
-    r->cycles = summarize(cyc, b->reps);
+    r->us = bench_summarize(wall, b->reps);
+    r->cycles = bench_summarize(cyc, b->reps);
     r->delegate_calls = (double)calls / b->reps;
-    mbox_phase = summarize(phase, b->reps).median;
+    mbox_phase = bench_summarize(phase, b->reps).median;
     printf("SW->HW mailbox: the sink's own mailbox phase, median %.0f cycles\n", mbox_phase);
 
     /* HW->SW: the source reads the block from memory and puts it; software gets it. */
@@ -560,11 +527,11 @@ static void mbox_paths(struct bench *b)
         fill_pattern(mem.cpu, BLOCK_WORDS, i);
         uint64_t k0 = delegate_calls(source.t);
         uint64_t c0 = fabric_cycles(b);
-        double t0 = now_us();
+        double t0 = bench_now_us();
         stream_job(&source, OP_SOURCE, mem.bus, BLOCK_WORDS);
         for (unsigned w = 0; w < BLOCK_WORDS; w++)
             host[w] = get_word(&data, &source.t, 1);
-        double t1 = now_us();
+        double t1 = bench_now_us();
         uint64_t c1 = fabric_cycles(b);
         struct report rep = stream_report(&source, &source.t, 1);
         if (memcmp(host, mem.cpu, BLOCK_BYTES) != 0)
@@ -578,11 +545,11 @@ static void mbox_paths(struct bench *b)
     }
     stream_stop(&source);
     r = &rows[R_HW_SW_MBOX];
-    r->us = summarize(wall, b->reps);
-    r->cycles = summarize(cyc, b->reps);
+    r->us = bench_summarize(wall, b->reps);
+    r->cycles = bench_summarize(cyc, b->reps);
     r->delegate_calls = (double)calls / b->reps;
     printf("HW->SW mailbox: the source's own mailbox phase, median %.0f cycles\n",
-           summarize(phase, b->reps).median);
+           bench_summarize(phase, b->reps).median);
 
     weft_mbox_destroy(&data);
     free(host);
@@ -725,7 +692,7 @@ static void mq_sw_to_hw(struct bench *b, struct mq_rig *m)
         struct feeder f = {MQ_MSGS * MQ_RECV_SCRIPT, 0, 0};
         uint64_t k0 = delegate_calls(m->calls);
         uint64_t c0 = fabric_cycles(b);
-        double t0 = now_us();
+        double t0 = bench_now_us();
         feed_upto(m, &f, 0);
         for (unsigned k = 0; k < MQ_MSGS; k++) {
             struct timespec dl;
@@ -739,7 +706,7 @@ static void mq_sw_to_hw(struct bench *b, struct mq_rig *m)
         }
         for (unsigned j = 0; j < drains; j++)
             stream_report(&m->drain, m->watch, 3);
-        double t1 = now_us();
+        double t1 = bench_now_us();
         uint64_t c1 = fabric_cycles(b);
         for (unsigned j = 0; j < f.jobs; j++)
             stream_report(&m->feed, m->watch, 3);
@@ -756,8 +723,8 @@ static void mq_sw_to_hw(struct bench *b, struct mq_rig *m)
         calls += delegate_calls(m->calls) - k0;
     }
     row_t *r = &rows[R_SW_HW_MQ];
-    r->us = summarize(wall, b->reps);
-    r->cycles = summarize(cyc, b->reps);
+    r->us = bench_summarize(wall, b->reps);
+    r->cycles = bench_summarize(cyc, b->reps);
     r->delegate_calls = (double)calls / b->reps;
     free(msg);
 }
@@ -786,7 +753,7 @@ static void mq_hw_to_sw(struct bench *b, struct mq_rig *m)
         struct feeder f = {MQ_MSGS * MQ_SEND_SCRIPT, 0, 0};
         uint64_t k0 = delegate_calls(m->calls);
         uint64_t c0 = fabric_cycles(b);
-        double t0 = now_us();
+        double t0 = bench_now_us();
         feed_upto(m, &f, 0);
         for (unsigned k = 0; k < MQ_MSGS; k++) {
             struct timespec dl;
@@ -802,7 +769,7 @@ static void mq_hw_to_sw(struct bench *b, struct mq_rig *m)
             /* Message k arrived: its instruction and all before it were fetched. */
             feed_upto(m, &f, (k + 1) * MQ_SEND_SCRIPT);
         }
-        double t1 = now_us();
+        double t1 = bench_now_us();
         uint64_t c1 = fabric_cycles(b);
         for (unsigned j = 0; j < f.jobs; j++)
             stream_report(&m->feed, m->watch, 3);
@@ -819,8 +786,8 @@ static void mq_hw_to_sw(struct bench *b, struct mq_rig *m)
         calls += delegate_calls(m->calls) - k0;
     }
     row_t *r = &rows[R_HW_SW_MQ];
-    r->us = summarize(wall, b->reps);
-    r->cycles = summarize(cyc, b->reps);
+    r->us = bench_summarize(wall, b->reps);
+    r->cycles = bench_summarize(cyc, b->reps);
     r->delegate_calls = (double)calls / b->reps;
     free(msg);
 }
@@ -935,8 +902,8 @@ static void describe(void)
     };
     for (int i = 0; i < R_COUNT; i++) {
         rows[i] = d[i];
-        rows[i].us = no_stats;
-        rows[i].cycles = no_stats;
+        rows[i].us = bench_no_stats;
+        rows[i].cycles = bench_no_stats;
         rows[i].cycles_per_word = NAN;
         rows[i].delegate_calls = NAN;
     }
@@ -993,32 +960,6 @@ static void print_table(const struct bench *b, double wall_s)
            wall_s, b->load_start, b->load_end, sysconf(_SC_NPROCESSORS_ONLN));
 }
 
-static int mkdirs_for(const char *path)
-{
-    char *p = strdup(path);
-    if (!p)
-        return -ENOMEM;
-    for (char *s = p + 1; *s; s++) {
-        if (*s != '/')
-            continue;
-        *s = '\0';
-        if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-            int e = errno;
-            free(p);
-            return -e;
-        }
-        *s = '/';
-    }
-    free(p);
-    return 0;
-}
-
-/* A JSON number rounded to 4 decimals, or null when not finite. */
-static json_t *jnum(double x)
-{
-    return isfinite(x) ? json_real(round(x * 1e4) / 1e4) : json_null();
-}
-
 static json_t *row_json(const row_t *r)
 {
     json_t *o = json_object();
@@ -1030,29 +971,29 @@ static json_t *row_json(const row_t *r)
                         json_string(strcmp(r->basis, "wall")
                                         ? "projected: fabric cycles at the platform clock"
                                         : "wall clock, CLOCK_MONOTONIC, fabric co-simulated"));
-    json_object_set_new(o, "median_us", jnum(r->us.median));
-    json_object_set_new(o, "p99_us", jnum(r->us.p99));
-    json_object_set_new(o, "min_us", jnum(r->us.min));
-    json_object_set_new(o, "mb_per_s", jnum(r->us.n ? mb_per_s(r) : NAN));
-    json_object_set_new(o, "mib_per_s", jnum(r->us.n ? mib_per_s(r) : NAN));
-    json_object_set_new(o, "fabric_cycles_median", jnum(r->cycles.median));
-    json_object_set_new(o, "fabric_cycles_p99", jnum(r->cycles.p99));
-    json_object_set_new(o, "fabric_cycles_min", jnum(r->cycles.min));
-    json_object_set_new(o, "bytes_per_cycle", jnum(bytes_per_cycle(r)));
-    json_object_set_new(o, "cycles_per_word", jnum(r->cycles_per_word));
-    json_object_set_new(o, "delegate_calls", jnum(r->delegate_calls));
+    json_object_set_new(o, "median_us", bench_jnum(r->us.median));
+    json_object_set_new(o, "p99_us", bench_jnum(r->us.p99));
+    json_object_set_new(o, "min_us", bench_jnum(r->us.min));
+    json_object_set_new(o, "mb_per_s", bench_jnum(r->us.n ? mb_per_s(r) : NAN));
+    json_object_set_new(o, "mib_per_s", bench_jnum(r->us.n ? mib_per_s(r) : NAN));
+    json_object_set_new(o, "fabric_cycles_median", bench_jnum(r->cycles.median));
+    json_object_set_new(o, "fabric_cycles_p99", bench_jnum(r->cycles.p99));
+    json_object_set_new(o, "fabric_cycles_min", bench_jnum(r->cycles.min));
+    json_object_set_new(o, "bytes_per_cycle", bench_jnum(bytes_per_cycle(r)));
+    json_object_set_new(o, "cycles_per_word", bench_jnum(r->cycles_per_word));
+    json_object_set_new(o, "delegate_calls", bench_jnum(r->delegate_calls));
     json_t *seed = json_object();
-    json_object_set_new(seed, "us", jnum(r->seed_us));
-    json_object_set_new(seed, "mib_per_s", jnum(r->seed_mib_s));
-    json_object_set_new(seed, "bytes_per_cycle", jnum(seed_bytes_per_cycle(r)));
+    json_object_set_new(seed, "us", bench_jnum(r->seed_us));
+    json_object_set_new(seed, "mib_per_s", bench_jnum(r->seed_mib_s));
+    json_object_set_new(seed, "bytes_per_cycle", bench_jnum(seed_bytes_per_cycle(r)));
     if (r == &rows[R_HW_HW])
-        json_object_set_new(seed, "cycles_per_word", jnum(r->seed_us * 100.0 / BLOCK_WORDS));
+        json_object_set_new(seed, "cycles_per_word", bench_jnum(r->seed_us * 100.0 / BLOCK_WORDS));
     json_object_set_new(o, "seed", seed);
     if (r->target_metric) {
         int met = target_met(r);
         json_t *t = json_object();
         json_object_set_new(t, "metric", json_string(r->target_metric));
-        json_object_set_new(t, r->target_is_max ? "max" : "min", jnum(r->target));
+        json_object_set_new(t, r->target_is_max ? "max" : "min", bench_jnum(r->target));
         json_object_set_new(t, "met", met < 0 ? json_null() : json_boolean(met));
         json_object_set_new(o, "target", t);
     } else {
@@ -1071,9 +1012,9 @@ static int write_json(const struct bench *b, const char *path, double wall_s)
     json_object_set_new(root, "block_bytes", json_integer(BLOCK_BYTES));
     json_object_set_new(root, "clock_mhz", json_integer(WEFT_PLATFORM_CLOCK_MHZ));
     json_object_set_new(root, "cpus_online", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
-    json_object_set_new(root, "wall_s", jnum(wall_s));
-    json_object_set_new(root, "host_load_before", jnum(b->load_start));
-    json_object_set_new(root, "host_load_after", jnum(b->load_end));
+    json_object_set_new(root, "wall_s", bench_jnum(wall_s));
+    json_object_set_new(root, "host_load_before", bench_jnum(b->load_start));
+    json_object_set_new(root, "host_load_after", bench_jnum(b->load_end));
     json_object_set_new(root, "units",
                         json_pack("{s:s, s:s, s:s}", "us",
                                   "microseconds per block: wall clock, or fabric cycles / "
@@ -1158,13 +1099,13 @@ int main(int argc, char **argv)
     }
 
     /* Fail before measuring when the result file's directory cannot be made. */
-    int rc = mkdirs_for(out);
+    int rc = bench_mkdirs_for(out);
     if (rc) {
         fprintf(stderr, PROG ": cannot create the directory of %s: %s\n", out, strerror(-rc));
         return 1;
     }
 
-    double start = now_us();
+    double start = bench_now_us();
     b.load_start = host_load();
     describe();
     for (int i = 0; i < 4; i++) {
@@ -1189,7 +1130,7 @@ int main(int argc, char **argv)
     b.plat->ops->close(b.plat);
     for (int i = 0; i < 4; i++)
         free(b.v[i]);
-    double wall_s = (now_us() - start) / 1e6;
+    double wall_s = (bench_now_us() - start) / 1e6;
     b.load_end = host_load();
     print_table(&b, wall_s);
     if (write_json(&b, out, wall_s))

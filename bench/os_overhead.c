@@ -37,6 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h"
 #include "weft/sim.h"
 #include "weft/weft.h"
 
@@ -62,41 +63,6 @@ static uint32_t pp_init(unsigned h0, unsigned h1, unsigned h2, unsigned mode, un
 }
 
 /* ---- time and statistics ------------------------------------------------------------- */
-
-static double now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
-
-typedef struct stats {
-    size_t n;
-    double median, p99, mean;
-} stats_t;
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Median and nearest-rank 99th percentile; sorts v. */
-static stats_t summarize(double *v, size_t n)
-{
-    stats_t s = {n, NAN, NAN, NAN};
-    if (n == 0)
-        return s;
-    qsort(v, n, sizeof *v, cmp_double);
-    s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-    size_t rank = (size_t)ceil(0.99 * (double)n);
-    s.p99 = v[(rank ? rank : 1) - 1];
-    double sum = 0;
-    for (size_t i = 0; i < n; i++)
-        sum += v[i];
-    s.mean = sum / (double)n;
-    return s;
-}
 
 static void die(const char *what, int rc)
 {
@@ -203,7 +169,7 @@ typedef struct result {
     const char *prim;      /* semaphore / mutex */
     const char *kind;      /* turnaround / raw */
     const char *path;      /* who calls / who wakes */
-    stats_t st;            /* microseconds */
+    bench_stats_t st;      /* microseconds */
     double cycles;         /* fabric cycles per figure, NAN when not a hardware figure */
     double ratio;          /* turnaround median / SW<->SW median of the same primitive */
     double seed_cycles;    /* ReconOS eCos/PPC, Table V (bus cycles, 10 ns), NAN if none */
@@ -249,10 +215,10 @@ static void *sem_partner_main(void *arg)
 /* One round: post ping, wait pong. Returns the round trip in microseconds. */
 static double sem_round(sem_t *ping, sem_t *pong)
 {
-    double t0 = now_us();
+    double t0 = bench_now_us();
     sem_post(ping);
     sem_wait_ok(pong);
-    return now_us() - t0;
+    return bench_now_us() - t0;
 }
 
 static void sem_turnaround_sw_sw(struct bench *b, double *v)
@@ -273,7 +239,7 @@ static void sem_turnaround_sw_sw(struct bench *b, double *v)
     sem_destroy(&ping);
     sem_destroy(&pong);
     result_t *r = &results[R_SEM_TA_SWSW];
-    r->st = summarize(v, b->reps);
+    r->st = bench_summarize(v, b->reps);
 }
 
 /* Round trips against hwt_pingpong in slot 0, in mode SemPing, SemRaw or MutexRaw:
@@ -318,7 +284,7 @@ static void sem_turnaround_sw_hw(struct bench *b, double *v)
     sem_destroy(&ping);
     sem_destroy(&pong);
     result_t *r = &results[R_SEM_TA_SWHW];
-    r->st = summarize(v, b->reps); /* sorts v */
+    r->st = bench_summarize(v, b->reps); /* sorts v */
     sem_ping_rt_median = r->st.median;
     sem_ping_rt_cycles = cyc;
     r->st.median /= 2;
@@ -352,11 +318,11 @@ static void sem_turnaround_hw_hw(struct bench *b, double *v)
         weft_hwthread_t *a = hw_start(b, 0, res, 2, pp_init(0, 1, 0, PP_SEM_PING, 0, n), "hw-a");
         weft_hwthread_t *bb = hw_start(b, 1, res, 2, pp_init(1, 0, 0, PP_SEM_PING, 0, n), "hw-b");
         uint64_t c0 = fabric_cycles(b);
-        double t0 = now_us();
+        double t0 = bench_now_us();
         sem_post(&ping);
         hw_finish(a, n);
         sem_wait_ok(&ping);
-        double t1 = now_us();
+        double t1 = bench_now_us();
         cycles += fabric_cycles(b) - c0;
         hw_finish(bb, n);
         v[k] = (t1 - t0) / (2.0 * n);
@@ -364,7 +330,7 @@ static void sem_turnaround_hw_hw(struct bench *b, double *v)
         sem_destroy(&pong);
     }
     result_t *r = &results[R_SEM_TA_HWHW];
-    r->st = summarize(v, HWHW_BATCHES);
+    r->st = bench_summarize(v, HWHW_BATCHES);
     r->cycles = (double)cycles / (2.0 * n * HWHW_BATCHES);
 }
 
@@ -392,10 +358,10 @@ static void *ring_second_main(void *arg)
 
 static double ring_round(pthread_mutex_t *m, unsigned k)
 {
-    double t0 = now_us();
+    double t0 = bench_now_us();
     pthread_mutex_unlock(&m[k % 3]);
     pthread_mutex_lock(&m[(k + 2) % 3]);
-    return now_us() - t0;
+    return bench_now_us() - t0;
 }
 
 static void ring_first_release(pthread_mutex_t *m, unsigned rounds)
@@ -426,7 +392,7 @@ static void mutex_turnaround_sw_sw(struct bench *b, double *v)
     pthread_join(th, NULL);
     for (int i = 0; i < 3; i++)
         pthread_mutex_destroy(&m[i]);
-    results[R_MTX_TA_SWSW].st = summarize(v, b->reps);
+    results[R_MTX_TA_SWSW].st = bench_summarize(v, b->reps);
 }
 
 static void mutex_turnaround_sw_hw(struct bench *b, double *v)
@@ -461,7 +427,7 @@ static void mutex_turnaround_sw_hw(struct bench *b, double *v)
     for (int i = 0; i < 3; i++)
         pthread_mutex_destroy(&m[i]);
     result_t *r = &results[R_MTX_TA_SWHW];
-    r->st = summarize(v, b->reps);
+    r->st = bench_summarize(v, b->reps);
     r->cycles = (double)cycles / (2.0 * b->reps);
 }
 
@@ -487,10 +453,10 @@ static void mutex_turnaround_hw_hw(struct bench *b, double *v)
             hw_start(b, 1, res, 4, pp_init(0, 1, 2, PP_RING_SECOND, 0, n), "hw-ring-b");
         wait_held(&m[2]);
         uint64_t c0 = fabric_cycles(b);
-        double t0 = now_us();
+        double t0 = bench_now_us();
         sem_post(&gate);
         hw_finish(a, n);
-        double t1 = now_us();
+        double t1 = bench_now_us();
         cycles += fabric_cycles(b) - c0;
         hw_finish(bb, n);
         v[k] = (t1 - t0) / (2.0 * n);
@@ -499,7 +465,7 @@ static void mutex_turnaround_hw_hw(struct bench *b, double *v)
         sem_destroy(&gate);
     }
     result_t *r = &results[R_MTX_TA_HWHW];
-    r->st = summarize(v, HWHW_BATCHES);
+    r->st = bench_summarize(v, HWHW_BATCHES);
     r->cycles = (double)cycles / (2.0 * n * HWHW_BATCHES);
 }
 
@@ -510,15 +476,15 @@ static void raw_sw(struct bench *b, double *v)
     sem_t s;
     sem_init(&s, 0, 0);
     for (unsigned i = 0; i < b->reps; i++) {
-        double t0 = now_us();
+        double t0 = bench_now_us();
         for (unsigned j = 0; j < SW_BATCH; j++)
             sem_post(&s);
-        v[i] = (now_us() - t0) / SW_BATCH;
+        v[i] = (bench_now_us() - t0) / SW_BATCH;
         while (sem_trywait(&s) == 0)
             ;
     }
     sem_destroy(&s);
-    results[R_SEM_RAW_SW].st = summarize(v, b->reps);
+    results[R_SEM_RAW_SW].st = bench_summarize(v, b->reps);
 
     static pthread_mutex_t m[SW_BATCH];
     for (unsigned j = 0; j < SW_BATCH; j++)
@@ -527,22 +493,22 @@ static void raw_sw(struct bench *b, double *v)
     if (!lock || !unlock)
         die("malloc", ENOMEM);
     for (unsigned i = 0; i < b->reps; i++) {
-        double t0 = now_us();
+        double t0 = bench_now_us();
         for (unsigned j = 0; j < SW_BATCH; j++)
             pthread_mutex_lock(&m[j]);
-        double t1 = now_us();
+        double t1 = bench_now_us();
         for (unsigned j = 0; j < SW_BATCH; j++)
             pthread_mutex_unlock(&m[j]);
-        double t2 = now_us();
+        double t2 = bench_now_us();
         lock[i] = (t1 - t0) / SW_BATCH;
         unlock[i] = (t2 - t1) / SW_BATCH;
         v[i] = (t2 - t0) / SW_BATCH;
     }
     for (unsigned j = 0; j < SW_BATCH; j++)
         pthread_mutex_destroy(&m[j]);
-    results[R_MTX_LOCK_SW].st = summarize(lock, b->reps);
-    results[R_MTX_UNLOCK_SW].st = summarize(unlock, b->reps);
-    results[R_MTX_PAIR_SW].st = summarize(v, b->reps);
+    results[R_MTX_LOCK_SW].st = bench_summarize(lock, b->reps);
+    results[R_MTX_UNLOCK_SW].st = bench_summarize(unlock, b->reps);
+    results[R_MTX_PAIR_SW].st = bench_summarize(v, b->reps);
     free(lock);
     free(unlock);
 }
@@ -569,7 +535,7 @@ static void raw_hw(struct bench *b, double *v, unsigned mode, int which)
     sem_destroy(&target);
     pthread_mutex_destroy(&m);
     result_t *r = &results[which];
-    r->st = summarize(v, b->reps);
+    r->st = bench_summarize(v, b->reps);
     r->cycles = (cyc - sem_ping_rt_cycles) / HW_K;
 }
 
@@ -772,32 +738,6 @@ static void print_table(const struct bench *b, double wall_s)
            b->reps / HWHW_BATCHES ? b->reps / HWHW_BATCHES : 1, wall_s);
 }
 
-static int mkdirs_for(const char *path)
-{
-    char *p = strdup(path);
-    if (!p)
-        return -ENOMEM;
-    for (char *s = p + 1; *s; s++) {
-        if (*s != '/')
-            continue;
-        *s = '\0';
-        if (mkdir(p, 0777) != 0 && errno != EEXIST) {
-            int e = errno;
-            free(p);
-            return -e;
-        }
-        *s = '/';
-    }
-    free(p);
-    return 0;
-}
-
-/* A JSON number rounded to 4 decimals, or null when not finite. */
-static json_t *jnum(double x)
-{
-    return isfinite(x) ? json_real(round(x * 1e4) / 1e4) : json_null();
-}
-
 static json_t *result_json(const result_t *r)
 {
     json_t *o = json_object();
@@ -806,18 +746,18 @@ static json_t *result_json(const result_t *r)
     json_object_set_new(o, "kind", json_string(r->kind));
     json_object_set_new(o, "path", json_string(r->path));
     json_object_set_new(o, "samples", json_integer((json_int_t)r->st.n));
-    json_object_set_new(o, "median_us", jnum(r->st.median));
-    json_object_set_new(o, "p99_us", jnum(r->st.p99));
-    json_object_set_new(o, "mean_us", jnum(r->st.mean));
-    json_object_set_new(o, "fabric_cycles", jnum(r->cycles));
-    json_object_set_new(o, "ratio_to_sw_sw", jnum(r->ratio));
-    json_object_set_new(o, "seed_ecos_cycles", jnum(r->seed_cycles));
-    json_object_set_new(o, "seed_ecos_us", jnum(r->seed_cycles / 100.0));
+    json_object_set_new(o, "median_us", bench_jnum(r->st.median));
+    json_object_set_new(o, "p99_us", bench_jnum(r->st.p99));
+    json_object_set_new(o, "mean_us", bench_jnum(r->st.mean));
+    json_object_set_new(o, "fabric_cycles", bench_jnum(r->cycles));
+    json_object_set_new(o, "ratio_to_sw_sw", bench_jnum(r->ratio));
+    json_object_set_new(o, "seed_ecos_cycles", bench_jnum(r->seed_cycles));
+    json_object_set_new(o, "seed_ecos_us", bench_jnum(r->seed_cycles / 100.0));
     double seed_ratio = NAN;
     if (!strcmp(r->kind, "turnaround"))
         seed_ratio = r->seed_cycles /
                      results[!strcmp(r->prim, "mutex") ? R_MTX_TA_SWSW : R_SEM_TA_SWSW].seed_cycles;
-    json_object_set_new(o, "seed_ratio_to_sw_sw", jnum(seed_ratio));
+    json_object_set_new(o, "seed_ratio_to_sw_sw", bench_jnum(seed_ratio));
     json_object_set_new(o, "seed_figure", json_string(r->seed_note));
     json_object_set_new(o, "includes", json_string(r->includes));
     return o;
@@ -825,7 +765,7 @@ static json_t *result_json(const result_t *r)
 
 static int write_json(const struct bench *b, const char *path, double wall_s)
 {
-    int rc = mkdirs_for(path);
+    int rc = bench_mkdirs_for(path);
     if (rc) {
         fprintf(stderr, "weft-bench-os-overhead: cannot create the directory of %s: %s\n", path,
                 strerror(-rc));
@@ -838,7 +778,7 @@ static int write_json(const struct bench *b, const char *path, double wall_s)
     json_object_set_new(root, "sw_calls_per_sample", json_integer(SW_BATCH));
     json_object_set_new(root, "hw_hw_batches", json_integer(HWHW_BATCHES));
     json_object_set_new(root, "cpus_online", json_integer(sysconf(_SC_NPROCESSORS_ONLN)));
-    json_object_set_new(root, "wall_s", jnum(wall_s));
+    json_object_set_new(root, "wall_s", bench_jnum(wall_s));
     json_object_set_new(root, "time_unit", json_string("us (CLOCK_MONOTONIC wall clock)"));
     json_object_set_new(root, "cycles_source",
                         json_string("weft_fabric_cycles() before and after each loop"));
@@ -909,14 +849,14 @@ int main(int argc, char **argv)
     }
 
     /* Fail before measuring when the result file's directory cannot be made. */
-    int rc = mkdirs_for(out);
+    int rc = bench_mkdirs_for(out);
     if (rc) {
         fprintf(stderr, "weft-bench-os-overhead: cannot create the directory of %s: %s\n", out,
                 strerror(-rc));
         return 1;
     }
 
-    double start = now_us();
+    double start = bench_now_us();
     describe();
     rc = weft_sim_open(&b.plat, NULL);
     if (rc)
@@ -948,7 +888,7 @@ int main(int argc, char **argv)
 
     weft_shutdown(b.w);
     b.plat->ops->close(b.plat);
-    double wall_s = (now_us() - start) / 1e6;
+    double wall_s = (bench_now_us() - start) / 1e6;
     print_table(&b, wall_s);
     if (write_json(&b, out, wall_s))
         return 1;
