@@ -51,6 +51,34 @@ inline bool bit(uint64_t v, unsigned s)
 
 // ---- construction and teardown --------------------------------------------------------
 
+static int64_t steady_ns()
+{
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(
+               std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+// irq_wait spins only this soon after a register access (see last_mmio_ns_).
+constexpr int64_t kSpinAfterMmioNs = 200 * 1000;
+
+// Poll `ready` for at most kSpinTime; true when it turned true. Only for waits that
+// usually end within microseconds; the caller then sleeps on its condition as before.
+template <class Ready> static bool spin_until(Ready ready)
+{
+    constexpr auto kSpinTime = std::chrono::microseconds(40);
+    const auto until = std::chrono::steady_clock::now() + kSpinTime;
+    do {
+        for (int i = 0; i < 64; ++i) {
+            if (ready())
+                return true;
+#if defined(__x86_64__) || defined(__i386__)
+            __builtin_ia32_pause();
+#endif
+        }
+    } while (std::chrono::steady_clock::now() < until);
+    return ready();
+}
+
 int Fabric::create(const weft_sim_config_t *cfg, std::unique_ptr<Fabric> *out)
 {
     size_t dma_size = cfg && cfg->dma_size ? cfg->dma_size : kDefaultDmaSize;
@@ -163,7 +191,10 @@ void Fabric::clock_main()
         // the edge. A quiet fabric gets no edge: its time stands still while it sleeps.
         if (!lite_.req && top_->quiet_o && mem_slave_->idle() &&
             !attention_.load(std::memory_order_relaxed)) {
-            sleep_while_quiet();
+            // The answer to the call that made the fabric quiet usually comes within
+            // microseconds: wait for it awake, then sleep (and lend the models out).
+            if (!spin_until([this] { return attention_.load(std::memory_order_acquire); }))
+                sleep_while_quiet();
             continue;
         }
         edge();
@@ -174,6 +205,7 @@ void Fabric::clock_main()
         for (Request *r : queue_) {
             r->rc = -ECANCELED;
             r->done = true;
+            r->finished.store(true, std::memory_order_release);
             r->cv.notify_one();
         }
         queue_.clear();
@@ -395,6 +427,7 @@ void Fabric::do_reconfigure(Request *req)
     }
     req->rc = rc;
     req->done = true;
+    req->finished.store(true, std::memory_order_release);
     req->cv.notify_one();
 }
 
@@ -403,6 +436,7 @@ void Fabric::complete(Request *req, int rc)
     std::lock_guard<std::mutex> lk(mu_);
     req->rc = rc;
     req->done = true;
+    req->finished.store(true, std::memory_order_release);
     req->cv.notify_one();
 }
 
@@ -473,6 +507,12 @@ int Fabric::submit(Request *req)
     queue_.push_back(req);
     attention_.store(true, std::memory_order_release);
     wake_cv_.notify_one();
+    // The running clock thread takes the request at its next cycle and needs a few
+    // cycles for it, microseconds of host time; a thread put to sleep and woken costs
+    // more than that, so spin for a while before sleeping.
+    lk.unlock();
+    spin_until([req] { return req->finished.load(std::memory_order_acquire); });
+    lk.lock();
     req->cv.wait(lk, [req] { return req->done; });
     return req->rc;
 }
@@ -503,13 +543,21 @@ int Fabric::mmio_write(uint32_t offset, uint32_t value)
     req.kind = Request::Kind::kWrite;
     req.offset = offset;
     req.value = value;
-    return submit(&req);
+    const int rc = submit(&req);
+    last_mmio_ns_.store(steady_ns(), std::memory_order_relaxed);
+    return rc;
 }
 
 int Fabric::irq_wait(unsigned slot, int timeout_ms)
 {
     if (slot >= nslots_)
         return -EINVAL;
+    // A thread whose call was just answered (a register write moments ago) usually asks
+    // again within a few fabric cycles: spin for a while before sleeping (a cancel is
+    // seen once sleeping, below). Otherwise, as on an idle fabric, sleep at once.
+    if (timeout_ms != 0 &&
+        steady_ns() - last_mmio_ns_.load(std::memory_order_relaxed) < kSpinAfterMmioNs)
+        spin_until([this, slot] { return bit(irq_level_.load(std::memory_order_acquire), slot); });
     std::unique_lock<std::mutex> lk(irq_mu_);
     auto ready = [this, slot] {
         return irq_cancelled_[slot] || bit(irq_level_.load(std::memory_order_acquire), slot);

@@ -57,7 +57,8 @@ class Fabric
         const weft_slot_model_abi_t *abi = nullptr;
         void *dl = nullptr;
         int rc = 0;
-        bool done = false;
+        bool done = false;                 // guarded by mu_
+        std::atomic<bool> finished{false}; // the same, for a caller spinning without mu_
         std::condition_variable cv;
     };
 
@@ -131,6 +132,9 @@ class Fabric
     std::mutex irq_mu_;
     std::condition_variable irq_cv_;
     std::atomic<uint64_t> irq_level_{0};
+    // steady_clock time (ns) of the last register write: irq_wait spins only soon after
+    // one, when the next call of a thread that was just answered is likely.
+    std::atomic<int64_t> last_mmio_ns_{0};
     std::vector<bool> irq_cancelled_;
 
     // Counters.
