@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -65,4 +66,50 @@ int bench_mkdirs_for(const char *path)
 json_t *bench_jnum(double x)
 {
     return isfinite(x) ? json_real(round(x * 1e4) / 1e4) : json_null();
+}
+
+int bench_args(int argc, char **argv, const char *prog, unsigned max_reps, unsigned *reps,
+               const char **out, void (*usage)(FILE *))
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        }
+        if (strcmp(a, "--reps") && strcmp(a, "--out")) {
+            fprintf(stderr, "%s: unknown argument '%s'\n", prog, a);
+            usage(stderr);
+            return 2;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "%s: %s needs a value\n", prog, a);
+            return 2;
+        }
+        const char *val = argv[++i];
+        if (!strcmp(a, "--out")) {
+            if (!*val) {
+                fprintf(stderr, "%s: --out needs a non-empty path\n", prog);
+                return 2;
+            }
+            *out = val;
+            continue;
+        }
+        char *end;
+        errno = 0;
+        unsigned long n = strtoul(val, &end, 10);
+        if (val[0] < '0' || val[0] > '9' || *end || errno || n < 1 || n > max_reps) {
+            fprintf(stderr, "%s: --reps wants a whole number 1..%u, got '%s'\n", prog, max_reps,
+                    val);
+            return 2;
+        }
+        *reps = (unsigned)n;
+    }
+    /* Fail before measuring when the result file's directory cannot be made. */
+    int rc = bench_mkdirs_for(*out);
+    if (rc) {
+        fprintf(stderr, "%s: cannot create the directory of %s: %s\n", prog, *out, strerror(-rc));
+        return 1;
+    }
+    return -1;
 }

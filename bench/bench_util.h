@@ -7,6 +7,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdio.h>
 
 /* CLOCK_MONOTONIC in microseconds. */
 double bench_now_us(void);
@@ -24,6 +25,13 @@ bench_stats_t bench_summarize(double *v, size_t n);
 
 /* Create the directories leading to path. Returns 0 or -errno. */
 int bench_mkdirs_for(const char *path);
+
+/* The command line every C benchmark takes: [--reps N] [--out PATH] [--help]. Checks
+ * each value, creates the directories of the output path, and prints what was wrong
+ * (prefixed with prog). `usage` prints the program's usage to the given stream. Returns
+ * -1 to go on, or the exit status (0 after --help, 1 or 2 after an error). */
+int bench_args(int argc, char **argv, const char *prog, unsigned max_reps, unsigned *reps,
+               const char **out, void (*usage)(FILE *));
 
 /* A JSON number rounded to 4 decimals, or null when not finite. */
 json_t *bench_jnum(double x);

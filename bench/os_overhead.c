@@ -813,52 +813,13 @@ int main(int argc, char **argv)
 {
     struct bench b = {.reps = DEFAULT_REPS};
     const char *out = DEFAULT_OUT;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout);
-            return 0;
-        }
-        if (strcmp(a, "--reps") && strcmp(a, "--out")) {
-            fprintf(stderr, "weft-bench-os-overhead: unknown argument '%s'\n", a);
-            usage(stderr);
-            return 2;
-        }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "weft-bench-os-overhead: %s needs a value\n", a);
-            return 2;
-        }
-        const char *val = argv[++i];
-        if (!strcmp(a, "--out")) {
-            if (!*val) {
-                fprintf(stderr, "weft-bench-os-overhead: --out needs a non-empty path\n");
-                return 2;
-            }
-            out = val;
-            continue;
-        }
-        char *end;
-        errno = 0;
-        unsigned long n = strtoul(val, &end, 10);
-        if (val[0] < '0' || val[0] > '9' || *end || errno || n < 1 || n > MAX_REPS) {
-            fprintf(stderr, "weft-bench-os-overhead: --reps wants a whole number 1..%u, got '%s'\n",
-                    MAX_REPS, val);
-            return 2;
-        }
-        b.reps = (unsigned)n;
-    }
-
-    /* Fail before measuring when the result file's directory cannot be made. */
-    int rc = bench_mkdirs_for(out);
-    if (rc) {
-        fprintf(stderr, "weft-bench-os-overhead: cannot create the directory of %s: %s\n", out,
-                strerror(-rc));
-        return 1;
-    }
+    int status = bench_args(argc, argv, "weft-bench-os-overhead", MAX_REPS, &b.reps, &out, usage);
+    if (status >= 0)
+        return status;
 
     double start = bench_now_us();
     describe();
-    rc = weft_sim_open(&b.plat, NULL);
+    int rc = weft_sim_open(&b.plat, NULL);
     if (rc)
         die("weft_sim_open", rc);
     rc = weft_init(&b.w, b.plat);
