@@ -178,7 +178,9 @@ TEST_F(Tracing, TraceThreadExitEndsItsTrack)
     std::vector<Event> exits = t.Named(tid, "exit");
     ASSERT_EQ(exits.size(), 1u);
     EXPECT_EQ(exits[0].ph, "i");
-    EXPECT_GE(exits[0].ts, spans.back().End());
+    // The exit and the end of the last span are the same instant; ts + dur is a sum of
+    // two decimals, so allow for its rounding (the file has nanosecond digits).
+    EXPECT_GE(exits[0].ts + 0.001, spans.back().End());
     // The main thread, not ended, still has its open running span.
     EXPECT_TRUE(t.On(t.Tid("main")).back().open);
 }
