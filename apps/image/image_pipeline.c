@@ -91,7 +91,7 @@ struct pipe {
     uint8_t *sent, *shown; /* private copies, frames * frame_bytes */
     double *shown_at;      /* ms, per frame */
     double t0;
-    double filter_ms, display_ms, capture_ms; /* software threads' pixel work */
+    double filter_ms, display_ms; /* software threads' pixel work */
     atomic_int stop;
     atomic_int scan_done; /* the scan-out has shown every frame */
     pthread_mutex_t err_lock;
@@ -104,8 +104,8 @@ struct result {
     int skipped;
     char why[200];
     double fps, wall_ms;
-    double capture_ms, filter_ms, display_ms; /* per frame, software */
-    uint64_t filter_cycles, display_cycles;   /* per frame, hardware busy cycles */
+    double filter_ms, display_ms;           /* per frame, software */
+    uint64_t filter_cycles, display_cycles; /* per frame, hardware busy cycles */
     uint64_t fabric_cycles;
     unsigned good;
     int ok;
@@ -171,9 +171,8 @@ static void *capture_thread(void *arg)
                 fail(p, "capture: %s", p->src.error);
                 return thread_done(p);
             }
-            double t = now_ms();
+            /* Kept for the check after the run. */
             memcpy(p->sent + f * p->frame_bytes + b * block_bytes, dst, block_bytes);
-            p->capture_ms += now_ms() - t;
             sem_post(&p->in_new[k * p->NB + b]);
         }
     }
@@ -571,7 +570,6 @@ static int run_once(weft_platform_t *plat, const struct config *c, unsigned kw, 
     /* Steady rate: frames after the first over the time since the first was shown, so the
      * pipeline's fill time does not count; one frame: the whole time. */
     r->fps = p->frames > 1 ? (p->frames - 1) / ((last - p->shown_at[0]) / 1e3) : 1e3 / r->wall_ms;
-    r->capture_ms = p->capture_ms / p->frames;
     r->filter_ms = c->filter_hw ? 0 : p->filter_ms / p->frames;
     r->display_ms = c->display_hw ? 0 : p->display_ms / p->frames;
     r->filter_cycles = busy[0] / p->frames;
@@ -653,13 +651,13 @@ static json_t *result_json(const struct result *r, double mhz)
         return j;
     }
     json_t *more = json_pack(
-        "{s:f, s:f, s:f, s:f, s:f, s:I, s:I, s:f, s:f, s:I, s:I, s:b}", "fps_wall", r->fps,
-        "wall_ms", r->wall_ms, "capture_copy_ms_per_frame", r->capture_ms, "filter_sw_ms_per_frame",
-        r->filter_ms, "display_sw_ms_per_frame", r->display_ms, "filter_hw_cycles_per_frame",
-        (json_int_t)r->filter_cycles, "display_hw_cycles_per_frame", (json_int_t)r->display_cycles,
-        "filter_hw_ms_projected", r->filter_cycles / (mhz * 1e3), "display_hw_ms_projected",
-        r->display_cycles / (mhz * 1e3), "fabric_cycles", (json_int_t)r->fabric_cycles,
-        "frames_checked", (json_int_t)r->good, "verified", r->ok);
+        "{s:f, s:f, s:f, s:f, s:I, s:I, s:f, s:f, s:I, s:I, s:b}", "fps_wall", r->fps, "wall_ms",
+        r->wall_ms, "filter_sw_ms_per_frame", r->filter_ms, "display_sw_ms_per_frame",
+        r->display_ms, "filter_hw_cycles_per_frame", (json_int_t)r->filter_cycles,
+        "display_hw_cycles_per_frame", (json_int_t)r->display_cycles, "filter_hw_ms_projected",
+        r->filter_cycles / (mhz * 1e3), "display_hw_ms_projected", r->display_cycles / (mhz * 1e3),
+        "fabric_cycles", (json_int_t)r->fabric_cycles, "frames_checked", (json_int_t)r->good,
+        "verified", r->ok);
     json_object_update(j, more);
     json_decref(more);
     return j;
