@@ -9,6 +9,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* CLOCK_MONOTONIC in microseconds. */
 double bench_now_us(void);
 
@@ -35,5 +39,9 @@ int bench_args(int argc, char **argv, const char *prog, unsigned max_reps, unsig
 
 /* A JSON number rounded to 4 decimals, or null when not finite. */
 json_t *bench_jnum(double x);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif /* WEFT_BENCH_UTIL_H */

@@ -436,7 +436,6 @@ static void hw_paths(struct bench *b)
     set_cycles(&rows[R_HW_MEM], wr_cyc, b->reps);
     set_cycles(&rows[R_HW_HW], link_cyc, b->reps);
     rows[R_HW_HW].cycles_per_word = rows[R_HW_HW].cycles.median / BLOCK_WORDS;
-    rows[R_HW_HW].delegate_calls = (double)calls / b->reps;
     bench_stats_t pair = bench_summarize(pair_cyc, b->reps);
     printf("HW->HW job pair (MEM->HW->link->HW->MEM, with job and report calls): median %.0f "
            "fabric cycles, %.1f delegate calls\n",
@@ -460,8 +459,6 @@ static void memcpy_path(struct bench *b)
             memcpy(src.cpu, dst.cpu, BLOCK_BYTES);
         }
         v[i] = (bench_now_us() - t0) / MEMCPY_BATCH;
-        if (memcmp(src.cpu, dst.cpu, BLOCK_BYTES) != 0)
-            fail("memcpy: the copy differs");
     }
     rows[R_MEMCPY].us = bench_summarize(v, b->reps);
     weft_mem_free(b->w, src.cpu);
@@ -896,7 +893,8 @@ static void describe(void)
                                     "MQ_SEND through its delegate (one delegate call per "
                                     "message); a pthread receives them. The script (18 words "
                                     "per message) comes over ring30 from an hwt_stream that "
-                                    "reads it from memory in two jobs; the responses go over "
+                                    "reads it from memory in jobs of 64 words; the responses "
+                                    "go over "
                                     "ring01 to memory: from the feed's jobs to the last "
                                     "receive (includes that fabric traffic)"},
     };

@@ -33,7 +33,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -765,12 +764,6 @@ static json_t *result_json(const result_t *r)
 
 static int write_json(const struct bench *b, const char *path, double wall_s)
 {
-    int rc = bench_mkdirs_for(path);
-    if (rc) {
-        fprintf(stderr, "weft-bench-os-overhead: cannot create the directory of %s: %s\n", path,
-                strerror(-rc));
-        return -1;
-    }
     json_t *root = json_object();
     json_object_set_new(root, "benchmark", json_string("os_overhead"));
     json_object_set_new(root, "reps", json_integer(b->reps));
@@ -789,7 +782,7 @@ static int write_json(const struct bench *b, const char *path, double wall_s)
     for (int i = 0; i < R_COUNT; i++)
         json_array_append_new(arr, result_json(&results[i]));
     json_object_set_new(root, "results", arr);
-    rc = json_dump_file(root, path, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
+    int rc = json_dump_file(root, path, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
     json_decref(root);
     if (rc != 0) {
         fprintf(stderr, "weft-bench-os-overhead: cannot write %s\n", path);

@@ -37,10 +37,11 @@
 // Usage: weft-bench-sim-speed [--window S] [--idle S] [--reps N] [--blocks K] [--out PATH]
 #include "sim_speed.h"
 
+#include "bench_util.h"
+
 #include <pthread.h>
 #include <semaphore.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <time.h>
 
 #include <jansson.h>
@@ -202,7 +203,6 @@ class CoSim
     {
         for (unsigned slot = 0; slot < n; ++slot) {
             auto s = std::make_unique<Sorter>();
-            s->blocks = blocks;
             weft_mbox_init(&s->mbox, 2 * blocks + 2);
             sem_init(&s->done, 0, 0);
             pthread_mutex_init(&s->take, nullptr);
@@ -325,7 +325,6 @@ class CoSim
         pthread_mutex_t take;
         uint32_t *cpu = nullptr;
         uint64_t bus = 0;
-        unsigned blocks = 0;
         weft_hwthread_t *thread = nullptr;
     };
 
@@ -504,12 +503,6 @@ int parse_args(int argc, char **argv, Options *o)
 }
 
 // mkdir -p of the directory part of path.
-void make_parent_dirs(const std::string &path)
-{
-    for (size_t pos = path.find('/', 1); pos != std::string::npos; pos = path.find('/', pos + 1))
-        mkdir(path.substr(0, pos).c_str(), 0777);
-}
-
 } // namespace
 
 int main(int argc, char **argv)
@@ -517,6 +510,12 @@ int main(int argc, char **argv)
     Options o;
     if (parse_args(argc, argv, &o))
         return 2;
+    // Fail before measuring when the result file's directory cannot be made.
+    if (const int mk = bench_mkdirs_for(o.out.c_str())) {
+        std::fprintf(stderr, "weft-bench-sim-speed: cannot create the directory of %s: %s\n",
+                     o.out.c_str(), std::strerror(-mk));
+        return 1;
+    }
 
     std::printf(
         "weft sim speed: default platform, %u slots; busy slot = hwt_sort on %u-word random "
@@ -639,7 +638,6 @@ int main(int argc, char **argv)
     json_object_set_new(root, "host_contended", json_boolean(contended));
     json_object_set_new(root, "target_judged_on", json_string("ratio_cpu"));
 
-    make_parent_dirs(o.out);
     const int rc = json_dump_file(root, o.out.c_str(), JSON_INDENT(2));
     json_decref(root);
     if (rc) {

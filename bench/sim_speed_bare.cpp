@@ -94,7 +94,6 @@ class BareLoop
             if (offset + bytes > kDmaSize)
                 die("bare loop: %u blocks per slot do not fit the DMA region", blocks);
             sl.cpu = reinterpret_cast<uint32_t *>(dma_ + offset);
-            sl.blocks = blocks;
             fill_blocks(sl.cpu, blocks, slot, rep);
             for (unsigned b = 0; b < blocks; ++b) {
                 sl.mbox.push_back(static_cast<uint32_t>(kDmaBus + offset + b * kBlockBytes));
@@ -186,8 +185,7 @@ class BareLoop
         weft_slot_outputs_t out{};
         // The in-loop OS call responder's view of the thread.
         bool busy = false;
-        uint32_t *cpu = nullptr; // its blocks
-        unsigned blocks = 0;
+        uint32_t *cpu = nullptr;   // its blocks
         unsigned posted = 0;       // SEM_POSTs: blocks done
         std::deque<uint32_t> mbox; // descriptor words still to hand out
         std::vector<uint32_t> req; // request words received so far
