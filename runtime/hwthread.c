@@ -257,6 +257,8 @@ int weft_hwthread_create(weft_t *w, weft_hwthread_t **out, const weft_hwthread_a
         rc = -pthread_create(&t->delegate, NULL, weft_delegate_main, t);
         if (rc == 0)
             t->delegate_joined = false;
+        else /* no delegate: the track must not stay open for a thread that never ran */
+            weft_trace_hw_ended(t, WEFT_EXIT_STOPPED, 0);
     }
     if (rc != 0) {
         weft_slot_stop(t->platform, t->slot);

@@ -73,9 +73,8 @@ typedef struct trace_track {
 struct weft_trace {
     atomic_bool on; /**< written under lock, read anywhere */
     pthread_mutex_t lock;
-    bool recorded;      /**< a recording has been started since weft_init() */
-    int64_t t0;         /**< CLOCK_MONOTONIC ns at start */
-    int64_t stopped_ns; /**< when it was stopped (relative), while off */
+    bool recorded; /**< a recording has been started since weft_init() */
+    int64_t t0;    /**< CLOCK_MONOTONIC ns at start */
     trace_event_t *ev;
     size_t n, cap, max;
     uint64_t dropped;
@@ -410,7 +409,6 @@ int weft_trace_start_max(weft_t *w, size_t max_events)
     tr->ntracks = tr->nsw = tr->nhw = 0;
     tr->recorded = true;
     tr->t0 = mono_ns();
-    tr->stopped_ns = 0;
     atomic_store_explicit(&tr->on, true, memory_order_relaxed);
     pthread_mutex_unlock(&tr->lock);
     return 0;
@@ -431,7 +429,6 @@ void weft_trace_stop(weft_t *w)
         return;
     for (unsigned i = 0; i < tr->ntracks; i++)
         span_close(tr, &tr->tracks[i], now, false, 0, EV_OPEN);
-    tr->stopped_ns = now;
     atomic_store_explicit(&tr->on, false, memory_order_relaxed);
     pthread_mutex_unlock(&tr->lock);
 }
@@ -546,7 +543,7 @@ static int snapshot_take(struct weft_trace *tr, snapshot_t *s)
         memcpy(s->ev, tr->ev, tr->n * sizeof *s->ev);
     if (tr->ntracks)
         memcpy(s->tracks, tr->tracks, tr->ntracks * sizeof *s->tracks);
-    int64_t now = s->on ? mono_ns() - tr->t0 : tr->stopped_ns;
+    const int64_t now = mono_ns() - tr->t0; /* used only while on: stop closes every span */
     pthread_mutex_unlock(&tr->lock);
 
     /* Open spans, closed now in the copy only (a stopped recording has none). */

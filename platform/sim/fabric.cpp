@@ -73,6 +73,8 @@ template <class Ready> static bool spin_until(Ready ready)
                 return true;
 #if defined(__x86_64__) || defined(__i386__)
             __builtin_ia32_pause();
+#elif defined(__aarch64__)
+            asm volatile("yield");
 #endif
         }
     } while (std::chrono::steady_clock::now() < until);
@@ -204,8 +206,7 @@ void Fabric::clock_main()
         std::lock_guard<std::mutex> lk(mu_);
         for (Request *r : queue_) {
             r->rc = -ECANCELED;
-            r->done = true;
-            r->finished.store(true, std::memory_order_release);
+            r->done.store(true, std::memory_order_release);
             r->cv.notify_one();
         }
         queue_.clear();
@@ -426,8 +427,7 @@ void Fabric::do_reconfigure(Request *req)
         }
     }
     req->rc = rc;
-    req->done = true;
-    req->finished.store(true, std::memory_order_release);
+    req->done.store(true, std::memory_order_release);
     req->cv.notify_one();
 }
 
@@ -435,8 +435,7 @@ void Fabric::complete(Request *req, int rc)
 {
     std::lock_guard<std::mutex> lk(mu_);
     req->rc = rc;
-    req->done = true;
-    req->finished.store(true, std::memory_order_release);
+    req->done.store(true, std::memory_order_release);
     req->cv.notify_one();
 }
 
@@ -511,9 +510,9 @@ int Fabric::submit(Request *req)
     // cycles for it, microseconds of host time; a thread put to sleep and woken costs
     // more than that, so spin for a while before sleeping.
     lk.unlock();
-    spin_until([req] { return req->finished.load(std::memory_order_acquire); });
+    spin_until([req] { return req->done.load(std::memory_order_acquire); });
     lk.lock();
-    req->cv.wait(lk, [req] { return req->done; });
+    req->cv.wait(lk, [req] { return req->done.load(std::memory_order_relaxed); });
     return req->rc;
 }
 

@@ -57,8 +57,10 @@ class Fabric
         const weft_slot_model_abi_t *abi = nullptr;
         void *dl = nullptr;
         int rc = 0;
-        bool done = false;                 // guarded by mu_
-        std::atomic<bool> finished{false}; // the same, for a caller spinning without mu_
+        // Set under mu_ together with rc, then cv notified still under mu_: the caller
+        // takes mu_ again before it returns, so the Request outlives the notify. Atomic
+        // so that a caller may spin on it without mu_.
+        std::atomic<bool> done{false};
         std::condition_variable cv;
     };
 
