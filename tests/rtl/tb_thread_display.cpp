@@ -320,6 +320,7 @@ void test_bad_configs()
     bad_config("fb_free handle 256", 10, 256);
     bad_config("frame_shown handle past 255", 11, 0x100u);
     bad_config("configuration address unaligned", 12, 2, true);
+    bad_config("configuration block past 2^32", 12, 0xFFFFFFD4u); // 48 bytes from here wrap
 }
 
 void test_os_errors()

@@ -29,7 +29,7 @@
 // After `frames` frames: THREAD_EXIT with the number of frames.
 // A bad configuration (wrong magic, a field out of range, a handle past 255, an address
 // not word aligned or a buffer past 2^32, the configuration address itself not word
-// aligned) ends the thread with ExitBadConfig (0xFFFFFFFF) before any OS call other than
+// aligned or its block running past 2^32) ends the thread with ExitBadConfig (0xFFFFFFFF) before any OS call other than
 // GET_INIT_DATA and before any memory access beyond the configuration block. An OS call
 // that answers with a non-zero status (or a malformed response) ends the thread with
 // ExitOsError (0xFFFFFFFE).
@@ -311,7 +311,9 @@ module hwt_display #(
           if (!call_ok) begin
             exit_val_d = ExitOsError;
             state_d = StExit;
-          end else if (call_result[1:0] != 2'b00) begin
+          end else if (call_result[1:0] != 2'b00 ||
+                       call_result > 32'hFFFF_FFFF - 32'(CfgWords * 4) + 32'd1) begin
+            // Unaligned, or the block would run past 2^32: not read at all.
             exit_val_d = ExitBadConfig;
             state_d = StExit;
           end else begin
