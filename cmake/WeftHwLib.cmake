@@ -1,13 +1,15 @@
 # The hardware-thread API (hw/lib): the RTL every hardware thread is built with.
 #
 # WEFT_HWLIB_SOURCES  ordered list of hw/lib files (after the generated OSIF package
-#                     ${WEFT_OSIF_PKG_SV}, which they use)
+#                     ${WEFT_OSIF_PKG_SV}, which they use); the API's package
+#                     weft_hwt_pkg first
 # WEFT_HWLIB_INCLUDE  Verilator/Yosys include flag for weft_slot_ports.svh
 # WEFT_HWLIB_LINT_VLT Verilator configuration for lint runs of hardware threads
 include_guard(GLOBAL)
 
 get_filename_component(WEFT_HWLIB_DIR ${CMAKE_CURRENT_LIST_DIR}/../hw/lib ABSOLUTE)
 set(WEFT_HWLIB_SOURCES
+  ${WEFT_HWLIB_DIR}/weft_hwt_pkg.sv
   ${WEFT_HWLIB_DIR}/weft_ram.sv
   ${WEFT_HWLIB_DIR}/weft_osif_call.sv
   ${WEFT_HWLIB_DIR}/weft_osif_arb.sv

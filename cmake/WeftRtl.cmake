@@ -23,4 +23,7 @@ foreach(_m IN LISTS WEFT_STATIC_RTL_MODULES)
   list(APPEND WEFT_STATIC_RTL_SOURCES ${WEFT_RTL_DIR}/${_m}.sv)
 endforeach()
 unset(_m)
-set(WEFT_RTL_VERILATOR_ARGS ${WEFT_VLT_CONFIG})
+# The static region's modules include their shared port lists (weft_*_ports.svh) from
+# hw/rtl.
+set(WEFT_RTL_INCLUDE -I${WEFT_RTL_DIR})
+set(WEFT_RTL_VERILATOR_ARGS ${WEFT_VLT_CONFIG} ${WEFT_RTL_INCLUDE})

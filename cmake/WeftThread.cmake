@@ -85,9 +85,11 @@ function(weft_add_hw_thread)
     TOP_MODULE ${ARG_TOP}
     PREFIX ${prefix}
     VERILATOR_ARGS ${vargs})
-  target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/platform/sim)
+  target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/platform/sim
+    ${WEFT_GEN_DIR}/include)
   target_compile_definitions(${target} PRIVATE
     WEFT_IMAGE_MODEL_HEADER="${prefix}.h"
+    WEFT_IMAGE_MODEL_ROOT_HEADER="${prefix}___024root.h"
     WEFT_IMAGE_MODEL_CLASS=${prefix}
     WEFT_IMAGE_THREAD_NAME="${ARG_TOP}")
   target_link_libraries(${target} PRIVATE Threads::Threads)

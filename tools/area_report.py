@@ -272,8 +272,10 @@ def main():
     threads = {}
     runs = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        # The static region's port-list includes (weft_*_ports.svh) sit beside its sources.
+        static_incs = sorted({os.path.dirname(os.path.abspath(src)) for src in args.sources})
         runs["static"] = pool.submit(synthesise, args.yosys, args.script, args.out,
-                                     args.sources, args.top, params)
+                                     args.sources, args.top, params, includes=static_incs)
         for spec in args.thread:
             name, _, src = spec.partition("=")
             what = f"hardware thread {name} ({os.path.relpath(src, REPO)})" if src else name

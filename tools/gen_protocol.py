@@ -43,9 +43,46 @@ def _check_codes(where, entries, width):
         seen[e["code"]] = e["name"]
 
 
+def _check_slot_boundary(sb):
+    _require(isinstance(sb, dict) and set(sb) == {"request", "response"},
+             "slot_boundary: must have exactly 'request' and 'response'")
+    for direction in ("request", "response"):
+        names = set()
+        _require(isinstance(sb[direction], list) and sb[direction],
+                 f"slot_boundary.{direction}: must be a list of channels")
+        for ch in sb[direction]:
+            where = f"slot_boundary.{direction}.{ch.get('name')}"
+            _require(isinstance(ch.get("name"), str) and ch["name"].isidentifier() and ch["name"] not in names,
+                     f"{where}: a channel needs a distinct identifier as its name")
+            names.add(ch["name"])
+            _require(isinstance(ch.get("fields"), list) and ch["fields"], f"{where}: a channel needs fields")
+            fnames = set()
+            for f in ch["fields"]:
+                _require(isinstance(f.get("name"), str) and f["name"].isidentifier() and f["name"] not in fnames,
+                         f"{where}: field {f!r} needs a distinct identifier as its name")
+                _require(isinstance(f.get("width"), int) and 1 <= f["width"] <= 32,
+                         f"{where}.{f['name']}: width must be 1..32")
+                fnames.add(f["name"])
+    _require([c["name"] for c in sb["request"]] == [c["name"] for c in sb["response"]],
+             "slot_boundary: request and response must have the same channels, in the same order")
+
+
+def slot_layout(sb, direction):
+    """[(channel, [(field, lsb, width, doc)], channel_lsb, channel_width)], total width."""
+    out, bit = [], 0
+    for ch in sb[direction]:
+        start, fields = bit, []
+        for f in ch["fields"]:
+            fields.append((f["name"], bit, f["width"], f.get("doc", "")))
+            bit += f["width"]
+        out.append((ch, fields, start, bit - start))
+    return out, bit
+
+
 def validate(spec):
     _require(isinstance(spec, dict), "top level must be a mapping")
-    for key in ("version", "limits", "request_header", "response_header", "resource_types", "commands", "errors", "memif", "registers"):
+    for key in ("version", "limits", "request_header", "response_header", "resource_types", "commands", "errors", "memif",
+                "slot_boundary", "registers"):
         _require(key in spec, f"missing top-level key '{key}'")
     max_args = spec["limits"].get("max_args")
     _require(isinstance(max_args, int) and 1 <= max_args < (1 << 16),
@@ -68,6 +105,7 @@ def validate(spec):
         for flag in ("variadic_args", "variadic_results", "response"):
             _require(isinstance(c.get(flag, False), bool), f"commands.{c['name']}: {flag} must be true or false")
         _require(len(c["args"]) <= 255 and len(c["results"]) <= 255, f"commands.{c['name']}: too many args or results")
+    _check_slot_boundary(spec["slot_boundary"])
     bits = set()
     for sig in spec.get("signals", []):
         _require(isinstance(sig.get("bit"), int) and 0 <= sig["bit"] < 32 and sig["bit"] not in bits,
@@ -220,6 +258,43 @@ def c_header(spec, src):
         w(f"#define WEFT_MEMIF_OP_{o['name']} {o['code']}u")
     w(f"#define WEFT_MEMIF_MAX_BURST_BEATS {spec['memif']['max_burst_beats']}u")
     w("")
+    w("/* Slot boundary (docs/architecture.md): each direction's struct as an array of")
+    w(" * 32-bit words, bit b in word b / 32. REQ: thread to static region; RSP: back. */")
+    for direction, tag in (("request", "REQ"), ("response", "RSP")):
+        layout, width = slot_layout(spec["slot_boundary"], direction)
+        w(f"#define WEFT_SLOT_{tag}_BITS {width}u")
+        w(f"#define WEFT_SLOT_{tag}_WORDS {(width + 31) // 32}u")
+        for ch, fields, _, _ in layout:
+            for name, lsb, fw, doc in fields:
+                n = f"WEFT_SLOT_{tag}_{ch['name'].upper()}_{name.upper()}"
+                w(f"#define {n}_LSB {lsb}u /* {doc} */")
+                w(f"#define {n}_WIDTH {fw}u")
+    w("")
+    w("/** Field of a slot-boundary word array (at most 32 bits, not crossing more than one")
+    w(" *  word boundary). */")
+    w("static inline uint32_t weft_slot_bits_get(const uint32_t *w, unsigned lsb, unsigned width)")
+    w("{")
+    w("    uint64_t v = w[lsb / 32] >> (lsb % 32);")
+    w("    if (lsb % 32 + width > 32)")
+    w("        v |= (uint64_t)w[lsb / 32 + 1] << (32 - lsb % 32);")
+    w("    return (uint32_t)(v & ((1ull << width) - 1));")
+    w("}")
+    w("")
+    w("static inline void weft_slot_bits_set(uint32_t *w, unsigned lsb, unsigned width, uint32_t value)")
+    w("{")
+    w("    const uint64_t mask = ((1ull << width) - 1) << (lsb % 32);")
+    w("    const uint64_t v = ((uint64_t)value << (lsb % 32)) & mask;")
+    w("    w[lsb / 32] = (uint32_t)((w[lsb / 32] & ~mask) | v);")
+    w("    if (lsb % 32 + width > 32)")
+    w("        w[lsb / 32 + 1] = (uint32_t)((w[lsb / 32 + 1] & ~(mask >> 32)) | (v >> 32));")
+    w("}")
+    w("")
+    w("/** WEFT_SLOT_GET(words, REQ_OSIF_OUT_VALID) and WEFT_SLOT_SET(words, RSP_OSIF_IN_DATA, v). */")
+    w("#define WEFT_SLOT_GET(words, field) \\")
+    w("    weft_slot_bits_get((words), WEFT_SLOT_##field##_LSB, WEFT_SLOT_##field##_WIDTH)")
+    w("#define WEFT_SLOT_SET(words, field, value) \\")
+    w("    weft_slot_bits_set((words), WEFT_SLOT_##field##_LSB, WEFT_SLOT_##field##_WIDTH, (value))")
+    w("")
     w("/* Register window */")
     regs = spec["registers"]
     w(f"#define WEFT_REG_ID_VALUE {regs['id_value']:#010x}u")
@@ -304,6 +379,29 @@ def sv_package(spec, src):
     for b in regs["bits"]:
         w(f"  localparam logic [31:0] {camel(b['name'])} = 32'h{b['value']:x};")
     w("")
+    w("  // ---- slot boundary (docs/architecture.md) ----")
+    w("  // One struct per channel and direction; slot_req_t runs from the thread to the static")
+    w("  // region, slot_rsp_t back. On the static region's per-slot vectors each struct takes")
+    w("  // *Stride bits (whole 32-bit words), the struct in the low *Width of them.")
+    short = {"request": "req", "response": "rsp"}
+    for direction in ("request", "response"):
+        layout, width = slot_layout(spec["slot_boundary"], direction)
+        d = short[direction]
+        for ch, fields, _, cw in layout:
+            w(f"  /// {ch.get('doc', '')} ({direction})")
+            w("  typedef struct packed {")
+            for name, _, fw, doc in reversed(fields):
+                ty = "logic       " if fw == 1 else f"logic [{fw - 1}:0]".ljust(12)
+                w(f"    {ty} {name};  // {doc}")
+            w(f"  }} {ch['name']}_{d}_t;")
+            w(f"  localparam int unsigned {camel(ch['name'])}{camel(d)}Width = {cw};")
+        w("  typedef struct packed {")
+        for ch, _, _, _ in reversed(layout):
+            w(f"    {ch['name']}_{d}_t {ch['name']};")
+        w(f"  }} slot_{d}_t;")
+        w(f"  localparam int unsigned Slot{camel(d)}Width = {width};")
+        w(f"  localparam int unsigned Slot{camel(d)}Stride = {32 * ((width + 31) // 32)};")
+        w("")
     w("  // Header words, so no module assembles the fields by hand.")
     for fn, hdr, fields in (("req_header", "request_header", ("cmd", "handle", "nargs")),
                             ("resp_header", "response_header", ("cmd", "status", "nwords"))):

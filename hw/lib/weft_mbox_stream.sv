@@ -6,19 +6,21 @@
 // the resource array decides.
 //
 // Protocol towards the thread's state machine, like weft_osif_call:
-//   - Hold `req_i` high with `handle_i` and `count_i` (words, at least 1) stable until
-//     `done_o`, a one-cycle pulse with `status_o` and `moved_o` valid.
-//   - Put: words are taken from data_i/valid_i/ready_o, in order. Get: words are offered
-//     on data_o/valid_o/ready_i, in order. Either side may pause at any time.
+//   - Hold `req_i.valid` high with `handle` and `count` (words, at least 1) stable
+//     until `rsp_o.done`, a one-cycle pulse with `status` and `moved` valid
+//     (weft_hwt_pkg: stream_req_t, stream_rsp_t).
+//   - Put: words are taken from words_i/words_ready_o, in order. Get: words are offered
+//     on words_o/words_ready_i, in order. Either side may pause at any time.
 //   - The transfer is cut into MBOX_PUT_BURST / MBOX_GET_BURST calls of at most MaxBurst
 //     words. A signal (STOP, YIELD) ends a burst only before its first word moves: then
-//     status_o is StatusCanceled and moved_o tells how many words moved before it (for a
-//     put, the words of the cancelled burst were taken from data_i but not delivered;
-//     send them again from word moved_o when resuming). StatusInternal: a malformed
+//     `status` is StatusCanceled and `moved` tells how many words moved before it (for a
+//     put, the words of the cancelled burst were taken from words_i but not delivered;
+//     send them again from word `moved` when resuming). StatusInternal: a malformed
 //     response (its words are drained).
-//   - `busy_o` is high while a transfer is in progress or requested (for weft_osif_arb).
+//   - `rsp_o.busy` is high while a transfer is in progress or requested (for
+//     weft_osif_arb).
 //
-// Boundary rule 2: osif_in_ready_o is high only while a call waits for or takes its
+// Boundary rule 2: osif_o.in_ready is high only while a call waits for or takes its
 // response.
 module weft_mbox_stream #(
   /// 1: put words into the mailbox; 0: get words from it.
@@ -31,46 +33,24 @@ module weft_mbox_stream #(
   /// Active-low synchronous reset.
   input  logic        rst_ni,
 
-  /// Transfer request, held high until done_o.
-  input  logic        req_i,
-  /// Mailbox handle.
-  input  logic [7:0]  handle_i,
-  /// Words to move (at least 1).
-  input  logic [31:0] count_i,
-  /// One-cycle pulse: the transfer ended.
-  output logic        done_o,
-  /// StatusOk, StatusCanceled, or another status a burst call was answered with.
-  output logic [7:0]  status_o,
-  /// Words moved.
-  output logic [31:0] moved_o,
-  /// A transfer is in progress or requested.
-  output logic        busy_o,
+  /// The transfer: held with its fields stable until rsp_o.done.
+  input  weft_hwt_pkg::stream_req_t  req_i,
+  /// The transfer's end.
+  output weft_hwt_pkg::stream_rsp_t  rsp_o,
 
-  /// Put: word from the thread.
-  input  logic [31:0] data_i,
-  /// Put: data_i valid.
-  input  logic        valid_i,
-  /// Put: data_i taken.
-  output logic        ready_o,
-  /// Get: word to the thread.
-  output logic [31:0] data_o,
-  /// Get: data_o valid.
-  output logic        valid_o,
-  /// Get: data_o taken.
-  input  logic        ready_i,
+  /// Put: words from the thread.
+  input  weft_hwt_pkg::word_stream_t words_i,
+  /// Put: the word on words_i is taken.
+  output logic                       words_ready_o,
+  /// Get: words to the thread.
+  output weft_hwt_pkg::word_stream_t words_o,
+  /// Get: the word on words_o is taken.
+  input  logic                       words_ready_i,
 
-  /// OSIF responses, software to hardware.
-  input  logic [31:0] osif_in_data_i,
-  /// osif_in word valid.
-  input  logic        osif_in_valid_i,
-  /// High only while a call waits for or takes its response.
-  output logic        osif_in_ready_o,
-  /// OSIF requests, hardware to software.
-  output logic [31:0] osif_out_data_o,
-  /// osif_out word valid.
-  output logic        osif_out_valid_o,
-  /// osif_out word taken.
-  input  logic        osif_out_ready_i
+  /// The slot's OSIF (or an arbiter's client port), static side.
+  input  weft_osif_pkg::osif_rsp_t   osif_i,
+  /// The slot's OSIF, thread side (in_ready only while waiting: boundary rule 2).
+  output weft_osif_pkg::osif_req_t   osif_o
 );
 
   typedef enum logic [2:0] {
@@ -95,15 +75,17 @@ module weft_mbox_stream #(
 
   logic [7:0]  in_cmd, in_status;
   logic [15:0] in_nwords;
-  assign in_cmd    = osif_in_data_i[weft_osif_pkg::RespCmdMsb:weft_osif_pkg::RespCmdLsb];
-  assign in_status = osif_in_data_i[weft_osif_pkg::RespStatusMsb:weft_osif_pkg::RespStatusLsb];
-  assign in_nwords = osif_in_data_i[weft_osif_pkg::RespNwordsMsb:weft_osif_pkg::RespNwordsLsb];
+  assign in_cmd    = osif_i.in_data[weft_osif_pkg::RespCmdMsb:weft_osif_pkg::RespCmdLsb];
+  assign in_status = osif_i.in_data[weft_osif_pkg::RespStatusMsb:weft_osif_pkg::RespStatusLsb];
+  assign in_nwords = osif_i.in_data[weft_osif_pkg::RespNwordsMsb:weft_osif_pkg::RespNwordsLsb];
 
   localparam logic [7:0] Cmd = Put ? weft_osif_pkg::CmdMboxPutBurst
                                    : weft_osif_pkg::CmdMboxGetBurst;
 
   logic [31:0] hdr;
-  assign hdr = weft_osif_pkg::req_header(Cmd, handle_i, Put ? next_burst : 16'd1);
+  assign hdr = weft_osif_pkg::req_header(Cmd, req_i.handle, Put ? next_burst : 16'd1);
+
+  logic done;
 
   always_comb begin
     state_d  = state_q;
@@ -113,28 +95,27 @@ module weft_mbox_stream #(
     idx_d    = idx_q;
     status_d = status_q;
     drain_d  = drain_q;
-    osif_out_valid_o = 1'b0;
-    osif_out_data_o  = hdr;
-    osif_in_ready_o  = 1'b0;
-    ready_o  = 1'b0;
-    valid_o  = 1'b0;
-    data_o   = osif_in_data_i;
-    done_o   = 1'b0;
+    osif_o = '0;
+    osif_o.out_data = hdr;
+    words_ready_o = 1'b0;
+    words_o.valid = 1'b0;
+    words_o.data  = osif_i.in_data;
+    done = 1'b0;
 
     unique case (state_q)
       StIdle: begin
-        if (req_i) begin
-          left_d   = count_i;
+        if (req_i.valid) begin
+          left_d   = req_i.count;
           moved_d  = '0;
           status_d = weft_osif_pkg::StatusOk;
-          state_d  = (count_i == '0) ? StDone : StHdr;
+          state_d  = (req_i.count == '0) ? StDone : StHdr;
         end
       end
 
       StHdr: begin
         burst_d = next_burst;
-        osif_out_valid_o = 1'b1;
-        if (osif_out_ready_i) begin
+        osif_o.out_valid = 1'b1;
+        if (osif_i.out_ready) begin
           idx_d   = '0;
           state_d = StWords;
         end
@@ -142,27 +123,27 @@ module weft_mbox_stream #(
 
       StWords: begin
         if (Put) begin
-          osif_out_valid_o = valid_i;
-          osif_out_data_o  = data_i;
-          ready_o = osif_out_ready_i;
-          if (valid_i && osif_out_ready_i) begin
+          osif_o.out_valid = words_i.valid;
+          osif_o.out_data  = words_i.data;
+          words_ready_o = osif_i.out_ready;
+          if (words_i.valid && osif_i.out_ready) begin
             idx_d = idx_q + 16'd1;
             if (idx_q + 16'd1 == burst_q) begin
               state_d = StRespHdr;
             end
           end
         end else begin
-          osif_out_valid_o = 1'b1;
-          osif_out_data_o  = 32'(burst_q);
-          if (osif_out_ready_i) begin
+          osif_o.out_valid = 1'b1;
+          osif_o.out_data  = 32'(burst_q);
+          if (osif_i.out_ready) begin
             state_d = StRespHdr;
           end
         end
       end
 
       StRespHdr: begin
-        osif_in_ready_o = 1'b1;
-        if (osif_in_valid_i) begin
+        osif_o.in_ready = 1'b1;
+        if (osif_i.in_valid) begin
           idx_d = '0;
           if (in_cmd != Cmd || (in_status == weft_osif_pkg::StatusOk &&
                                 in_nwords != (Put ? 16'd0 : burst_q))) begin
@@ -187,9 +168,9 @@ module weft_mbox_stream #(
       end
 
       StData: begin
-        valid_o = !drain_q && osif_in_valid_i;
-        osif_in_ready_o = drain_q || ready_i;
-        if (osif_in_valid_i && osif_in_ready_o) begin
+        words_o.valid = !drain_q && osif_i.in_valid;
+        osif_o.in_ready = drain_q || words_ready_i;
+        if (osif_i.in_valid && osif_o.in_ready) begin
           idx_d = idx_q + 16'd1;
           if (!drain_q) begin
             moved_d = moved_q + 32'd1;
@@ -202,7 +183,7 @@ module weft_mbox_stream #(
       end
 
       StDone: begin
-        done_o  = 1'b1;
+        done    = 1'b1;
         drain_d = 1'b0;
         state_d = StIdle;
       end
@@ -231,9 +212,10 @@ module weft_mbox_stream #(
     end
   end
 
-  assign status_o = status_q;
-  assign moved_o  = moved_q;
-  assign busy_o   = (state_q != StIdle) || req_i;
+  assign rsp_o.done   = done;
+  assign rsp_o.status = status_q;
+  assign rsp_o.moved  = moved_q;
+  assign rsp_o.busy   = (state_q != StIdle) || req_i.valid;
 
   if (MaxBurst < 1 || MaxBurst > weft_osif_pkg::OsifMaxArgs) begin : gen_check_burst
     $error("weft_mbox_stream: MaxBurst must be 1..OsifMaxArgs");

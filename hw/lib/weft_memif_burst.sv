@@ -1,24 +1,26 @@
 // weft_memif_burst: block transfers between shared memory and thread-local RAM.
 //
 // Protocol towards the thread:
-//   - The thread holds `req_i` high with `dir_i`, `addr_i`, `len_i` and `ram_addr_i`
-//     stable until `done_o`, which is high for exactly one cycle once the last word has
-//     moved. `req_i` is ignored in the `done_o` cycle, so the next state may hold it
-//     high again for a new transfer.
-//   - dir_i = 0 (read): `len_i` bytes from bus address `addr_i` into the RAM, words
-//     ram_addr_i, ram_addr_i+1, ...; dir_i = 1 (write): the other way round.
-//   - `len_i` is a non-zero multiple of 4 (at most 2^24-4), `addr_i` 4-byte aligned.
-//     The module does not check them: the static region does, and faults the thread
-//     on a bad command. RAM word addresses wrap at the RAM size.
-//   - While `busy_o` is high the module owns the RAM port; the thread must not use it.
+//   - The thread holds `req_i.valid` high with the other fields of `req_i` and
+//     `ram_addr_i` stable until `rsp_o.done`, which is high for exactly one cycle once
+//     the last word has moved (weft_hwt_pkg: burst_req_t, burst_rsp_t). `req_i.valid`
+//     is ignored in the `done` cycle, so the next state may hold it high again for a new
+//     transfer.
+//   - write = 0 (read): `len` bytes from bus address `addr` into the RAM, words
+//     ram_addr_i, ram_addr_i+1, ...; write = 1: the other way round.
+//   - `len` is a non-zero multiple of 4 (at most 2^24-4), `addr` 4-byte aligned. The
+//     module does not check them: the static region does, and faults the thread on a bad
+//     command. RAM word addresses wrap at the RAM size.
+//   - While `rsp_o.busy` is high the module owns the RAM port; the thread must not use it.
 //
 // Towards the static region it sends the two-word MEMIF command (op|length, address)
-// on mem_cmd, then streams the data on mem_wr (write) or takes it from mem_rd (read).
+// on the command channel, then streams the data on the write-data channel (write) or
+// takes it from the read-data channel (read).
 // Both directions move one word per cycle while the static region keeps ready/valid
 // high: RAM reads for a write are issued ahead into a two-entry buffer, which hides the
 // RAM's one-cycle read latency and absorbs back-pressure.
 //
-// Note: `done_o` of a write means the static region has taken every data word; whether
+// Note: `done` of a write means the static region has taken every data word; whether
 // it has reached memory is the static region's concern (it must not let a later OSIF
 // request overtake the data).
 module weft_memif_burst #(
@@ -30,20 +32,12 @@ module weft_memif_burst #(
   /// Active-low synchronous reset.
   input  logic                    rst_ni,
 
-  /// Transfer request, held high until done_o.
-  input  logic                    req_i,
-  /// Direction: 0 = read (memory to RAM), 1 = write (RAM to memory).
-  input  logic                    dir_i,
-  /// Bus address, 4-byte aligned.
-  input  logic [31:0]             addr_i,
-  /// Length in bytes: a non-zero multiple of 4, at most 2^24-4.
-  input  logic [23:0]             len_i,
+  /// The transfer: held with its fields stable until rsp_o.done.
+  input  weft_hwt_pkg::burst_req_t req_i,
   /// First RAM word address.
   input  logic [RamAddrWidth-1:0] ram_addr_i,
-  /// One-cycle pulse: the transfer is complete.
-  output logic                    done_o,
-  /// A transfer is in progress (the module owns the RAM port).
-  output logic                    busy_o,
+  /// The transfer's end; busy while the module owns the RAM port.
+  output weft_hwt_pkg::burst_rsp_t rsp_o,
 
   /// Local RAM word address (write address for reads, read address for writes).
   output logic [RamAddrWidth-1:0] ram_addr_o,
@@ -54,24 +48,10 @@ module weft_memif_burst #(
   /// Local RAM read data, valid one cycle after ram_addr_o.
   input  logic [31:0]             ram_rdata_i,
 
-  /// MEMIF command words, thread to static region.
-  output logic [31:0]             mem_cmd_data_o,
-  /// mem_cmd word valid.
-  output logic                    mem_cmd_valid_o,
-  /// mem_cmd word taken.
-  input  logic                    mem_cmd_ready_i,
-  /// MEMIF write data, thread to memory.
-  output logic [31:0]             mem_wr_data_o,
-  /// mem_wr word valid.
-  output logic                    mem_wr_valid_o,
-  /// mem_wr word taken.
-  input  logic                    mem_wr_ready_i,
-  /// MEMIF read data, memory to thread.
-  input  logic [31:0]             mem_rd_data_i,
-  /// mem_rd word valid.
-  input  logic                    mem_rd_valid_i,
-  /// mem_rd word taken.
-  output logic                    mem_rd_ready_o
+  /// The slot's MEMIF, static side.
+  input  weft_osif_pkg::mem_rsp_t  mem_i,
+  /// The slot's MEMIF, thread side.
+  output weft_osif_pkg::mem_req_t  mem_o
 );
 
   typedef enum logic [2:0] {
@@ -92,18 +72,18 @@ module weft_memif_burst #(
   logic rd_pend_d, rd_pend_q;
   logic [31:0] buf0_q, buf1_q;  // buffer entries, buf0_q is the head
   logic [1:0] buf_cnt_q, buf_cnt_d;
-  logic buf_push, buf_pop, fetch;
+  logic buf_push, buf_pop, fetch, done;
 
   logic [31:0] cmd0;
 
   always_comb begin
     cmd0 = '0;
     cmd0[weft_osif_pkg::MemifOpMsb:weft_osif_pkg::MemifOpLsb] =
-        dir_i ? weft_osif_pkg::MemifOpWrite : weft_osif_pkg::MemifOpRead;
-    cmd0[weft_osif_pkg::MemifLengthMsb:weft_osif_pkg::MemifLengthLsb] = len_i;
+        req_i.write ? weft_osif_pkg::MemifOpWrite : weft_osif_pkg::MemifOpRead;
+    cmd0[weft_osif_pkg::MemifLengthMsb:weft_osif_pkg::MemifLengthLsb] = req_i.len;
   end
 
-  assign buf_pop = mem_wr_valid_o & mem_wr_ready_i;
+  assign buf_pop = mem_o.wr_valid & mem_i.wr_ready;
   assign buf_push = rd_pend_q;
   // Issue a RAM read when the word it returns will have a buffer entry.
   assign fetch = (state_q == StCmd1 || state_q == StWrite) && dir_q && (to_fetch_q != '0) &&
@@ -117,41 +97,40 @@ module weft_memif_burst #(
     dir_d = dir_q;
     rd_pend_d = fetch;
 
-    done_o = 1'b0;
-    mem_cmd_valid_o = 1'b0;
-    mem_cmd_data_o = cmd0;
-    mem_rd_ready_o = 1'b0;
-    mem_wr_valid_o = 1'b0;
+    done = 1'b0;
+    mem_o = '0;
+    mem_o.cmd_data = cmd0;
+    mem_o.wr_data = buf0_q;
     ram_we_o = 1'b0;
-    ram_wdata_o = mem_rd_data_i;
+    ram_wdata_o = mem_i.rd_data;
     ram_addr_o = ram_ptr_q;
 
     unique case (state_q)
       StIdle: begin
-        mem_cmd_valid_o = req_i;
-        if (req_i) begin
-          dir_d = dir_i;
+        mem_o.cmd_valid = req_i.valid;
+        if (req_i.valid) begin
+          dir_d = req_i.write;
           ram_ptr_d = ram_addr_i;
-          remain_d = len_i[23:2];
-          to_fetch_d = dir_i ? len_i[23:2] : '0;
+          remain_d = req_i.len[23:2];
+          to_fetch_d = req_i.write ? req_i.len[23:2] : '0;
         end
-        if (mem_cmd_valid_o && mem_cmd_ready_i) begin
+        if (req_i.valid && mem_i.cmd_ready) begin
           state_d = StCmd1;
         end
       end
 
       StCmd1: begin
-        mem_cmd_valid_o = 1'b1;
-        mem_cmd_data_o = addr_i;
-        if (mem_cmd_ready_i) begin
+        mem_o.cmd_valid = 1'b1;
+        mem_o.cmd_data = req_i.addr;
+        if (mem_i.cmd_ready) begin
           state_d = dir_q ? StWrite : StRead;
         end
       end
 
       StRead: begin
-        mem_rd_ready_o = 1'b1;
-        ram_we_o = mem_rd_valid_i;
-        if (mem_rd_valid_i) begin
+        mem_o.rd_ready = 1'b1;
+        ram_we_o = mem_i.rd_valid;
+        if (mem_i.rd_valid) begin
           ram_ptr_d = ram_ptr_q + 1'b1;
           remain_d = remain_q - 1'b1;
           if (remain_q == 22'd1) begin
@@ -161,7 +140,7 @@ module weft_memif_burst #(
       end
 
       StWrite: begin
-        mem_wr_valid_o = buf_cnt_q != '0;
+        mem_o.wr_valid = buf_cnt_q != '0;
         if (buf_pop) begin
           remain_d = remain_q - 1'b1;
           if (remain_q == 22'd1) begin
@@ -171,7 +150,7 @@ module weft_memif_burst #(
       end
 
       StDone: begin
-        done_o = 1'b1;
+        done = 1'b1;
         state_d = StIdle;
       end
 
@@ -183,8 +162,6 @@ module weft_memif_burst #(
       to_fetch_d = to_fetch_q - 1'b1;
     end
   end
-
-  assign mem_wr_data_o = buf0_q;
 
   // Two-entry buffer: entry 0 is the head. A word pushed while the head is popped
   // moves straight to the head.
@@ -232,7 +209,8 @@ module weft_memif_burst #(
     end
   end
 
-  assign busy_o = (state_q != StIdle) || req_i;
+  assign rsp_o.done = done;
+  assign rsp_o.busy = (state_q != StIdle) || req_i.valid;
 
   if (RamAddrWidth < 1 || RamAddrWidth > 22) begin : gen_check_ram_addr_width
     $error("weft_memif_burst: RamAddrWidth must be 1..22");

@@ -1,50 +1,30 @@
 // weft_memif_word: single-word read or write of shared memory.
 //
-// Protocol towards the thread: hold `req_i` high with `we_i`, `addr_i` and `wdata_i`
-// stable until `done_o`, which is high for exactly one cycle when the word has moved;
-// for a read, `rdata_o` then holds the word (and keeps it until the next read). `req_i`
-// is ignored in the `done_o` cycle, so the next state may hold it high again.
+// Protocol towards the thread (weft_hwt_pkg: word_req_t, word_rsp_t): hold `req_i.valid`
+// high with the other fields stable until `rsp_o.done`, which is high for exactly one
+// cycle when the word has moved; for a read, `rsp_o.rdata` then holds the word (and keeps
+// it until the next read). `req_i.valid` is ignored in the `done` cycle, so the next
+// state may hold it high again.
 //
 // Towards the static region it sends the two-word MEMIF command (op|length 4, address)
-// on mem_cmd and then one data word on mem_wr (write) or takes one from mem_rd (read).
-// `addr_i` must be 4-byte aligned; the static region checks it and the memory window.
+// and then one data word on the write-data channel (write) or takes one from the
+// read-data channel (read). `addr` must be 4-byte aligned; the static region checks it
+// and the memory window.
 module weft_memif_word (
   /// Fabric clock.
   input  logic        clk_i,
   /// Active-low synchronous reset.
   input  logic        rst_ni,
 
-  /// Access request, held high until done_o.
-  input  logic        req_i,
-  /// 1 = write wdata_i to addr_i, 0 = read addr_i.
-  input  logic        we_i,
-  /// Bus address, 4-byte aligned.
-  input  logic [31:0] addr_i,
-  /// Word to write.
-  input  logic [31:0] wdata_i,
-  /// One-cycle pulse: the access is complete.
-  output logic        done_o,
-  /// Word read by the last read access.
-  output logic [31:0] rdata_o,
+  /// The access: held with its fields stable until rsp_o.done.
+  input  weft_hwt_pkg::word_req_t req_i,
+  /// The access's end, with the word read.
+  output weft_hwt_pkg::word_rsp_t rsp_o,
 
-  /// MEMIF command words, thread to static region.
-  output logic [31:0] mem_cmd_data_o,
-  /// mem_cmd word valid.
-  output logic        mem_cmd_valid_o,
-  /// mem_cmd word taken.
-  input  logic        mem_cmd_ready_i,
-  /// MEMIF write data, thread to memory.
-  output logic [31:0] mem_wr_data_o,
-  /// mem_wr word valid.
-  output logic        mem_wr_valid_o,
-  /// mem_wr word taken.
-  input  logic        mem_wr_ready_i,
-  /// MEMIF read data, memory to thread.
-  input  logic [31:0] mem_rd_data_i,
-  /// mem_rd word valid.
-  input  logic        mem_rd_valid_i,
-  /// mem_rd word taken.
-  output logic        mem_rd_ready_o
+  /// The slot's MEMIF, static side.
+  input  weft_osif_pkg::mem_rsp_t mem_i,
+  /// The slot's MEMIF, thread side.
+  output weft_osif_pkg::mem_req_t mem_o
 );
 
   typedef enum logic [2:0] {
@@ -57,57 +37,57 @@ module weft_memif_word (
   state_e state_d, state_q;
   logic [31:0] rdata_d, rdata_q;
   logic [31:0] cmd0;
+  logic done;
 
   always_comb begin
     cmd0 = '0;
     cmd0[weft_osif_pkg::MemifOpMsb:weft_osif_pkg::MemifOpLsb] =
-        we_i ? weft_osif_pkg::MemifOpWrite : weft_osif_pkg::MemifOpRead;
+        req_i.write ? weft_osif_pkg::MemifOpWrite : weft_osif_pkg::MemifOpRead;
     cmd0[weft_osif_pkg::MemifLengthMsb:weft_osif_pkg::MemifLengthLsb] = 24'd4;
   end
 
   always_comb begin
     state_d = state_q;
     rdata_d = rdata_q;
-    done_o = 1'b0;
-    mem_cmd_valid_o = 1'b0;
-    mem_cmd_data_o = cmd0;
-    mem_wr_valid_o = 1'b0;
-    mem_rd_ready_o = 1'b0;
+    done = 1'b0;
+    mem_o = '0;
+    mem_o.cmd_data = cmd0;
+    mem_o.wr_data = req_i.wdata;
 
     unique case (state_q)
       StIdle: begin
-        mem_cmd_valid_o = req_i;
-        if (req_i && mem_cmd_ready_i) begin
+        mem_o.cmd_valid = req_i.valid;
+        if (req_i.valid && mem_i.cmd_ready) begin
           state_d = StCmd1;
         end
       end
       StCmd1: begin
-        mem_cmd_valid_o = 1'b1;
-        mem_cmd_data_o = addr_i;
-        if (mem_cmd_ready_i) begin
+        mem_o.cmd_valid = 1'b1;
+        mem_o.cmd_data = req_i.addr;
+        if (mem_i.cmd_ready) begin
           state_d = StData;
         end
       end
       StData: begin
-        mem_wr_valid_o = we_i;
-        mem_rd_ready_o = !we_i;
-        if (we_i ? mem_wr_ready_i : mem_rd_valid_i) begin
-          if (!we_i) begin
-            rdata_d = mem_rd_data_i;
+        mem_o.wr_valid = req_i.write;
+        mem_o.rd_ready = !req_i.write;
+        if (req_i.write ? mem_i.wr_ready : mem_i.rd_valid) begin
+          if (!req_i.write) begin
+            rdata_d = mem_i.rd_data;
           end
           state_d = StDone;
         end
       end
       StDone: begin
-        done_o = 1'b1;
+        done = 1'b1;
         state_d = StIdle;
       end
       default: state_d = StIdle;
     endcase
   end
 
-  assign mem_wr_data_o = wdata_i;
-  assign rdata_o = rdata_q;
+  assign rsp_o.done = done;
+  assign rsp_o.rdata = rdata_q;
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin

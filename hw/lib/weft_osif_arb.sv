@@ -21,31 +21,17 @@ module weft_osif_arb #(
   /// Client c has a call in progress or about to start (its busy_o).
   input  logic [NumClients-1:0]      busy_i,
 
-  /// Requests of each client, client c in bits [32*c +: 32].
-  input  logic [NumClients*32-1:0]   c_out_data_i,
-  /// Request word valid, per client.
-  input  logic [NumClients-1:0]      c_out_valid_i,
-  /// Request word taken, per client.
-  output logic [NumClients-1:0]      c_out_ready_o,
-  /// Response word (the same to every client).
-  output logic [31:0]                c_in_data_o,
-  /// Response word valid, per client (only the owner's can be high).
-  output logic [NumClients-1:0]      c_in_valid_o,
-  /// Response word taken, per client.
-  input  logic [NumClients-1:0]      c_in_ready_i,
+  /// Each client's side of an OSIF (an osif_req_t), client c in bits
+  /// [c*OsifReqWidth +: OsifReqWidth].
+  input  logic [NumClients*weft_osif_pkg::OsifReqWidth-1:0] clients_i,
+  /// What each client sees (an osif_rsp_t), client c in bits [c*OsifRspWidth +:
+  /// OsifRspWidth]: the response word for all, its valid and ready for the owner only.
+  output logic [NumClients*weft_osif_pkg::OsifRspWidth-1:0] clients_o,
 
-  /// OSIF responses, software to hardware.
-  input  logic [31:0]                osif_in_data_i,
-  /// osif_in word valid.
-  input  logic                       osif_in_valid_i,
-  /// The owner takes the response word.
-  output logic                       osif_in_ready_o,
-  /// OSIF requests, hardware to software.
-  output logic [31:0]                osif_out_data_o,
-  /// osif_out word valid.
-  output logic                       osif_out_valid_o,
-  /// osif_out word taken.
-  input  logic                       osif_out_ready_i
+  /// The slot's OSIF, static side.
+  input  weft_osif_pkg::osif_rsp_t   osif_i,
+  /// The slot's OSIF, thread side: the owner's.
+  output weft_osif_pkg::osif_req_t   osif_o
 );
 
   logic            locked_q;
@@ -75,17 +61,21 @@ module weft_osif_arb #(
     end
   end
 
-  assign osif_out_valid_o = any && c_out_valid_i[gnt];
-  assign osif_out_data_o  = c_out_data_i[32*gnt +: 32];
-  assign osif_in_ready_o  = any && c_in_ready_i[gnt];
-  assign c_in_data_o      = osif_in_data_i;
+  localparam int unsigned ReqW = weft_osif_pkg::OsifReqWidth;
+  localparam int unsigned RspW = weft_osif_pkg::OsifRspWidth;
+
+  weft_osif_pkg::osif_req_t owner;
+  weft_osif_pkg::osif_rsp_t others;
+  assign owner = clients_i[ReqW*gnt +: ReqW];
 
   always_comb begin
-    c_out_ready_o = '0;
-    c_in_valid_o  = '0;
-    if (any) begin
-      c_out_ready_o[gnt] = osif_out_ready_i;
-      c_in_valid_o[gnt]  = osif_in_valid_i;
+    osif_o = owner;
+    osif_o.out_valid = any && owner.out_valid;
+    osif_o.in_ready  = any && owner.in_ready;
+    others = '0;
+    others.in_data = osif_i.in_data;
+    for (int c = 0; c < NumClients; c++) begin
+      clients_o[RspW*c +: RspW] = (any && 32'(gnt) == c) ? osif_i : others;
     end
   end
 

@@ -3,27 +3,28 @@
 // A thread's OS synchronisation state machine instantiates one of these and makes every
 // OS call through it. Protocol towards the state machine:
 //
-//   - The state machine holds `req_i` high, with `cmd_i`, `handle_i`, `nargs_i` and
-//     `args_i` stable, for as long as it stays in the state that makes the call.
-//   - The module sends the OSIF request (header word cmd|handle|nargs, then `nargs_i`
-//     argument words) on the osif_out stream, then waits for the response (header word
-//     cmd|status|nwords, then `nwords` result words) on the osif_in stream.
-//   - When the whole response has been taken, `done_o` is high for exactly one cycle
-//     with `status_o`, `resp_err_o`, `resp_hdr_o`, `nresults_o` and `results_o` valid
-//     (they stay valid until the next call starts). The state machine moves to its next
-//     state on that edge; `req_i` is ignored in the `done_o` cycle, so a next state that
-//     holds `req_i` high again makes a new call.
+//   - The state machine holds `req_i.valid` high, with the other fields of `req_i` and
+//     `args_i` stable, for as long as it stays in the state that makes the call
+//     (weft_hwt_pkg: call_req_t, call_rsp_t).
+//   - The module sends the OSIF request (header word cmd|handle|nargs, then `nargs`
+//     argument words) on the slot's OSIF, then waits for the response (header word
+//     cmd|status|nwords, then `nwords` result words).
+//   - When the whole response has been taken, `rsp_o.done` is high for exactly one cycle
+//     with the other fields of `rsp_o` and `results_o` valid (they stay valid until the
+//     next call starts). The state machine moves to its next state on that edge;
+//     `req_i.valid` is ignored in the `done` cycle, so a next state that holds it high
+//     again makes a new call.
 //   - A command without a response (THREAD_EXIT) never completes: after sending it the
-//     module waits forever, with `osif_in_ready_o` high, and discards anything it
+//     module waits forever, with `osif_o.in_ready` high, and discards anything it
 //     receives. The slot is stopped by software.
 //
-// Boundary rule 2 (docs/architecture.md): `osif_in_ready_o` is high only while a call
+// Boundary rule 2 (docs/architecture.md): `osif_o.in_ready` is high only while a call
 // waits for (or takes) its response, so the static region can tell the thread is blocked.
 //
 // A response is checked: its cmd echo must equal the request's command and it may carry
-// at most `nresults_i` result words. A response that breaks either rule is still taken
-// whole (all `nwords` words, the extras discarded), so no stale word is left for the
-// next call; `resp_err_o` is then 1 and `status_o` reads StatusInternal.
+// at most `req_i.nresults` result words. A response that breaks either rule is still
+// taken whole (all `nwords` words, the extras discarded), so no stale word is left for
+// the next call; `rsp_o.err` is then 1 and `rsp_o.status` reads StatusInternal.
 module weft_osif_call #(
   /// Most argument words one call sends (at least 1).
   parameter int unsigned MaxArgs = 2,
@@ -39,46 +40,19 @@ module weft_osif_call #(
   /// Active-low synchronous reset.
   input  logic                       rst_ni,
 
-  /// Call request: held high by the calling state until `done_o`.
-  input  logic                       req_i,
-  /// Command code (a weft_osif_pkg Cmd* constant).
-  input  logic [7:0]                 cmd_i,
-  /// Resource handle (0 for commands that take none).
-  input  logic [7:0]                 handle_i,
-  /// Number of argument words to send, at most MaxArgs.
-  input  logic [NargsWidth-1:0]      nargs_i,
+  /// The call: held with its fields stable until rsp_o.done.
+  input  weft_hwt_pkg::call_req_t    req_i,
   /// Argument words, word k in bits [32*k +: 32]; word 0 is sent first.
   input  logic [MaxArgs*32-1:0]      args_i,
-  /// Most result words this call accepts (at most MaxResults); more is an error.
-  input  logic [NresWidth-1:0]       nresults_i,
-
-  /// One-cycle pulse: the call completed; the outputs below are valid.
-  output logic                       done_o,
-  /// Status of the response (StatusOk on success); StatusInternal when malformed.
-  output logic [7:0]                 status_o,
-  /// The response was malformed (cmd echo mismatch or too many result words).
-  output logic                       resp_err_o,
-  /// The response header word as received.
-  output logic [31:0]                resp_hdr_o,
-  /// Number of result words stored in results_o.
-  output logic [NresWidth-1:0]       nresults_o,
+  /// The call's completion.
+  output weft_hwt_pkg::call_rsp_t    rsp_o,
   /// Result words, word k in bits [32*k +: 32]; word 0 is the first received.
   output logic [MaxResults*32-1:0]   results_o,
-  /// A call is in progress (request being sent or response awaited).
-  output logic                       busy_o,
 
-  /// OSIF responses, software to hardware.
-  input  logic [31:0]                osif_in_data_i,
-  /// osif_in word valid.
-  input  logic                       osif_in_valid_i,
-  /// High only while waiting for a response (boundary rule 2).
-  output logic                       osif_in_ready_o,
-  /// OSIF requests, hardware to software.
-  output logic [31:0]                osif_out_data_o,
-  /// osif_out word valid.
-  output logic                       osif_out_valid_o,
-  /// osif_out word taken by the static region.
-  input  logic                       osif_out_ready_i
+  /// The slot's OSIF, static side.
+  input  weft_osif_pkg::osif_rsp_t   osif_i,
+  /// The slot's OSIF, thread side (in_ready high only while waiting: boundary rule 2).
+  output weft_osif_pkg::osif_req_t   osif_o
 );
 
   typedef enum logic [2:0] {
@@ -104,17 +78,17 @@ module weft_osif_call #(
   logic [31:0] req_hdr;
   logic [7:0] in_cmd;
   logic [15:0] in_nwords;
-  logic out_fire, in_fire;
+  logic out_fire, in_fire, done;
 
   // Request header built from the live inputs (held stable by the caller).
-  assign req_hdr = weft_osif_pkg::req_header(cmd_i, handle_i, 16'(nargs_i));
+  assign req_hdr = weft_osif_pkg::req_header(req_i.cmd, req_i.handle, req_i.nargs);
 
   // Fields of the incoming word read as a response header.
-  assign in_cmd = osif_in_data_i[weft_osif_pkg::RespCmdMsb:weft_osif_pkg::RespCmdLsb];
-  assign in_nwords = osif_in_data_i[weft_osif_pkg::RespNwordsMsb:weft_osif_pkg::RespNwordsLsb];
+  assign in_cmd = osif_i.in_data[weft_osif_pkg::RespCmdMsb:weft_osif_pkg::RespCmdLsb];
+  assign in_nwords = osif_i.in_data[weft_osif_pkg::RespNwordsMsb:weft_osif_pkg::RespNwordsLsb];
 
-  assign out_fire = osif_out_valid_o & osif_out_ready_i;
-  assign in_fire = osif_in_valid_i & osif_in_ready_o;
+  assign out_fire = osif_o.out_valid & osif_i.out_ready;
+  assign in_fire = osif_i.in_valid & osif_o.in_ready;
 
   always_comb begin
     state_d = state_q;
@@ -128,24 +102,23 @@ module weft_osif_call #(
     hdr_d = hdr_q;
     err_d = err_q;
 
-    osif_out_valid_o = 1'b0;
-    osif_out_data_o = req_hdr;
-    osif_in_ready_o = 1'b0;
-    done_o = 1'b0;
+    osif_o = '0;
+    osif_o.out_data = req_hdr;
+    done = 1'b0;
 
     unique case (state_q)
       StIdle: begin
-        osif_out_valid_o = req_i;
-        if (req_i) begin
-          cmd_d = cmd_i;
-          nargs_d = nargs_i;
-          nres_max_d = nresults_i;
+        osif_o.out_valid = req_i.valid;
+        if (req_i.valid) begin
+          cmd_d = req_i.cmd;
+          nargs_d = NargsWidth'(req_i.nargs);
+          nres_max_d = NresWidth'(req_i.nresults);
           arg_idx_d = '0;
         end
         if (out_fire) begin
-          if (nargs_i != '0) begin
+          if (req_i.nargs != '0) begin
             state_d = StSendArgs;
-          end else if (cmd_i == weft_osif_pkg::CmdThreadExit) begin
+          end else if (req_i.cmd == weft_osif_pkg::CmdThreadExit) begin
             state_d = StExited;
           end else begin
             state_d = StWaitHdr;
@@ -154,8 +127,8 @@ module weft_osif_call #(
       end
 
       StSendArgs: begin
-        osif_out_valid_o = 1'b1;
-        osif_out_data_o = args_i[32*arg_idx_q +: 32];
+        osif_o.out_valid = 1'b1;
+        osif_o.out_data = args_i[32*arg_idx_q +: 32];
         if (out_fire) begin
           arg_idx_d = arg_idx_q + 1'b1;
           if (arg_idx_q + 1'b1 == nargs_q) begin
@@ -165,9 +138,9 @@ module weft_osif_call #(
       end
 
       StWaitHdr: begin
-        osif_in_ready_o = 1'b1;
+        osif_o.in_ready = 1'b1;
         if (in_fire) begin
-          hdr_d = osif_in_data_i;
+          hdr_d = osif_i.in_data;
           remain_d = in_nwords;
           nres_d = '0;
           err_d = (in_cmd != cmd_q) || (in_nwords > 16'(nres_max_q));
@@ -176,11 +149,11 @@ module weft_osif_call #(
       end
 
       StWaitData: begin
-        osif_in_ready_o = 1'b1;
+        osif_o.in_ready = 1'b1;
         if (in_fire) begin
           // Store the word while there is room and the caller accepts it; drop extras.
           if ((nres_q < nres_max_q) && (32'(nres_q) < MaxResults)) begin
-            results_d[32*nres_q +: 32] = osif_in_data_i;
+            results_d[32*nres_q +: 32] = osif_i.in_data;
             nres_d = nres_q + 1'b1;
           end
           remain_d = remain_q - 16'd1;
@@ -191,13 +164,13 @@ module weft_osif_call #(
       end
 
       StDone: begin
-        done_o = 1'b1;
+        done = 1'b1;
         state_d = StIdle;
       end
 
       StExited: begin
         // THREAD_EXIT never completes: blocked for good, anything received is dropped.
-        osif_in_ready_o = 1'b1;
+        osif_o.in_ready = 1'b1;
       end
 
       default: state_d = StIdle;
@@ -230,13 +203,17 @@ module weft_osif_call #(
     end
   end
 
-  assign status_o = err_q ? weft_osif_pkg::StatusInternal
-                          : hdr_q[weft_osif_pkg::RespStatusMsb:weft_osif_pkg::RespStatusLsb];
-  assign resp_err_o = err_q;
-  assign resp_hdr_o = hdr_q;
-  assign nresults_o = nres_q;
+  logic [7:0] status;
+  assign status = err_q ? weft_osif_pkg::StatusInternal
+                        : hdr_q[weft_osif_pkg::RespStatusMsb:weft_osif_pkg::RespStatusLsb];
+  assign rsp_o.done = done;
+  assign rsp_o.ok = (status == weft_osif_pkg::StatusOk);
+  assign rsp_o.status = status;
+  assign rsp_o.err = err_q;
+  assign rsp_o.hdr = hdr_q;
+  assign rsp_o.nresults = 16'(nres_q);
+  assign rsp_o.busy = (state_q != StIdle) || req_i.valid;
   assign results_o = results_q;
-  assign busy_o = (state_q != StIdle) || req_i;
 
   // Elaboration-time parameter checks.
   if (MaxArgs < 1 || MaxArgs > 65535) begin : gen_check_max_args
@@ -249,11 +226,12 @@ module weft_osif_call #(
 `ifndef SYNTHESIS
   // The caller keeps the request stable while the call is in progress.
   ReqStable_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      (state_q == StSendArgs) |-> (req_i && cmd_i == cmd_q && nargs_i == nargs_q))
+      (state_q == StSendArgs) |-> (req_i.valid && req_i.cmd == cmd_q &&
+                                   NargsWidth'(req_i.nargs) == nargs_q))
     else $error("weft_osif_call: request changed while it was being sent");
   NargsInRange_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      req_i |-> (32'(nargs_i) <= MaxArgs))
-    else $error("weft_osif_call: nargs_i larger than MaxArgs");
+      req_i.valid |-> (32'(req_i.nargs) <= MaxArgs && 32'(req_i.nresults) <= MaxResults))
+    else $error("weft_osif_call: nargs or nresults larger than MaxArgs or MaxResults");
 `endif
 
 endmodule

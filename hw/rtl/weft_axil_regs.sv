@@ -38,40 +38,7 @@ module weft_axil_regs #(
   /// Active-low reset (asynchronous assert).
   input  logic                     rst_ni,
 
-  /// Write address.
-  input  logic [15:0]              s_axil_awaddr_i,
-  /// Write address valid.
-  input  logic                     s_axil_awvalid_i,
-  /// Write address ready.
-  output logic                     s_axil_awready_o,
-  /// Write data.
-  input  logic [31:0]              s_axil_wdata_i,
-  /// Write byte strobes.
-  input  logic [3:0]               s_axil_wstrb_i,
-  /// Write data valid.
-  input  logic                     s_axil_wvalid_i,
-  /// Write data ready.
-  output logic                     s_axil_wready_o,
-  /// Write response (always OKAY).
-  output logic [1:0]               s_axil_bresp_o,
-  /// Write response valid.
-  output logic                     s_axil_bvalid_o,
-  /// Write response ready.
-  input  logic                     s_axil_bready_i,
-  /// Read address.
-  input  logic [15:0]              s_axil_araddr_i,
-  /// Read address valid.
-  input  logic                     s_axil_arvalid_i,
-  /// Read address ready.
-  output logic                     s_axil_arready_o,
-  /// Read data.
-  output logic [31:0]              s_axil_rdata_o,
-  /// Read response (always OKAY).
-  output logic [1:0]               s_axil_rresp_o,
-  /// Read data valid.
-  output logic                     s_axil_rvalid_o,
-  /// Read data ready.
-  input  logic                     s_axil_rready_i,
+  `include "weft_axil_slave_ports.svh"
 
   /// Interrupt line per slot (read as IRQ_PENDING).
   input  logic [NumSlots-1:0]      irq_i,
@@ -90,7 +57,13 @@ module weft_axil_regs #(
   /// Words waiting in each link, 16 bits each (LINK_LEVEL).
   input  logic [24*16-1:0]         link_level_i,
   /// One-cycle pulse per link: empty it (a LINK_FLUSH write).
-  output logic [23:0]              link_flush_o
+  output logic [23:0]              link_flush_o,
+  /// Hold edges a simulator skipped before this one (0 on a board): the CYCLE counter
+  /// counts them too (docs/architecture.md, "Holding").
+  input  logic [31:0]              skip_i,
+  /// No transaction in progress or offered: the next edge changes no register here but
+  /// the CYCLE counter.
+  output logic                     still_o
 );
 
   localparam logic [1:0] RespOkay = 2'b00;
@@ -142,8 +115,10 @@ module weft_axil_regs #(
   logic [15:0] global_off;
   assign global_off = acc_addr & 16'hFFFC;
 
+  // Computed only for a read (the simulator then skips it in every other cycle).
   always_comb begin
-    unique case (global_off)
+    global_rdata = '0;
+    if (do_read) unique case (global_off)
       weft_osif_pkg::RegId:         global_rdata = weft_osif_pkg::RegIdValue;
       weft_osif_pkg::RegVersion:    global_rdata = 32'(weft_osif_pkg::OsifVersion);
       weft_osif_pkg::RegNumSlots:   global_rdata = 32'(NumSlots);
@@ -200,7 +175,7 @@ module weft_axil_regs #(
       cycle_q    <= '0;
       cycle_hi_q <= '0;
     end else begin
-      cycle_q <= cycle_q + 64'd1;
+      cycle_q <= cycle_q + 64'd1 + 64'(skip_i);
 
       if (s_axil_awvalid_i && s_axil_awready_o) begin
         aw_full_q <= 1'b1;
@@ -237,6 +212,9 @@ module weft_axil_regs #(
     end
   end
 
+  assign still_o = !aw_full_q && !w_full_q && !ar_full_q && !bvalid_q && !rvalid_q &&
+                   !s_axil_awvalid_i && !s_axil_wvalid_i && !s_axil_arvalid_i;
+
   assign s_axil_awready_o = !aw_full_q;
   assign s_axil_wready_o  = !w_full_q;
   assign s_axil_bvalid_o  = bvalid_q;
@@ -255,6 +233,9 @@ module weft_axil_regs #(
   if (SlotBaseInt + NumSlots * StrideInt > 65536) begin : gen_window_check
     $error("weft_axil_regs: NumSlots slot windows do not fit the 16-bit window");
   end
+  StillMeansStable_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      still_o |=> $stable({aw_full_q, w_full_q, ar_full_q, bvalid_q, rvalid_q, awaddr_q,
+                           araddr_q, wdata_q, rdata_q, wstrb_q, cycle_hi_q}));
   OneAccessPerCycle_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
       !(do_write && do_read));
   StrobesOneHot_A: assert property (@(posedge clk_i) disable iff (!rst_ni)

@@ -12,7 +12,9 @@
 // Every output (rdata_o, full_o, empty_o, count_o) is a function of registers only: no
 // combinational path runs from push_i/pop_i/wdata_i to an output. flush_i empties the
 // FIFO on the next edge and takes precedence over push and pop. The storage has no reset
-// (it maps to distributed RAM); only the pointers and the fill count are reset.
+// (it maps to distributed RAM); only the pointers and the fill count are reset. still_o
+// (the next edge changes no register) is a hint for a simulator (docs/architecture.md,
+// "Holding"); it depends on push_i and pop_i.
 module weft_fifo #(
   /// Bits per word.
   parameter int unsigned Width = 32,
@@ -40,7 +42,9 @@ module weft_fifo #(
   /// No word stored.
   output logic                  empty_o,
   /// Number of words stored.
-  output logic [CountWidth-1:0] count_o
+  output logic [CountWidth-1:0] count_o,
+  /// The next edge changes nothing: no word moves and a flush finds the FIFO empty.
+  output logic                  still_o
 );
 
   localparam int unsigned PtrWidth = (Depth > 1) ? $clog2(Depth) : 1;
@@ -48,39 +52,16 @@ module weft_fifo #(
   localparam logic [CountWidth-1:0] FullCount = CountWidth'(Depth);
 
   logic [Width-1:0] mem_q [Depth];
-  logic [PtrWidth-1:0] wptr_d, wptr_q, rptr_d, rptr_q;
-  logic [CountWidth-1:0] count_d, count_q;
-  logic full_d, full_q, empty_d, empty_q;
+  logic [PtrWidth-1:0] wptr_q, rptr_q;
+  logic [CountWidth-1:0] count_q;
+  logic full_q, empty_q;
   logic do_push, do_pop;
 
   assign do_push = push_i && !full_q && !flush_i;
   assign do_pop  = pop_i && !empty_q && !flush_i;
 
-  always_comb begin
-    wptr_d  = wptr_q;
-    rptr_d  = rptr_q;
-    count_d = count_q;
-    if (flush_i) begin
-      wptr_d  = '0;
-      rptr_d  = '0;
-      count_d = '0;
-    end else begin
-      if (do_push) begin
-        wptr_d = (wptr_q == LastPtr) ? '0 : wptr_q + 1'b1;
-      end
-      if (do_pop) begin
-        rptr_d = (rptr_q == LastPtr) ? '0 : rptr_q + 1'b1;
-      end
-      unique case ({do_push, do_pop})
-        2'b10:   count_d = count_q + 1'b1;
-        2'b01:   count_d = count_q - 1'b1;
-        default: count_d = count_q;
-      endcase
-    end
-    full_d  = (count_d == FullCount);
-    empty_d = (count_d == '0);
-  end
-
+  // Next state computed at the edge, only when something moves: an idle FIFO costs the
+  // simulator one test per cycle (docs/architecture.md, "Simulation-friendly RTL").
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       wptr_q  <= '0;
@@ -88,12 +69,28 @@ module weft_fifo #(
       count_q <= '0;
       full_q  <= 1'b0;
       empty_q <= 1'b1;
-    end else begin
-      wptr_q  <= wptr_d;
-      rptr_q  <= rptr_d;
-      count_q <= count_d;
-      full_q  <= full_d;
-      empty_q <= empty_d;
+    end else if (flush_i) begin
+      wptr_q  <= '0;
+      rptr_q  <= '0;
+      count_q <= '0;
+      full_q  <= 1'b0;
+      empty_q <= 1'b1;
+    end else if (do_push || do_pop) begin
+      if (do_push) begin
+        wptr_q <= (wptr_q == LastPtr) ? '0 : wptr_q + 1'b1;
+      end
+      if (do_pop) begin
+        rptr_q <= (rptr_q == LastPtr) ? '0 : rptr_q + 1'b1;
+      end
+      if (do_push && !do_pop) begin
+        count_q <= count_q + 1'b1;
+        full_q  <= (count_q == FullCount - 1'b1);
+        empty_q <= 1'b0;
+      end else if (do_pop && !do_push) begin
+        count_q <= count_q - 1'b1;
+        full_q  <= 1'b0;
+        empty_q <= (count_q == CountWidth'(1));
+      end
     end
   end
 
@@ -103,6 +100,9 @@ module weft_fifo #(
       mem_q[wptr_q] <= wdata_i;
     end
   end
+
+  assign still_o = !do_push && !do_pop &&
+                   (!flush_i || (empty_q && wptr_q == '0 && rptr_q == '0));
 
   assign rdata_o = mem_q[rptr_q];
   assign full_o  = full_q;
@@ -121,6 +121,8 @@ module weft_fifo #(
       !(pop_i && empty_o && !flush_i));
   CountInRange_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
       count_q <= FullCount);
+  StillMeansStable_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      still_o |=> $stable({wptr_q, rptr_q, count_q, full_q, empty_q}));
 `endif
 
 endmodule

@@ -102,7 +102,10 @@ module weft_link_router #(
   output logic                  call_done_o,
   /// Nothing here can move without another slot or software acting: idle, or blocked on
   /// a link with no timeout and no signal.
-  output logic                  quiet_o
+  output logic                  quiet_o,
+  /// The next edge changes no register here (a simulator hint, docs/architecture.md,
+  /// "Holding"); 0 whenever unsure.
+  output logic                  still_o
 );
 
   localparam int unsigned MaxArgs = weft_osif_pkg::OsifMaxArgs;
@@ -122,22 +125,26 @@ module weft_link_router #(
     RtBurstGet   // burst get: streaming words from the link to the thread
   } state_e;
 
-  state_e state_d, state_q;
-  logic [15:0] pass_left_d, pass_left_q;  // argument words of a forwarded request to pass
-  logic [7:0]  cmd_d, cmd_q;
-  logic        put_d, put_q, burst_d, burst_q, try_d, try_q, timed_d, timed_q;
-  logic [15:0] fixed_d, fixed_q;          // fixed argument words of the call
-  logic [15:0] argi_d, argi_q;            // fixed argument words taken so far
-  logic [15:0] cnt_d, cnt_q;              // burst words still to move
-  logic        cnt_bad_d, cnt_bad_q;        // a burst get's count is 0 or too large
-  logic        started_d, started_q;      // a burst word moved
-  logic [31:0] val_d, val_q;              // single put: the value; single get: the word
-  logic [31:0] tmo_d, tmo_q;              // microseconds left
-  logic [PreW-1:0] pre_d, pre_q;          // cycles into the current microsecond
-  logic [7:0]  status_d, status_q;
-  logic [LinkW-1:0] link_d, link_q;
+  state_e      state_q;
+  logic [15:0] pass_left_q;  // argument words of a forwarded request to pass
+  logic [7:0]  cmd_q;
+  logic        put_q, burst_q, try_q, timed_q;
+  logic [15:0] fixed_q;      // fixed argument words of the call
+  logic [15:0] argi_q;       // fixed argument words taken so far
+  logic [15:0] cnt_q;        // burst words still to move
+  logic        started_q;    // a burst word moved
+  logic [31:0] val_q;        // single put: the value; single get: the word
+  logic [31:0] tmo_q;        // microseconds left
+  logic [PreW-1:0] pre_q;    // cycles into the current microsecond
+  logic [7:0]  status_q;
+  logic [LinkW-1:0] link_q;
 
   // ---- header classification (of the word the thread offers) ----
+  // Decoded only in a cycle where a request header is offered: Verilator evaluates this
+  // logic, which reads a model input, at every eval() (docs/architecture.md).
+  logic        hdr_now;
+  assign hdr_now = (state_q == RtPass) && out_valid_i && (pass_left_q == '0);
+
   logic [7:0]  h_cmd, h_handle;
   logic [15:0] h_nargs;
   assign h_cmd    = out_data_i[weft_osif_pkg::ReqCmdMsb:weft_osif_pkg::ReqCmdLsb];
@@ -150,7 +157,7 @@ module weft_link_router #(
     h_bound = 1'b0;
     h_link  = '0;
     for (int b = 0; b < NumBindsSigned; b++) begin
-      if (!h_bound && bind_i[b*32 + 31] && (bind_i[b*32 +: 8] == h_handle)) begin
+      if (hdr_now && !h_bound && bind_i[b*32 + 31] && (bind_i[b*32 +: 8] == h_handle)) begin
         h_bound = 1'b1;
         h_link  = bind_i[b*32 + 16 +: LinkW];
       end
@@ -168,7 +175,7 @@ module weft_link_router #(
     h_timed = 1'b0;
     h_fixed = '0;
     h_ok = 1'b0;
-    unique case (h_cmd)
+    if (hdr_now) unique case (h_cmd)
       weft_osif_pkg::CmdMboxPut: begin
         h_put = 1'b1;
         h_fixed = 16'(weft_osif_pkg::CmdMboxPutNargs);
@@ -246,6 +253,11 @@ module weft_link_router #(
   assign can_go = put_q ? !link_full_i : !link_empty_i;
 
   logic out_fire, in_fire;
+  // A burst get's count argument is 0 or too large: the word taken now in RtArgs when it
+  // is the count, else what was recorded when the count was taken.
+  logic cnt_bad_q, cnt_word, cnt_bad;
+  assign cnt_word = burst_q && !(timed_q && (argi_q + 16'd1 == fixed_q));
+  assign cnt_bad  = cnt_word ? ((out_data_i == '0) || (out_data_i > 32'(MaxArgs))) : cnt_bad_q;
   assign out_fire = out_valid_i && out_ready_o;
   assign in_fire  = in_valid_o && in_ready_i;
 
@@ -284,178 +296,34 @@ module weft_link_router #(
   assign sw_pop_o  = (state_q == RtPass) && in_fire;
   assign link_o    = link_q;
 
+  // What moves on the link and whether a call ends in this cycle.
   always_comb begin
-    state_d     = state_q;
-    pass_left_d = pass_left_q;
-    cmd_d       = cmd_q;
-    put_d       = put_q;
-    burst_d     = burst_q;
-    try_d       = try_q;
-    timed_d     = timed_q;
-    fixed_d     = fixed_q;
-    argi_d      = argi_q;
-    cnt_d       = cnt_q;
-    cnt_bad_d   = cnt_bad_q;
-    started_d   = started_q;
-    val_d       = val_q;
-    tmo_d       = tmo_q;
-    pre_d       = pre_q;
-    status_d    = status_q;
-    link_d      = link_q;
     link_push_o  = 1'b0;
     link_wdata_o = val_q;
     link_pop_o   = 1'b0;
     call_done_o  = 1'b0;
-
-    // The timeout runs in the waiting states.
-    if ((state_q == RtWaitPut || state_q == RtWaitGet ||
-         (state_q == RtBurstPut && !started_q)) && timed_q && !expired) begin
-      pre_d = tick ? '0 : pre_q + 1'b1;
-      if (tick) begin
-        tmo_d = tmo_q - 32'd1;
-      end
-    end
-
     unique case (state_q)
-      RtPass: begin
-        if (out_fire) begin
-          if (pass_left_q != '0) begin
-            pass_left_d = pass_left_q - 16'd1;
-          end else if (!h_local) begin
-            pass_left_d = h_nargs;
-          end else begin
-            cmd_d     = h_cmd;
-            put_d     = h_put;
-            burst_d   = h_burst;
-            try_d     = h_try;
-            timed_d   = h_timed;
-            fixed_d   = h_fixed;
-            cnt_bad_d = 1'b0;
-            link_d    = h_link;
-            argi_d    = '0;
-            started_d = 1'b0;
-            tmo_d     = '0;
-            pre_d     = '0;
-            cnt_d     = h_nargs - h_fixed;  // burst put: its words
-            if (h_fixed != '0) begin
-              state_d = RtArgs;
-            end else if (h_put) begin
-              state_d = RtBurstPut;          // MBOX_PUT_BURST: words follow at once
-            end else begin
-              state_d = RtWaitGet;           // MBOX_GET, MBOX_TRYGET
-            end
-          end
-        end
-      end
-
-      // Fixed arguments, in protocol order: a single put's value or a burst get's count
-      // first; the timeout is the last fixed argument of a timed call.
-      RtArgs: begin
-        if (out_fire) begin
-          argi_d = argi_q + 16'd1;
-          if (timed_q && (argi_q + 16'd1 == fixed_q)) begin
-            tmo_d = out_data_i;
-          end else if (burst_q) begin
-            cnt_d     = out_data_i[15:0];
-            cnt_bad_d = (out_data_i == '0) || (out_data_i > 32'(MaxArgs));
-          end else begin
-            val_d = out_data_i;
-          end
-          if (argi_q + 16'd1 == fixed_q) begin
-            status_d = weft_osif_pkg::StatusOk;
-            if (put_q) begin
-              state_d = burst_q ? RtBurstPut : RtWaitPut;
-            end else if (burst_q && cnt_bad_d) begin
-              status_d = weft_osif_pkg::StatusBadargs;
-              state_d  = RtResp;
-            end else begin
-              state_d = RtWaitGet;
-            end
-          end
-        end
-      end
-
-      // A single call's wait, and a burst get's wait for its first word: go on when the
-      // link allows, else answer AGAIN, CANCELED or TIMEDOUT when one applies.
       RtWaitPut, RtWaitGet: begin
         if (can_go) begin
-          status_d = weft_osif_pkg::StatusOk;
-          state_d  = RtResp;
           link_push_o = put_q;
-          if (!put_q && !burst_q) begin
-            link_pop_o = 1'b1;
-            val_d = link_rdata_i;
-          end
-        end else if (try_q || signal_i || expired) begin
-          status_d = try_q ? weft_osif_pkg::StatusAgain :
-                     signal_i ? weft_osif_pkg::StatusCanceled : weft_osif_pkg::StatusTimedout;
-          state_d  = RtResp;
+          link_pop_o  = !put_q && !burst_q;
         end
       end
-
       RtBurstPut: begin
-        if (out_fire) begin
-          link_push_o  = 1'b1;
-          link_wdata_o = out_data_i;
-          started_d    = 1'b1;
-          cnt_d        = cnt_q - 16'd1;
-          if (cnt_q == 16'd1) begin
-            status_d = weft_osif_pkg::StatusOk;
-            state_d  = RtResp;
-          end
-        end else if (!started_q && link_full_i && (signal_i || expired)) begin
-          status_d = signal_i ? weft_osif_pkg::StatusCanceled : weft_osif_pkg::StatusTimedout;
-          state_d  = RtDiscard;
-        end
+        link_push_o  = out_fire;
+        link_wdata_o = out_data_i;
       end
-
-      RtDiscard: begin
-        if (out_fire) begin
-          cnt_d = cnt_q - 16'd1;
-          if (cnt_q == 16'd1) begin
-            state_d = RtResp;
-          end
-        end
-      end
-
-      RtResp: begin
-        if (in_fire) begin
-          if (status_q == weft_osif_pkg::StatusOk && !put_q) begin
-            state_d = burst_q ? RtBurstGet : RtRespWord;
-          end else begin
-            state_d = RtPass;
-            call_done_o = 1'b1;
-          end
-        end
-      end
-
-      RtRespWord: begin
-        if (in_fire) begin
-          state_d = RtPass;
-          call_done_o = 1'b1;
-        end
-      end
-
+      RtResp: call_done_o = in_fire && !(status_q == weft_osif_pkg::StatusOk && !put_q);
+      RtRespWord: call_done_o = in_fire;
       RtBurstGet: begin
-        if (in_fire) begin
-          link_pop_o = 1'b1;
-          cnt_d = cnt_q - 16'd1;
-          if (cnt_q == 16'd1) begin
-            state_d = RtPass;
-            call_done_o = 1'b1;
-          end
-        end
+        link_pop_o  = in_fire;
+        call_done_o = in_fire && (cnt_q == 16'd1);
       end
-
-      default: state_d = RtPass;
+      default: ;
     endcase
-
-    if (flush_i) begin
-      state_d     = RtPass;
-      pass_left_d = '0;
-    end
   end
 
+  // Next state, at the edge. A flush (the slot held in reset) ends any call.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q     <= RtPass;
@@ -476,23 +344,145 @@ module weft_link_router #(
       status_q    <= '0;
       link_q      <= '0;
     end else begin
-      state_q     <= state_d;
-      pass_left_q <= pass_left_d;
-      cmd_q       <= cmd_d;
-      put_q       <= put_d;
-      burst_q     <= burst_d;
-      try_q       <= try_d;
-      timed_q     <= timed_d;
-      fixed_q     <= fixed_d;
-      argi_q      <= argi_d;
-      cnt_q       <= cnt_d;
-      cnt_bad_q   <= cnt_bad_d;
-      started_q   <= started_d;
-      val_q       <= val_d;
-      tmo_q       <= tmo_d;
-      pre_q       <= pre_d;
-      status_q    <= status_d;
-      link_q      <= link_d;
+      // The timeout runs in the waiting states.
+      if ((state_q == RtWaitPut || state_q == RtWaitGet ||
+           (state_q == RtBurstPut && !started_q)) && timed_q && !expired) begin
+        pre_q <= tick ? '0 : pre_q + 1'b1;
+        if (tick) begin
+          tmo_q <= tmo_q - 32'd1;
+        end
+      end
+
+      unique case (state_q)
+        RtPass: begin
+          if (out_fire) begin
+            if (pass_left_q != '0) begin
+              pass_left_q <= pass_left_q - 16'd1;
+            end else if (!h_local) begin
+              pass_left_q <= h_nargs;
+            end else begin
+              cmd_q     <= h_cmd;
+              put_q     <= h_put;
+              burst_q   <= h_burst;
+              try_q     <= h_try;
+              timed_q   <= h_timed;
+              fixed_q   <= h_fixed;
+              link_q    <= h_link;
+              argi_q    <= '0;
+              started_q <= 1'b0;
+              cnt_bad_q <= 1'b0;
+              tmo_q     <= '0;
+              pre_q     <= '0;
+              cnt_q     <= h_nargs - h_fixed;  // burst put: its words
+              if (h_fixed != '0) begin
+                state_q <= RtArgs;
+              end else if (h_put) begin
+                state_q <= RtBurstPut;         // MBOX_PUT_BURST: words follow at once
+              end else begin
+                state_q <= RtWaitGet;          // MBOX_GET, MBOX_TRYGET
+              end
+            end
+          end
+        end
+
+        // Fixed arguments, in protocol order: a single put's value or a burst get's count
+        // first; the timeout is the last fixed argument of a timed call.
+        RtArgs: begin
+          if (out_fire) begin
+            argi_q <= argi_q + 16'd1;
+            if (timed_q && (argi_q + 16'd1 == fixed_q)) begin
+              tmo_q <= out_data_i;
+            end else if (burst_q) begin
+              cnt_q     <= out_data_i[15:0];
+              cnt_bad_q <= cnt_bad;
+            end else begin
+              val_q <= out_data_i;
+            end
+            if (argi_q + 16'd1 == fixed_q) begin
+              status_q <= weft_osif_pkg::StatusOk;
+              if (put_q) begin
+                state_q <= burst_q ? RtBurstPut : RtWaitPut;
+              end else if (burst_q && cnt_bad) begin
+                status_q <= weft_osif_pkg::StatusBadargs;
+                state_q  <= RtResp;
+              end else begin
+                state_q <= RtWaitGet;
+              end
+            end
+          end
+        end
+
+        // A single call's wait, and a burst get's wait for its first word: go on when the
+        // link allows, else answer AGAIN, CANCELED or TIMEDOUT when one applies.
+        RtWaitPut, RtWaitGet: begin
+          if (can_go) begin
+            status_q <= weft_osif_pkg::StatusOk;
+            state_q  <= RtResp;
+            if (!put_q && !burst_q) begin
+              val_q <= link_rdata_i;
+            end
+          end else if (try_q || signal_i || expired) begin
+            status_q <= try_q ? weft_osif_pkg::StatusAgain :
+                        signal_i ? weft_osif_pkg::StatusCanceled : weft_osif_pkg::StatusTimedout;
+            state_q  <= RtResp;
+          end
+        end
+
+        RtBurstPut: begin
+          if (out_fire) begin
+            started_q <= 1'b1;
+            cnt_q     <= cnt_q - 16'd1;
+            if (cnt_q == 16'd1) begin
+              status_q <= weft_osif_pkg::StatusOk;
+              state_q  <= RtResp;
+            end
+          end else if (!started_q && link_full_i && (signal_i || expired)) begin
+            status_q <= signal_i ? weft_osif_pkg::StatusCanceled : weft_osif_pkg::StatusTimedout;
+            state_q  <= RtDiscard;
+          end
+        end
+
+        RtDiscard: begin
+          if (out_fire) begin
+            cnt_q <= cnt_q - 16'd1;
+            if (cnt_q == 16'd1) begin
+              state_q <= RtResp;
+            end
+          end
+        end
+
+        RtResp: begin
+          if (in_fire) begin
+            if (status_q == weft_osif_pkg::StatusOk && !put_q) begin
+              state_q <= burst_q ? RtBurstGet : RtRespWord;
+            end else begin
+              state_q <= RtPass;
+            end
+          end
+        end
+
+        RtRespWord: begin
+          if (in_fire) begin
+            state_q <= RtPass;
+          end
+        end
+
+        RtBurstGet: begin
+          if (in_fire) begin
+            cnt_q <= cnt_q - 16'd1;
+            if (cnt_q == 16'd1) begin
+              state_q <= RtPass;
+            end
+          end
+        end
+
+        default: state_q <= RtPass;
+      endcase
+
+      if (flush_i) begin
+        state_q     <= RtPass;
+        pass_left_q <= '0;
+      end
     end
   end
 
@@ -506,7 +496,26 @@ module weft_link_router #(
     endcase
   end
 
+  // Still: no handshake that moves the state machine, no timeout counting, no flush to
+  // do. Conservative: a timed burst put that has not started is never still.
+  always_comb begin
+    unique case (state_q)
+      RtPass, RtArgs, RtDiscard: still_o = !out_fire;
+      RtWaitPut, RtWaitGet: still_o = !can_go && !try_q && !timed_q && !signal_i;
+      RtBurstPut: still_o = !out_fire && (started_q || (!timed_q && !(signal_i && link_full_i)));
+      RtResp, RtRespWord, RtBurstGet: still_o = !in_fire;
+      default: still_o = 1'b0;
+    endcase
+    if (flush_i && (state_q != RtPass || pass_left_q != '0)) begin
+      still_o = 1'b0;
+    end
+  end
+
 `ifndef SYNTHESIS
+  StillMeansStable_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      still_o |=> $stable({state_q, pass_left_q, cmd_q, put_q, burst_q, try_q, timed_q,
+                           fixed_q, argi_q, cnt_q, cnt_bad_q, started_q, val_q, tmo_q, pre_q,
+                           status_q, link_q}));
   if (NumBinds > 8) begin : gen_binds_check
     $error("weft_link_router: at most 8 bindings (LINK_BIND registers)");
   end

@@ -29,6 +29,9 @@ module weft_memif_master #(
   /// Active-low reset (asynchronous assert).
   input  logic                   rst_ni,
 
+  // ---- AXI4 master ----
+  `include "weft_axi_master_ports.svh"
+
   // ---- slots ----
   /// Burst request per slot.
   input  logic [NumSlots-1:0]    req_valid_i,
@@ -45,6 +48,8 @@ module weft_memif_master #(
   /// Per slot: a write burst of this slot is in flight (its B response has not arrived).
   /// A function of registers only.
   output logic [NumSlots-1:0]    wr_busy_o,
+  /// Per slot: a burst (read or write) of this slot is in flight. Registers only.
+  output logic [NumSlots-1:0]    slot_busy_o,
   /// Oldest write-data word per slot.
   input  logic [NumSlots*32-1:0] wr_data_i,
   /// Write-data word available per slot.
@@ -65,58 +70,9 @@ module weft_memif_master #(
   output logic [31:0]            err_info_o,
   /// A transaction is in flight.
   output logic                   busy_o,
-
-  // ---- AXI4 master ----
-  /// Write address.
-  output logic [31:0]            m_axi_awaddr_o,
-  /// Write burst length (beats - 1).
-  output logic [7:0]             m_axi_awlen_o,
-  /// Write beat size (4 bytes).
-  output logic [2:0]             m_axi_awsize_o,
-  /// Write burst type (INCR).
-  output logic [1:0]             m_axi_awburst_o,
-  /// Write address valid.
-  output logic                   m_axi_awvalid_o,
-  /// Write address ready.
-  input  logic                   m_axi_awready_i,
-  /// Write data.
-  output logic [31:0]            m_axi_wdata_o,
-  /// Write byte strobes.
-  output logic [3:0]             m_axi_wstrb_o,
-  /// Last beat of the write burst.
-  output logic                   m_axi_wlast_o,
-  /// Write data valid.
-  output logic                   m_axi_wvalid_o,
-  /// Write data ready.
-  input  logic                   m_axi_wready_i,
-  /// Write response.
-  input  logic [1:0]             m_axi_bresp_i,
-  /// Write response valid.
-  input  logic                   m_axi_bvalid_i,
-  /// Write response ready.
-  output logic                   m_axi_bready_o,
-  /// Read address.
-  output logic [31:0]            m_axi_araddr_o,
-  /// Read burst length (beats - 1).
-  output logic [7:0]             m_axi_arlen_o,
-  /// Read beat size (4 bytes).
-  output logic [2:0]             m_axi_arsize_o,
-  /// Read burst type (INCR).
-  output logic [1:0]             m_axi_arburst_o,
-  /// Read address valid.
-  output logic                   m_axi_arvalid_o,
-  /// Read address ready.
-  input  logic                   m_axi_arready_i,
-  /// Read data.
-  input  logic [31:0]            m_axi_rdata_i,
-  /// Read response.
-  input  logic [1:0]             m_axi_rresp_i,
-  /// Last beat of the read burst (not needed: beats are counted).
-  input  logic                   m_axi_rlast_i,
-  /// Read data valid.
-  input  logic                   m_axi_rvalid_i,
-  /// Read data ready.
-  output logic                   m_axi_rready_o
+  /// The next edge changes no register here (a simulator hint, docs/architecture.md,
+  /// "Holding"): idle, no request, nothing left on an AXI channel.
+  output logic                   still_o
 );
 
   localparam int unsigned SelW = (NumSlots > 1) ? $clog2(NumSlots) : 1;
@@ -130,18 +86,18 @@ module weft_memif_master #(
     StRead
   } state_e;
 
-  state_e          state_d, state_q;
-  logic [SelW-1:0] sel_d, sel_q;
-  logic [31:0]     addr_d, addr_q;
-  logic [7:0]      len_d, len_q;
-  logic            awvalid_d, awvalid_q, arvalid_d, arvalid_q;
-  logic            wvalid_d, wvalid_q, wlast_d, wlast_q;
-  logic [31:0]     wdata_d, wdata_q;
-  logic [3:0]      wstrb_d, wstrb_q;
-  logic [8:0]      wcnt_d, wcnt_q;    // beats loaded into the W register
-  logic [7:0]      rcnt_d, rcnt_q;    // beats received
-  logic            abort_d, abort_q;  // the slot was reset during this burst
-  logic            err_d, err_q;      // an error response was seen in this burst
+  state_e          state_q;
+  logic [SelW-1:0] sel_q;
+  logic [31:0]     addr_q;
+  logic [7:0]      len_q;
+  logic            awvalid_q, arvalid_q;
+  logic            wvalid_q, wlast_q;
+  logic [31:0]     wdata_q;
+  logic [3:0]      wstrb_q;
+  logic [8:0]      wcnt_q;    // beats loaded into the W register
+  logic [7:0]      rcnt_q;    // beats received
+  logic            abort_q;   // the slot was reset during this burst
+  logic            err_q;     // an error response was seen in this burst
 
   // ---------------------------------------------------------------------------------
   // The selected slot's signals
@@ -185,9 +141,11 @@ module weft_memif_master #(
   assign req_gnt_o = issue ? arb_gnt : '0;
 
   always_comb begin
-    wr_busy_o = '0;
-    if (state_q == StWrite) begin
-      wr_busy_o[sel_q] = 1'b1;
+    wr_busy_o    = '0;
+    slot_busy_o  = '0;
+    if (state_q != StIdle) begin
+      slot_busy_o[sel_q] = 1'b1;
+      wr_busy_o[sel_q]   = (state_q == StWrite);
     end
   end
 
@@ -228,65 +186,8 @@ module weft_memif_master #(
   end
 
   // ---------------------------------------------------------------------------------
-  // Next state
+  // Next state, at the edge; nothing to do while idle with no request
   // ---------------------------------------------------------------------------------
-  always_comb begin
-    state_d   = state_q;
-    sel_d     = sel_q;
-    addr_d    = addr_q;
-    len_d     = len_q;
-    awvalid_d = awvalid_q;
-    arvalid_d = arvalid_q;
-    wvalid_d  = wvalid_q;
-    wlast_d   = wlast_q;
-    wdata_d   = wdata_q;
-    wstrb_d   = wstrb_q;
-    wcnt_d    = wcnt_q;
-    rcnt_d    = rcnt_q;
-    abort_d   = abort_q;
-    err_d     = err_q || err_now;
-
-    if (state_q != StIdle) begin
-      abort_d = kill;
-    end
-    if (m_axi_awready_i) begin
-      awvalid_d = 1'b0;
-    end
-    if (m_axi_arready_i) begin
-      arvalid_d = 1'b0;
-    end
-
-    // W register: load the next beat whenever it is empty or being taken.
-    if (w_slot_free) begin
-      wvalid_d = w_load;
-      if (w_load) begin
-        wdata_d = kill ? '0 : sel_wr_data;
-        wstrb_d = kill ? 4'h0 : 4'hF;
-        wlast_d = (wcnt_q == {1'b0, len_q});
-        wcnt_d  = wcnt_q + 9'd1;
-      end
-    end
-
-    if (r_hs) begin
-      rcnt_d = rcnt_q + 8'd1;
-    end
-
-    if (issue) begin
-      state_d   = req_write_i[gnt_idx] ? StWrite : StRead;
-      sel_d     = gnt_idx;
-      addr_d    = req_addr_i[32*gnt_idx +: 32];
-      len_d     = req_len_i[8*gnt_idx +: 8];
-      awvalid_d = req_write_i[gnt_idx];
-      arvalid_d = !req_write_i[gnt_idx];
-      wcnt_d    = '0;
-      rcnt_d    = '0;
-      abort_d   = 1'b0;
-      err_d     = 1'b0;
-    end else if (complete) begin
-      state_d = StIdle;
-    end
-  end
-
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       state_q   <= StIdle;
@@ -303,21 +204,48 @@ module weft_memif_master #(
       rcnt_q    <= '0;
       abort_q   <= 1'b0;
       err_q     <= 1'b0;
-    end else begin
-      state_q   <= state_d;
-      sel_q     <= sel_d;
-      addr_q    <= addr_d;
-      len_q     <= len_d;
-      awvalid_q <= awvalid_d;
-      arvalid_q <= arvalid_d;
-      wvalid_q  <= wvalid_d;
-      wlast_q   <= wlast_d;
-      wdata_q   <= wdata_d;
-      wstrb_q   <= wstrb_d;
-      wcnt_q    <= wcnt_d;
-      rcnt_q    <= rcnt_d;
-      abort_q   <= abort_d;
-      err_q     <= err_d;
+    end else if (state_q != StIdle || arb_req != '0 || awvalid_q || arvalid_q || wvalid_q ||
+                 err_now) begin
+      err_q <= err_q || err_now;
+      if (state_q != StIdle) begin
+        abort_q <= kill;
+      end
+      if (m_axi_awready_i) begin
+        awvalid_q <= 1'b0;
+      end
+      if (m_axi_arready_i) begin
+        arvalid_q <= 1'b0;
+      end
+
+      // W register: load the next beat whenever it is empty or being taken.
+      if (w_slot_free) begin
+        wvalid_q <= w_load;
+        if (w_load) begin
+          wdata_q <= kill ? '0 : sel_wr_data;
+          wstrb_q <= kill ? 4'h0 : 4'hF;
+          wlast_q <= (wcnt_q == {1'b0, len_q});
+          wcnt_q  <= wcnt_q + 9'd1;
+        end
+      end
+
+      if (r_hs) begin
+        rcnt_q <= rcnt_q + 8'd1;
+      end
+
+      if (issue) begin
+        state_q   <= req_write_i[gnt_idx] ? StWrite : StRead;
+        sel_q     <= gnt_idx;
+        addr_q    <= req_addr_i[32*gnt_idx +: 32];
+        len_q     <= req_len_i[8*gnt_idx +: 8];
+        awvalid_q <= req_write_i[gnt_idx];
+        arvalid_q <= !req_write_i[gnt_idx];
+        wcnt_q    <= '0;
+        rcnt_q    <= '0;
+        abort_q   <= 1'b0;
+        err_q     <= 1'b0;
+      end else if (complete) begin
+        state_q <= StIdle;
+      end
     end
   end
 
@@ -339,6 +267,8 @@ module weft_memif_master #(
   assign m_axi_arburst_o = AxiBurstIncr;
   assign m_axi_arvalid_o = arvalid_q;
   assign busy_o          = (state_q != StIdle);
+  assign still_o         = (state_q == StIdle) && (arb_req == '0) && !awvalid_q && !arvalid_q &&
+                           !wvalid_q && !err_now;
 
   // rlast is redundant with the beat count (checked by an assertion only); bit 0 of a
   // response tells OKAY from EXOKAY, which both mean success here.
@@ -346,6 +276,9 @@ module weft_memif_master #(
   assign unused_inputs = m_axi_rlast_i ^ m_axi_bresp_i[0] ^ m_axi_rresp_i[0];
 
 `ifndef SYNTHESIS
+  StillMeansStable_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      still_o |=> $stable({state_q, sel_q, addr_q, len_q, awvalid_q, arvalid_q, wvalid_q,
+                           wlast_q, wdata_q, wstrb_q, wcnt_q, rcnt_q, abort_q, err_q}));
   GrantOneHot_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
       $onehot0(req_gnt_o));
   PopOneHot_A: assert property (@(posedge clk_i) disable iff (!rst_ni) $onehot0(wr_pop_o));

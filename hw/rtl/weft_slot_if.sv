@@ -10,9 +10,10 @@
 // FIFOs, the MEMIF command checker and the interrupt line. Register layout and meaning
 // come from protocol/osif.yaml through weft_osif_pkg.
 //
-// Slot boundary (docs/architecture.md):
-// * Every output towards the slot (slot_rst_no, *_valid_o, *_ready_o, *_data_o) is a
-//   function of registers of this module only, never of a slot input.
+// Slot boundary (docs/architecture.md): slot_req_i is the thread's side of the slot's
+// channels, slot_rsp_o the static region's (weft_osif_pkg::slot_req_t, slot_rsp_t).
+// * Every output towards the slot (slot_rst_no, slot_rsp_o) is a function of registers
+//   of this module only, never of a slot input.
 // * While CONTROL.RUN is 0 or CONTROL.RESET is 1 the slot is decoupled: every valid and
 //   ready towards it is 0 and its valids are ignored.
 // * While CONTROL.RESET is 1 every FIFO is flushed, FAULT (with FAULT_ADDR/FAULT_INFO),
@@ -38,6 +39,13 @@
 // completes on the bus; abort_o tells the master to finish it without the slot's data
 // (write strobes 0, read data dropped) because the slot is held in reset or its MEMIF
 // was stopped by a fault (it no longer accepts the write data such a burst may wait for).
+//
+// Simulation-friendly style (docs/architecture.md): next state that depends on a slot
+// input is computed inside always_ff blocks, at the edge, and only when its event
+// happens; combinational logic is limited to what other blocks need within the cycle
+// and is evaluated only while its condition holds. Verilator re-evaluates every
+// always_comb that reads a model input at every eval(); an idle slot then costs the
+// simulator a few tests per cycle.
 module weft_slot_if #(
   /// Depth of the HW2SW and SW2HW OSIF FIFOs in words.
   parameter int unsigned OsifDepth = 16,
@@ -84,36 +92,10 @@ module weft_slot_if #(
   output logic        slot_rst_no,
   /// CONTROL.RUN: the thread is clocked.
   output logic        slot_run_o,
-  /// OSIF response word towards the thread.
-  output logic [31:0] slot_osif_in_data_o,
-  /// OSIF response word valid.
-  output logic        slot_osif_in_valid_o,
-  /// The thread takes a response word; high also means "blocked waiting for the OS".
-  input  logic        slot_osif_in_ready_i,
-  /// OSIF request word from the thread.
-  input  logic [31:0] slot_osif_out_data_i,
-  /// OSIF request word valid.
-  input  logic        slot_osif_out_valid_i,
-  /// Room for a request word.
-  output logic        slot_osif_out_ready_o,
-  /// MEMIF command word from the thread.
-  input  logic [31:0] slot_mem_cmd_data_i,
-  /// MEMIF command word valid.
-  input  logic        slot_mem_cmd_valid_i,
-  /// Room for a command word.
-  output logic        slot_mem_cmd_ready_o,
-  /// MEMIF write-data word from the thread.
-  input  logic [31:0] slot_mem_wr_data_i,
-  /// MEMIF write-data word valid.
-  input  logic        slot_mem_wr_valid_i,
-  /// Room for a write-data word.
-  output logic        slot_mem_wr_ready_o,
-  /// MEMIF read-data word towards the thread.
-  output logic [31:0] slot_mem_rd_data_o,
-  /// MEMIF read-data word valid.
-  output logic        slot_mem_rd_valid_o,
-  /// The thread takes a read-data word.
-  input  logic        slot_mem_rd_ready_i,
+  /// The thread's side of the slot's channels.
+  input  weft_osif_pkg::slot_req_t slot_req_i,
+  /// The static region's side of the slot's channels (registers only: rule 1).
+  output weft_osif_pkg::slot_rsp_t slot_rsp_o,
 
   // ---- towards weft_memif_master ----
   /// A burst is ready to be issued.
@@ -130,6 +112,8 @@ module weft_slot_if #(
   output logic        abort_o,
   /// The memory master has a write burst of this slot in flight.
   input  logic        wr_busy_i,
+  /// The memory master has a burst (read or write) of this slot in flight.
+  input  logic        burst_busy_i,
   /// Oldest write-data word.
   output logic [31:0] wr_data_o,
   /// Write-data FIFO not empty.
@@ -154,6 +138,15 @@ module weft_slot_if #(
   output logic        irq_o,
   /// The slot needs no clock (stopped, held in reset, or blocked with nothing to do).
   output logic        quiet_o,
+  /// Quiet, and nothing of the slot's is left in its read-data FIFO or on the bus: the
+  /// simulator may stop evaluating the thread while this holds.
+  output logic        idle_o,
+  /// The next edge changes no register of this slot except the BUSY counter (a simulator
+  /// hint, docs/architecture.md, "Holding"); 0 whenever unsure.
+  output logic        still_o,
+  /// Hold edges a simulator skipped before this one (0 on a board): the BUSY counter
+  /// counts them too. Only non-zero in an edge where still_o is high.
+  input  logic [31:0] skip_i,
 
   // ---- hardware links (weft_static selects the link named by link_o) ----
   /// Link a link call of this slot uses.
@@ -193,49 +186,46 @@ module weft_slot_if #(
   // ---------------------------------------------------------------------------------
   // Registers
   // ---------------------------------------------------------------------------------
-  logic        reset_d, reset_q;         // CONTROL.RESET
-  logic        run_d, run_q;             // CONTROL.RUN
-  logic        irq_en_d, irq_en_q;       // CONTROL.IRQ_EN
-  logic        rst_seen_d, rst_seen_q;   // the thread was clocked while in reset
-  logic        fault_mem_d, fault_mem_q;
-  logic        fault_ovf_d, fault_ovf_q;
-  logic [31:0] fault_addr_d, fault_addr_q;
-  logic [31:0] fault_info_d, fault_info_q;
-  logic        signal_d, signal_q;       // CONTROL.SIGNAL
-  logic [31:0] link_calls_d, link_calls_q;
-  logic [63:0] busy_d, busy_q;
-  logic [31:0] busy_hi_d, busy_hi_q;
-  logic        stopped_d, stopped_q;     // MEMIF stopped by a fault until reset
+  logic        reset_q;        // CONTROL.RESET
+  logic        run_q;          // CONTROL.RUN
+  logic        irq_en_q;       // CONTROL.IRQ_EN
+  logic        signal_q;       // CONTROL.SIGNAL
+  logic        rst_seen_q;     // the thread was clocked while in reset
+  logic        fault_mem_q, fault_ovf_q;
+  logic [31:0] fault_addr_q, fault_info_q;
+  logic [31:0] link_calls_q;
+  logic [63:0] busy_q;
+  logic [31:0] busy_hi_q;
+  logic        stopped_q;      // MEMIF stopped by a fault until reset
   // Command word 0 waiting for its address word.
-  logic        w0_valid_d, w0_valid_q;
-  logic [31:0] w0_d, w0_q;
+  logic        w0_valid_q;
+  logic [31:0] w0_q;
   // Active (checked) command: next burst address and words still to request.
-  logic        act_valid_d, act_valid_q;
-  logic        act_write_d, act_write_q;
-  logic [31:0] act_addr_d, act_addr_q;
-  logic [LeftW-1:0] act_left_d, act_left_q;
+  logic        act_valid_q, act_write_q;
+  logic [31:0] act_addr_q;
+  logic [LeftW-1:0] act_left_q;
 
   // Connected: the decoupler passes handshakes.
   logic connected;
   assign connected = run_q && !reset_q;
 
+  // The thread's outputs as the static region may act on them (decoupled).
+  weft_osif_pkg::slot_req_t req;
+  assign req = slot_req_i;
+
   // ---------------------------------------------------------------------------------
   // Register access decode
   // ---------------------------------------------------------------------------------
-  logic [7:0]  reg_off;
   logic [31:0] wmask;
-  assign reg_off = reg_addr_i;
-  assign wmask   = {{8{reg_wstrb_i[3]}}, {8{reg_wstrb_i[2]}},
-                    {8{reg_wstrb_i[1]}}, {8{reg_wstrb_i[0]}}};
+  assign wmask = {{8{reg_wstrb_i[3]}}, {8{reg_wstrb_i[2]}},
+                  {8{reg_wstrb_i[1]}}, {8{reg_wstrb_i[0]}}};
 
-  logic wr_sw2hw, wr_control, wr_fault;
-  logic rd_hw2sw, rd_busy_lo;
-  assign wr_sw2hw    = reg_we_i && (reg_off == weft_osif_pkg::SlotRegOsifSw2hw) &&
-                       (reg_wstrb_i != '0);
-  assign wr_control  = reg_we_i && (reg_off == weft_osif_pkg::SlotRegControl);
-  assign wr_fault    = reg_we_i && (reg_off == weft_osif_pkg::SlotRegFault);
-  assign rd_hw2sw    = reg_re_i && (reg_off == weft_osif_pkg::SlotRegOsifHw2sw);
-  assign rd_busy_lo  = reg_re_i && (reg_off == weft_osif_pkg::SlotRegBusyLo);
+  logic wr_sw2hw, wr_control, wr_fault, rd_busy_lo;
+  assign wr_sw2hw   = reg_we_i && (reg_addr_i == weft_osif_pkg::SlotRegOsifSw2hw) &&
+                      (reg_wstrb_i != '0);
+  assign wr_control = reg_we_i && (reg_addr_i == weft_osif_pkg::SlotRegControl);
+  assign wr_fault   = reg_we_i && (reg_addr_i == weft_osif_pkg::SlotRegFault);
+  assign rd_busy_lo = reg_re_i && (reg_addr_i == weft_osif_pkg::SlotRegBusyLo);
 
   // ---------------------------------------------------------------------------------
   // OSIF FIFOs
@@ -246,7 +236,8 @@ module weft_slot_if #(
   logic                hw2sw_push, hw2sw_pop, sw2hw_push, sw2hw_pop;
 
   logic wr_pending;  // MEMIF writes not yet in memory (the write fence, below)
-  assign hw2sw_pop  = rd_hw2sw && !hw2sw_empty;
+  assign hw2sw_pop = reg_re_i && (reg_addr_i == weft_osif_pkg::SlotRegOsifHw2sw) &&
+                     !hw2sw_empty;
 
   // ---------------------------------------------------------------------------------
   // Link bindings and the router between the thread and the OSIF FIFOs
@@ -263,9 +254,9 @@ module weft_slot_if #(
   logic [7:0]  bind_rel;
   logic        bind_hit;
   logic [31:0] bind_idx;
-  assign bind_rel = reg_off - BindFirst;
+  assign bind_rel = reg_addr_i - BindFirst;
   if (NumBinds > 0) begin : gen_bind_hit
-    assign bind_hit = (reg_off >= BindFirst) && (32'(bind_rel) < NumBinds * BindStride) &&
+    assign bind_hit = (reg_addr_i >= BindFirst) && (32'(bind_rel) < NumBinds * BindStride) &&
                       (32'(bind_rel) % BindStride == 0);
   end else begin : gen_no_binds
     assign bind_hit = 1'b0;
@@ -285,7 +276,8 @@ module weft_slot_if #(
     end
   end
 
-  logic rt_out_ready, rt_in_valid, rt_call_done, rt_quiet;
+  logic rt_out_ready, rt_in_valid, rt_call_done, rt_quiet, rt_still;
+  logic hw2sw_still, sw2hw_still, cmd_still, wr_still, rd_still;
   logic [31:0] rt_in_data;
 
   weft_link_router #(
@@ -300,12 +292,12 @@ module weft_slot_if #(
     .flush_i     (reset_q),
     .signal_i    (signal_q),
     .bind_i      (bind_q),
-    .out_data_i  (slot_osif_out_data_i),
-    .out_valid_i (slot_osif_out_valid_i && connected),
+    .out_data_i  (req.osif.out_data),
+    .out_valid_i (req.osif.out_valid && connected),
     .out_ready_o (rt_out_ready),
     .in_data_o   (rt_in_data),
     .in_valid_o  (rt_in_valid),
-    .in_ready_i  (slot_osif_in_ready_i && connected),
+    .in_ready_i  (req.osif.in_ready && connected),
     .sw_ready_i  (!hw2sw_full && !wr_pending),
     .sw_push_o   (hw2sw_push),
     .sw_valid_i  (!sw2hw_empty),
@@ -319,12 +311,9 @@ module weft_slot_if #(
     .link_empty_i,
     .link_rdata_i,
     .call_done_o (rt_call_done),
-    .quiet_o     (rt_quiet)
+    .quiet_o     (rt_quiet),
+    .still_o     (rt_still)
   );
-
-  assign slot_osif_out_ready_o = connected && rt_out_ready;
-  assign slot_osif_in_valid_o  = connected && rt_in_valid;
-  assign slot_osif_in_data_o   = rt_in_data;
 
   weft_fifo #(
     .Width(32),
@@ -334,12 +323,13 @@ module weft_slot_if #(
     .rst_ni,
     .flush_i (reset_q),
     .push_i  (hw2sw_push),
-    .wdata_i (slot_osif_out_data_i),
+    .wdata_i (req.osif.out_data),
     .pop_i   (hw2sw_pop),
     .rdata_o (hw2sw_rdata),
     .full_o  (hw2sw_full),
     .empty_o (hw2sw_empty),
-    .count_o (hw2sw_count)
+    .count_o (hw2sw_count),
+    .still_o (hw2sw_still)
   );
 
   assign sw2hw_push = wr_sw2hw && !sw2hw_full;
@@ -357,22 +347,24 @@ module weft_slot_if #(
     .rdata_o (sw2hw_rdata),
     .full_o  (sw2hw_full),
     .empty_o (sw2hw_empty),
-    .count_o (sw2hw_count)
+    .count_o (sw2hw_count),
+    .still_o (sw2hw_still)
   );
 
   // ---------------------------------------------------------------------------------
   // MEMIF FIFOs
   // ---------------------------------------------------------------------------------
-  logic [31:0]        cmd_rdata;
+  logic [31:0]        cmd_rdata, rd_head;
   logic               cmd_full, cmd_empty, cmd_push, cmd_pop;
   logic [CmdCntW-1:0] cmd_count;
   logic               wr_full, wr_empty, wr_push;
   logic [WrCntW-1:0]  wr_count;
   logic               rd_empty, rd_pop;
   logic [RdCntW-1:0]  rd_count;
+  logic               mem_open;  // the MEMIF takes commands and write data
 
-  assign slot_mem_cmd_ready_o = connected && !stopped_q && !cmd_full;
-  assign cmd_push = slot_mem_cmd_valid_i && slot_mem_cmd_ready_o;
+  assign mem_open = connected && !stopped_q;
+  assign cmd_push = req.mem.cmd_valid && mem_open && !cmd_full;
 
   weft_fifo #(
     .Width(32),
@@ -382,16 +374,16 @@ module weft_slot_if #(
     .rst_ni,
     .flush_i (reset_q),
     .push_i  (cmd_push),
-    .wdata_i (slot_mem_cmd_data_i),
+    .wdata_i (req.mem.cmd_data),
     .pop_i   (cmd_pop),
     .rdata_o (cmd_rdata),
     .full_o  (cmd_full),
     .empty_o (cmd_empty),
-    .count_o (cmd_count)
+    .count_o (cmd_count),
+    .still_o (cmd_still)
   );
 
-  assign slot_mem_wr_ready_o = connected && !stopped_q && !wr_full;
-  assign wr_push = slot_mem_wr_valid_i && slot_mem_wr_ready_o;
+  assign wr_push = req.mem.wr_valid && mem_open && !wr_full;
 
   weft_fifo #(
     .Width(32),
@@ -401,24 +393,24 @@ module weft_slot_if #(
     .rst_ni,
     .flush_i (reset_q),
     .push_i  (wr_push),
-    .wdata_i (slot_mem_wr_data_i),
+    .wdata_i (req.mem.wr_data),
     .pop_i   (wr_pop_i),
     .rdata_o (wr_data_o),
     .full_o  (wr_full),
     .empty_o (wr_empty),
-    .count_o (wr_count)
+    .count_o (wr_count),
+    .still_o (wr_still)
   );
 
   assign wr_valid_o = !wr_empty;
 
   // Write fence: while this slot has MEMIF writes that have not reached memory, its next
-  // OSIF request is not accepted (slot_osif_out_ready_o). A thread that writes a block and
-  // then posts a semaphore can therefore never have software see the post before the data.
+  // OSIF request is not accepted (out_ready). A thread that writes a block and then posts
+  // a semaphore can therefore never have software see the post before the data.
   assign wr_pending = (act_valid_q && act_write_q) || w0_valid_q || !cmd_empty ||
                       !wr_empty || wr_busy_i;
 
-  assign slot_mem_rd_valid_o = connected && !rd_empty;
-  assign rd_pop = slot_mem_rd_valid_o && slot_mem_rd_ready_i;
+  assign rd_pop = connected && !rd_empty && req.mem.rd_ready;
 
   weft_fifo #(
     .Width(32),
@@ -430,39 +422,50 @@ module weft_slot_if #(
     .push_i  (rd_push_i),
     .wdata_i (rd_data_i),
     .pop_i   (rd_pop),
-    .rdata_o (slot_mem_rd_data_o),
+    .rdata_o (rd_head),
     .full_o  (rd_full_o),
     .empty_o (rd_empty),
-    .count_o (rd_count)
+    .count_o (rd_count),
+    .still_o (rd_still)
   );
 
-  // CONTROL, IRQ_STATUS and FAULT as read; ctrl is CONTROL after a byte-masked write.
-  logic [31:0] ctrl_rd, ctrl, irq_status_rd, fault_rd;
-  assign ctrl_rd = (signal_q ? weft_osif_pkg::ControlSignal : '0) |
-                   (reset_q ? weft_osif_pkg::ControlReset : '0) |
-                   (run_q ? weft_osif_pkg::ControlRun : '0) |
-                   (irq_en_q ? weft_osif_pkg::ControlIrqEn : '0);
-  assign ctrl = (ctrl_rd & ~wmask) | (reg_wdata_i & wmask);
-  assign irq_status_rd = (!hw2sw_empty ? weft_osif_pkg::IrqOsif : '0) |
-                         ((fault_mem_q || fault_ovf_q) ? weft_osif_pkg::IrqFault : '0);
-  assign fault_rd = (fault_mem_q ? weft_osif_pkg::FaultMem : '0) |
-                    (fault_ovf_q ? weft_osif_pkg::FaultOverflow : '0);
+  // ---------------------------------------------------------------------------------
+  // Towards the thread: registers only (boundary rule 1), 0 while decoupled
+  // ---------------------------------------------------------------------------------
+  always_comb begin
+    slot_rsp_o = '0;
+    slot_rsp_o.osif.in_data   = rt_in_data;
+    slot_rsp_o.mem.rd_data    = rd_head;
+    if (connected) begin
+      slot_rsp_o.osif.in_valid  = rt_in_valid;
+      slot_rsp_o.osif.out_ready = rt_out_ready;
+      slot_rsp_o.mem.cmd_ready  = !stopped_q && !cmd_full;
+      slot_rsp_o.mem.wr_ready   = !stopped_q && !wr_full;
+      slot_rsp_o.mem.rd_valid   = !rd_empty;
+    end
+  end
 
   // ---------------------------------------------------------------------------------
-  // MEMIF command check
+  // MEMIF command check: word0 waits in w0_q, word1 (the address) at the head of the
+  // command FIFO. The check runs only in the cycle that pops the address word.
   // ---------------------------------------------------------------------------------
   logic [OpW-1:0]   chk_op;
   logic [RsvdW-1:0] chk_rsvd;
   logic [LenW-1:0]  chk_len;
-  logic [31:0]      chk_addr;
-  logic             chk_ok, chk_granted;
+  logic             chk_now, chk_ok, chk_granted;
   logic [31:0]      guard_rdata;
   logic             guard_hit;
+  logic             act_free, last_burst;
 
   assign chk_op   = w0_q[weft_osif_pkg::MemifOpMsb:weft_osif_pkg::MemifOpLsb];
   assign chk_rsvd = w0_q[weft_osif_pkg::MemifRsvdMsb:weft_osif_pkg::MemifRsvdLsb];
   assign chk_len  = w0_q[weft_osif_pkg::MemifLengthMsb:weft_osif_pkg::MemifLengthLsb];
-  assign chk_addr = cmd_rdata;
+
+  // The active command has requested its last burst (or there is none).
+  assign act_free = !act_valid_q || (req_gnt_i && last_burst);
+  // Pop word0 into w0_q, or word1 together with the check.
+  assign cmd_pop  = !stopped_q && !cmd_empty && (!w0_valid_q || act_free);
+  assign chk_now  = cmd_pop && w0_valid_q;
 
   weft_mem_guard #(
     .NumWindows(NumWindows)
@@ -470,48 +473,55 @@ module weft_slot_if #(
     .clk_i,
     .rst_ni,
     .reg_we_i   (reg_we_i),
-    .reg_off_i  (reg_off),
+    .reg_re_i   (reg_re_i),
+    .reg_off_i  (reg_addr_i),
     .reg_wdata_i(reg_wdata_i),
     .reg_wmask_i(wmask),
     .reg_rdata_o(guard_rdata),
     .reg_hit_o  (guard_hit),
+    .check_i    (chk_now),
     .write_i    (chk_op == weft_osif_pkg::MemifOpWrite),
-    .addr_i     (chk_addr),
+    .addr_i     (cmd_rdata),
     .len_i      (32'(chk_len)),
     .grant_o    (chk_granted)
   );
 
-  assign chk_ok   = ((chk_op == weft_osif_pkg::MemifOpRead) ||
-                     (chk_op == weft_osif_pkg::MemifOpWrite)) &&
-                    (chk_rsvd == '0) &&
-                    (chk_len != '0) && (chk_len[1:0] == 2'b00) &&
-                    (chk_addr[1:0] == 2'b00) &&
-                    chk_granted;
+  assign chk_ok = ((chk_op == weft_osif_pkg::MemifOpRead) ||
+                   (chk_op == weft_osif_pkg::MemifOpWrite)) &&
+                  (chk_rsvd == '0) &&
+                  (chk_len != '0) && (chk_len[1:0] == 2'b00) &&
+                  (cmd_rdata[1:0] == 2'b00) &&
+                  chk_granted;
 
   // ---------------------------------------------------------------------------------
-  // Burst request of the active command
+  // Burst request of the active command (computed only while there is one)
   // ---------------------------------------------------------------------------------
   logic [10:0]      words_to_4k;   // 1..1024
   logic [BeatW-1:0] beats;         // 1..MemifMaxBurstBeats
   logic [BeatW-1:0] thr;
-  logic             data_ok, last_burst, act_free;
-
-  assign words_to_4k = 11'd1024 - 11'(act_addr_q[11:2]);
+  logic             data_ok;
 
   always_comb begin
-    beats = MaxBeats;
-    if (words_to_4k < 11'(beats)) begin
-      beats = BeatW'(words_to_4k);
-    end
-    if (act_left_q < LeftW'(beats)) begin
-      beats = BeatW'(act_left_q);
-    end
-    if (act_write_q) begin
-      thr = (beats < WrThreshold) ? beats : WrThreshold;
-      data_ok = (32'(thr) <= 32'(wr_count));
-    end else begin
-      thr = (beats < RdThreshold) ? beats : RdThreshold;
-      data_ok = ((32'(thr) + 32'(rd_count)) <= RdDepth);
+    words_to_4k = '0;
+    beats = '0;
+    thr = '0;
+    data_ok = 1'b0;
+    if (act_valid_q) begin
+      words_to_4k = 11'd1024 - 11'(act_addr_q[11:2]);
+      beats = MaxBeats;
+      if (words_to_4k < 11'(beats)) begin
+        beats = BeatW'(words_to_4k);
+      end
+      if (act_left_q < LeftW'(beats)) begin
+        beats = BeatW'(act_left_q);
+      end
+      if (act_write_q) begin
+        thr = (beats < WrThreshold) ? beats : WrThreshold;
+        data_ok = (32'(thr) <= 32'(wr_count));
+      end else begin
+        thr = (beats < RdThreshold) ? beats : RdThreshold;
+        data_ok = ((32'(thr) + 32'(rd_count)) <= RdDepth);
+      end
     end
   end
 
@@ -521,139 +531,68 @@ module weft_slot_if #(
   assign req_len_o   = 8'(beats - 1'b1);
   assign abort_o     = reset_q || stopped_q;
   assign last_burst  = (act_left_q == LeftW'(beats));
-  assign act_free    = !act_valid_q || (req_gnt_i && last_burst);
 
   // ---------------------------------------------------------------------------------
-  // Next state
+  // Next state, at the edge
   // ---------------------------------------------------------------------------------
-  always_comb begin
-    reset_d      = reset_q;
-    run_d        = run_q;
-    irq_en_d     = irq_en_q;
-    fault_mem_d  = fault_mem_q;
-    fault_ovf_d  = fault_ovf_q;
-    fault_addr_d = fault_addr_q;
-    fault_info_d = fault_info_q;
-    signal_d     = signal_q;
-    link_calls_d = link_calls_q + (rt_call_done ? 32'd1 : 32'd0);
-    busy_d       = busy_q;
-    busy_hi_d    = busy_hi_q;
-    stopped_d    = stopped_q;
-    w0_valid_d   = w0_valid_q;
-    w0_d         = w0_q;
-    act_valid_d  = act_valid_q;
-    act_write_d  = act_write_q;
-    act_addr_d   = act_addr_q;
-    act_left_d   = act_left_q;
-    cmd_pop      = 1'b0;
+  logic [31:0] ctrl_rd, ctrl;
+  assign ctrl_rd = (signal_q ? weft_osif_pkg::ControlSignal : '0) |
+                   (reset_q ? weft_osif_pkg::ControlReset : '0) |
+                   (run_q ? weft_osif_pkg::ControlRun : '0) |
+                   (irq_en_q ? weft_osif_pkg::ControlIrqEn : '0);
+  assign ctrl = (ctrl_rd & ~wmask) | (reg_wdata_i & wmask);
 
-    // The thread saw a clock edge with its reset asserted.
-    rst_seen_d = reset_q && (rst_seen_q || run_q);
-
-    // Busy: the slot runs and is not waiting for an OSIF response.
-    if (connected && !slot_osif_in_ready_i) begin
-      busy_d = busy_q + 64'd1;
-    end
-    if (rd_busy_lo) begin
-      busy_hi_d = busy_q[63:32];
-    end
-
-    // Active command: advance on every granted burst.
-    if (req_gnt_i) begin
-      act_addr_d = act_addr_q + {21'd0, beats, 2'b00};
-      act_left_d = act_left_q - LeftW'(beats);
-      if (last_burst) begin
-        act_valid_d = 1'b0;
+  // CONTROL. SIGNAL belongs to the thread being run: it reads 0 while RESET is 1.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      reset_q    <= 1'b1;
+      run_q      <= 1'b0;
+      irq_en_q   <= 1'b0;
+      signal_q   <= 1'b0;
+      rst_seen_q <= 1'b0;
+    end else begin
+      rst_seen_q <= reset_q && (rst_seen_q || run_q);
+      if (wr_control) begin
+        reset_q  <= (ctrl & weft_osif_pkg::ControlReset) != '0;
+        run_q    <= (ctrl & weft_osif_pkg::ControlRun) != '0;
+        irq_en_q <= (ctrl & weft_osif_pkg::ControlIrqEn) != '0;
+        signal_q <= ((ctrl & weft_osif_pkg::ControlSignal) != '0) &&
+                    ((ctrl & weft_osif_pkg::ControlReset) == '0);
       end
-    end
-
-    // Command words: word0 into w0_q, then check it together with word1 at the head
-    // of the command FIFO once the active command has requested its last burst.
-    if (!stopped_q) begin
-      if (!w0_valid_q) begin
-        if (!cmd_empty) begin
-          cmd_pop    = 1'b1;
-          w0_d       = cmd_rdata;
-          w0_valid_d = 1'b1;
-        end
-      end else if (!cmd_empty && act_free) begin
-        cmd_pop    = 1'b1;
-        w0_valid_d = 1'b0;
-        if (chk_ok) begin
-          act_valid_d = 1'b1;
-          act_write_d = (chk_op == weft_osif_pkg::MemifOpWrite);
-          act_addr_d  = chk_addr;
-          act_left_d  = chk_len[LenW-1:2];
-        end else begin
-          fault_mem_d  = 1'b1;
-          fault_addr_d = chk_addr;
-          fault_info_d = w0_q;
-          stopped_d    = 1'b1;
-        end
-      end
-    end
-
-    // A bus error on one of the slot's bursts.
-    if (bus_err_i && !stopped_q) begin
-      fault_mem_d  = 1'b1;
-      fault_addr_d = bus_err_addr_i;
-      fault_info_d = bus_err_info_i;
-      stopped_d    = 1'b1;
-    end
-
-    // Software writes.
-    if (wr_sw2hw && sw2hw_full) begin
-      fault_ovf_d = 1'b1;
-    end
-    if (wr_control) begin
-      reset_d  = (ctrl & weft_osif_pkg::ControlReset) != '0;
-      run_d    = (ctrl & weft_osif_pkg::ControlRun) != '0;
-      irq_en_d = (ctrl & weft_osif_pkg::ControlIrqEn) != '0;
-      signal_d = (ctrl & weft_osif_pkg::ControlSignal) != '0;
-    end
-    if (wr_fault) begin
-      if ((reg_wdata_i & wmask & weft_osif_pkg::FaultMem) != '0) begin
-        fault_mem_d = 1'b0;
-      end
-      if ((reg_wdata_i & wmask & weft_osif_pkg::FaultOverflow) != '0) begin
-        fault_ovf_d = 1'b0;
-      end
-    end
-
-    // SIGNAL belongs to the thread being run: it reads 0 while RESET is 1.
-    if (reset_d) begin
-      signal_d = 1'b0;
-    end
-
-    // Held in reset: clear the thread's state (FIFOs are flushed by reset_q).
-    if (reset_q) begin
-      fault_mem_d  = 1'b0;
-      fault_ovf_d  = 1'b0;
-      fault_addr_d = '0;
-      fault_info_d = '0;
-      busy_d       = '0;
-      busy_hi_d    = '0;
-      link_calls_d = '0;
-      stopped_d    = 1'b0;
-      w0_valid_d   = 1'b0;
-      act_valid_d  = 1'b0;
     end
   end
 
+  // BUSY: the slot runs and is not waiting for an OSIF response; LINK_CALLS.
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      reset_q      <= 1'b1;
-      run_q        <= 1'b0;
-      irq_en_q     <= 1'b0;
-      rst_seen_q   <= 1'b0;
+      busy_q       <= '0;
+      busy_hi_q    <= '0;
+      link_calls_q <= '0;
+    end else if (reset_q) begin
+      busy_q       <= '0;
+      busy_hi_q    <= '0;
+      link_calls_q <= '0;
+    end else begin
+      if (connected && !req.osif.in_ready) begin
+        busy_q <= busy_q + 64'd1 + 64'(skip_i);
+      end
+      if (rd_busy_lo) begin
+        busy_hi_q <= busy_q[63:32];
+      end
+      if (rt_call_done) begin
+        link_calls_q <= link_calls_q + 32'd1;
+      end
+    end
+  end
+
+  // MEMIF commands and faults. Held in reset: the thread's state is cleared (the FIFOs
+  // are flushed by reset_q).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
       fault_mem_q  <= 1'b0;
       fault_ovf_q  <= 1'b0;
       fault_addr_q <= '0;
       fault_info_q <= '0;
-      signal_q     <= 1'b0;
-      link_calls_q <= '0;
-      busy_q       <= '0;
-      busy_hi_q    <= '0;
       stopped_q    <= 1'b0;
       w0_valid_q   <= 1'b0;
       w0_q         <= '0;
@@ -661,63 +600,103 @@ module weft_slot_if #(
       act_write_q  <= 1'b0;
       act_addr_q   <= '0;
       act_left_q   <= '0;
+    end else if (reset_q) begin
+      fault_mem_q  <= 1'b0;
+      fault_ovf_q  <= 1'b0;
+      fault_addr_q <= '0;
+      fault_info_q <= '0;
+      stopped_q    <= 1'b0;
+      w0_valid_q   <= 1'b0;
+      act_valid_q  <= 1'b0;
     end else begin
-      reset_q      <= reset_d;
-      run_q        <= run_d;
-      irq_en_q     <= irq_en_d;
-      rst_seen_q   <= rst_seen_d;
-      fault_mem_q  <= fault_mem_d;
-      fault_ovf_q  <= fault_ovf_d;
-      fault_addr_q <= fault_addr_d;
-      fault_info_q <= fault_info_d;
-      signal_q     <= signal_d;
-      link_calls_q <= link_calls_d;
-      busy_q       <= busy_d;
-      busy_hi_q    <= busy_hi_d;
-      stopped_q    <= stopped_d;
-      w0_valid_q   <= w0_valid_d;
-      w0_q         <= w0_d;
-      act_valid_q  <= act_valid_d;
-      act_write_q  <= act_write_d;
-      act_addr_q   <= act_addr_d;
-      act_left_q   <= act_left_d;
+      // The active command advances on every granted burst.
+      if (req_gnt_i) begin
+        act_addr_q <= act_addr_q + {21'd0, beats, 2'b00};
+        act_left_q <= act_left_q - LeftW'(beats);
+        if (last_burst) begin
+          act_valid_q <= 1'b0;
+        end
+      end
+      if (cmd_pop) begin
+        if (!w0_valid_q) begin
+          w0_q       <= cmd_rdata;
+          w0_valid_q <= 1'b1;
+        end else begin
+          w0_valid_q <= 1'b0;
+          if (chk_ok) begin
+            act_valid_q <= 1'b1;
+            act_write_q <= (chk_op == weft_osif_pkg::MemifOpWrite);
+            act_addr_q  <= cmd_rdata;
+            act_left_q  <= chk_len[LenW-1:2];
+          end else begin
+            fault_mem_q  <= 1'b1;
+            fault_addr_q <= cmd_rdata;
+            fault_info_q <= w0_q;
+            stopped_q    <= 1'b1;
+          end
+        end
+      end
+      // A bus error on one of the slot's bursts.
+      if (bus_err_i && !stopped_q) begin
+        fault_mem_q  <= 1'b1;
+        fault_addr_q <= bus_err_addr_i;
+        fault_info_q <= bus_err_info_i;
+        stopped_q    <= 1'b1;
+      end
+      if (wr_sw2hw && sw2hw_full) begin
+        fault_ovf_q <= 1'b1;
+      end
+      if (wr_fault) begin
+        if ((reg_wdata_i & wmask & weft_osif_pkg::FaultMem) != '0) begin
+          fault_mem_q <= 1'b0;
+        end
+        if ((reg_wdata_i & wmask & weft_osif_pkg::FaultOverflow) != '0) begin
+          fault_ovf_q <= 1'b0;
+        end
+      end
     end
   end
 
   // ---------------------------------------------------------------------------------
-  // Register read
+  // Register read (computed only for a read of this slot)
   // ---------------------------------------------------------------------------------
   logic fault_any;
   assign fault_any = fault_mem_q || fault_ovf_q;
 
   always_comb begin
     reg_rdata_o = '0;
-    unique case (reg_off)
-      weft_osif_pkg::SlotRegOsifHw2sw: reg_rdata_o = hw2sw_empty ? '0 : hw2sw_rdata;
-      weft_osif_pkg::SlotRegStatus:    reg_rdata_o = {16'(sw2hw_count), 16'(hw2sw_count)};
-      weft_osif_pkg::SlotRegControl:   reg_rdata_o = ctrl_rd;
-      weft_osif_pkg::SlotRegIrqStatus: reg_rdata_o = irq_status_rd;
-      weft_osif_pkg::SlotRegFault:     reg_rdata_o = fault_rd;
-      weft_osif_pkg::SlotRegFaultAddr: reg_rdata_o = fault_addr_q;
-      weft_osif_pkg::SlotRegFaultInfo: reg_rdata_o = fault_info_q;
-      weft_osif_pkg::SlotRegCaps:      reg_rdata_o = 32'(NumWindows) |
-                                                   (32'(NumBinds) << weft_osif_pkg::CapsBindsShift);
-      weft_osif_pkg::SlotRegLinkCalls: reg_rdata_o = link_calls_q;
-      weft_osif_pkg::SlotRegBusyLo:    reg_rdata_o = busy_q[31:0];
-      weft_osif_pkg::SlotRegBusyHi:    reg_rdata_o = busy_hi_q;
-      weft_osif_pkg::SlotRegFifoDepth: reg_rdata_o = {16'(OsifDepth), 16'(OsifDepth)};
-      default: begin
-        // Arrays, then holes: OSIF_SW2HW is write-only, unmapped offsets read 0.
-        if (guard_hit) begin
-          reg_rdata_o = guard_rdata;
-        end
-        for (int b = 0; b < NumBindsSigned; b++) begin
-          if (bind_hit && bind_idx == b) begin
-            reg_rdata_o = bind_q[b*32 +: 32];
+    if (reg_re_i) begin
+      unique case (reg_addr_i)
+        weft_osif_pkg::SlotRegOsifHw2sw: reg_rdata_o = hw2sw_empty ? '0 : hw2sw_rdata;
+        weft_osif_pkg::SlotRegStatus:    reg_rdata_o = {16'(sw2hw_count), 16'(hw2sw_count)};
+        weft_osif_pkg::SlotRegControl:   reg_rdata_o = ctrl_rd;
+        weft_osif_pkg::SlotRegIrqStatus:
+          reg_rdata_o = (!hw2sw_empty ? weft_osif_pkg::IrqOsif : '0) |
+                        (fault_any ? weft_osif_pkg::IrqFault : '0);
+        weft_osif_pkg::SlotRegFault:
+          reg_rdata_o = (fault_mem_q ? weft_osif_pkg::FaultMem : '0) |
+                        (fault_ovf_q ? weft_osif_pkg::FaultOverflow : '0);
+        weft_osif_pkg::SlotRegFaultAddr: reg_rdata_o = fault_addr_q;
+        weft_osif_pkg::SlotRegFaultInfo: reg_rdata_o = fault_info_q;
+        weft_osif_pkg::SlotRegCaps:      reg_rdata_o = 32'(NumWindows) |
+                                                     (32'(NumBinds) << weft_osif_pkg::CapsBindsShift);
+        weft_osif_pkg::SlotRegLinkCalls: reg_rdata_o = link_calls_q;
+        weft_osif_pkg::SlotRegBusyLo:    reg_rdata_o = busy_q[31:0];
+        weft_osif_pkg::SlotRegBusyHi:    reg_rdata_o = busy_hi_q;
+        weft_osif_pkg::SlotRegFifoDepth: reg_rdata_o = {16'(OsifDepth), 16'(OsifDepth)};
+        default: begin
+          // Arrays, then holes: OSIF_SW2HW is write-only, unmapped offsets read 0.
+          if (guard_hit) begin
+            reg_rdata_o = guard_rdata;
+          end
+          for (int b = 0; b < NumBindsSigned; b++) begin
+            if (bind_hit && bind_idx == b) begin
+              reg_rdata_o = bind_q[b*32 +: 32];
+            end
           end
         end
-      end
-    endcase
+      endcase
+    end
   end
 
   // ---------------------------------------------------------------------------------
@@ -728,21 +707,36 @@ module weft_slot_if #(
   assign irq_o       = irq_en_q && (!hw2sw_empty || fault_any);
 
   // Quiet: not clocked, or held in reset after one clocked edge, or blocked in an OSIF
-  // call with no response waiting and no MEMIF command pending.
+  // call with no response waiting and no MEMIF command pending. Idle: quiet, with no
+  // read data left for the thread and no burst of its own on the bus.
   logic memif_idle;
   assign memif_idle = stopped_q || (!act_valid_q && !w0_valid_q && cmd_empty);
   assign quiet_o = !run_q || (reset_q && rst_seen_q) ||
-                   (!reset_q && slot_osif_in_ready_i && sw2hw_empty && memif_idle && rt_quiet);
+                   (!reset_q && req.osif.in_ready && sw2hw_empty && memif_idle && rt_quiet);
+  assign idle_o  = quiet_o && (!run_q || reset_q || (rd_empty && !burst_busy_i));
 
-  // cmd_count is only observed by assertions.
-  logic unused_cmd_count;
-  assign unused_cmd_count = ^cmd_count;
+  // Still: no FIFO or router moves, no command is taken, no register is accessed, no
+  // burst event, and a slot held in reset has nothing left to clear.
+  assign still_o = hw2sw_still && sw2hw_still && cmd_still && wr_still && rd_still &&
+                   rt_still && !cmd_pop && !req_gnt_i && !bus_err_i && !reg_we_i && !reg_re_i &&
+                   (rst_seen_q == (reset_q && (rst_seen_q || run_q))) &&
+                   (!reset_q || (!fault_any && fault_addr_q == '0 && fault_info_q == '0 &&
+                                 !stopped_q && !w0_valid_q && !act_valid_q && busy_q == '0 &&
+                                 busy_hi_q == '0 && link_calls_q == '0));
 
 `ifndef SYNTHESIS
   // Boundary: while decoupled no valid or ready goes towards the slot.
   DecoupledQuiet_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      !connected |-> !(slot_osif_in_valid_o || slot_osif_out_ready_o ||
-                       slot_mem_cmd_ready_o || slot_mem_wr_ready_o || slot_mem_rd_valid_o));
+      !connected |-> !(slot_rsp_o.osif.in_valid || slot_rsp_o.osif.out_ready ||
+                       slot_rsp_o.mem.cmd_ready || slot_rsp_o.mem.wr_ready ||
+                       slot_rsp_o.mem.rd_valid));
+  StillMeansStable_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      still_o |=> $stable({reset_q, run_q, irq_en_q, signal_q, rst_seen_q, fault_mem_q,
+                           fault_ovf_q, fault_addr_q, fault_info_q, link_calls_q, busy_hi_q,
+                           stopped_q, w0_valid_q, w0_q, act_valid_q, act_write_q, act_addr_q,
+                           act_left_q, bind_q}));
+  SkipOnlyWhenStill_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
+      skip_i != '0 |-> still_o);
   CmdCountInRange_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
       cmd_count <= CmdCntW'(CmdDepth));
   GrantOnlyWhenRequested_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
@@ -757,6 +751,10 @@ module weft_slot_if #(
   if (WrDepth < 2 || RdDepth < 2) begin : gen_data_depth_check
     $error("weft_slot_if: data FIFOs need at least 2 words");
   end
+`else
+  // cmd_count is only observed by assertions.
+  logic unused_cmd_count;
+  assign unused_cmd_count = ^cmd_count;
 `endif
 
 endmodule

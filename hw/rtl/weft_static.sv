@@ -14,13 +14,15 @@
 // platform description (platform/default.yaml). Per-slot and per-link values are packed
 // vectors, element 0 in the lowest bits.
 //
-// Slot boundary: slot s uses bits [s*W +: W] of every slot_* vector. Every output
+// Slot boundary: slot s uses bits [s*W +: W] of every slot_* vector (for slot_req_i and
+// slot_rsp_o, W is the struct's stride in whole words, weft_osif_pkg). Every output
 // towards a slot is a function of static-region registers only. slot_run_o tells the
 // simulation host which slots to clock; quiet_o is high when no slot needs a clock
 // (each is stopped, held in reset, or blocked in an OSIF call with no response waiting
 // and no MEMIF command pending) and no AXI4 transaction is in flight. quiet_o is a
-// hint for the host, not a slot input: it may depend combinationally on
-// slot_osif_in_ready_i.
+// hint for the host, not a slot input: it may depend combinationally on the slots'
+// osif.in_ready. slot_idle_o says the same per slot, and also that no read data or burst
+// of the slot is pending, so a simulator may leave that thread unevaluated.
 module weft_static #(
   /// Number of reconfigurable slots.
   parameter int unsigned NumSlots = 4,
@@ -47,92 +49,10 @@ module weft_static #(
   input  logic                   rst_ni,
 
   // ---- AXI4-Lite slave: register window ----
-  /// Write address (byte address).
-  input  logic [15:0]            s_axil_awaddr_i,
-  /// Write address valid.
-  input  logic                   s_axil_awvalid_i,
-  /// Write address ready.
-  output logic                   s_axil_awready_o,
-  /// Write data.
-  input  logic [31:0]            s_axil_wdata_i,
-  /// Write byte strobes.
-  input  logic [3:0]             s_axil_wstrb_i,
-  /// Write data valid.
-  input  logic                   s_axil_wvalid_i,
-  /// Write data ready.
-  output logic                   s_axil_wready_o,
-  /// Write response.
-  output logic [1:0]             s_axil_bresp_o,
-  /// Write response valid.
-  output logic                   s_axil_bvalid_o,
-  /// Write response ready.
-  input  logic                   s_axil_bready_i,
-  /// Read address (byte address).
-  input  logic [15:0]            s_axil_araddr_i,
-  /// Read address valid.
-  input  logic                   s_axil_arvalid_i,
-  /// Read address ready.
-  output logic                   s_axil_arready_o,
-  /// Read data.
-  output logic [31:0]            s_axil_rdata_o,
-  /// Read response.
-  output logic [1:0]             s_axil_rresp_o,
-  /// Read data valid.
-  output logic                   s_axil_rvalid_o,
-  /// Read data ready.
-  input  logic                   s_axil_rready_i,
+  `include "weft_axil_slave_ports.svh"
 
   // ---- AXI4 master: memory, no IDs ----
-  /// Write address.
-  output logic [31:0]            m_axi_awaddr_o,
-  /// Write burst length (beats - 1).
-  output logic [7:0]             m_axi_awlen_o,
-  /// Write beat size (always 4 bytes).
-  output logic [2:0]             m_axi_awsize_o,
-  /// Write burst type (always INCR).
-  output logic [1:0]             m_axi_awburst_o,
-  /// Write address valid.
-  output logic                   m_axi_awvalid_o,
-  /// Write address ready.
-  input  logic                   m_axi_awready_i,
-  /// Write data.
-  output logic [31:0]            m_axi_wdata_o,
-  /// Write byte strobes.
-  output logic [3:0]             m_axi_wstrb_o,
-  /// Last write beat.
-  output logic                   m_axi_wlast_o,
-  /// Write data valid.
-  output logic                   m_axi_wvalid_o,
-  /// Write data ready.
-  input  logic                   m_axi_wready_i,
-  /// Write response.
-  input  logic [1:0]             m_axi_bresp_i,
-  /// Write response valid.
-  input  logic                   m_axi_bvalid_i,
-  /// Write response ready.
-  output logic                   m_axi_bready_o,
-  /// Read address.
-  output logic [31:0]            m_axi_araddr_o,
-  /// Read burst length (beats - 1).
-  output logic [7:0]             m_axi_arlen_o,
-  /// Read beat size (always 4 bytes).
-  output logic [2:0]             m_axi_arsize_o,
-  /// Read burst type (always INCR).
-  output logic [1:0]             m_axi_arburst_o,
-  /// Read address valid.
-  output logic                   m_axi_arvalid_o,
-  /// Read address ready.
-  input  logic                   m_axi_arready_i,
-  /// Read data.
-  input  logic [31:0]            m_axi_rdata_i,
-  /// Read response.
-  input  logic [1:0]             m_axi_rresp_i,
-  /// Last read beat.
-  input  logic                   m_axi_rlast_i,
-  /// Read data valid.
-  input  logic                   m_axi_rvalid_i,
-  /// Read data ready.
-  output logic                   m_axi_rready_o,
+  `include "weft_axi_master_ports.svh"
 
   /// Interrupt line per slot.
   output logic [NumSlots-1:0]    irq_o,
@@ -142,43 +62,34 @@ module weft_static #(
   output logic [NumSlots-1:0]    slot_run_o,
   /// No slot needs a clock and no AXI4 transaction is in flight.
   output logic                   quiet_o,
+  /// Holding: the next edge, with the current inputs, changes no register but the
+  /// free-running counters (CYCLE, each running slot's BUSY); a simulator may skip it and
+  /// account for it with skip_i (docs/architecture.md, "Holding").
+  output logic                   hold_o,
+  /// Hold edges skipped before this edge, counted by the free-running counters; only
+  /// non-zero in an edge where hold_o is high. 0 on a board.
+  input  logic [31:0]            skip_i,
+
+  /// Per slot: the slot needs no clock and nothing of its own is in flight; while this
+  /// holds, a simulator may leave the thread unevaluated (docs/architecture.md).
+  output logic [NumSlots-1:0]    slot_idle_o,
 
   // ---- slot boundary, static side ----
   /// Reset towards each slot (active low).
   output logic [NumSlots-1:0]    slot_rst_no,
-  /// OSIF response word towards each slot.
-  output logic [NumSlots*32-1:0] slot_osif_in_data_o,
-  /// OSIF response word valid.
-  output logic [NumSlots-1:0]    slot_osif_in_valid_o,
-  /// The slot takes a response word (and is blocked waiting for the OS).
-  input  logic [NumSlots-1:0]    slot_osif_in_ready_i,
-  /// OSIF request word from each slot.
-  input  logic [NumSlots*32-1:0] slot_osif_out_data_i,
-  /// OSIF request word valid.
-  input  logic [NumSlots-1:0]    slot_osif_out_valid_i,
-  /// Room for a request word.
-  output logic [NumSlots-1:0]    slot_osif_out_ready_o,
-  /// MEMIF command word from each slot.
-  input  logic [NumSlots*32-1:0] slot_mem_cmd_data_i,
-  /// MEMIF command word valid.
-  input  logic [NumSlots-1:0]    slot_mem_cmd_valid_i,
-  /// Room for a command word.
-  output logic [NumSlots-1:0]    slot_mem_cmd_ready_o,
-  /// MEMIF write-data word from each slot.
-  input  logic [NumSlots*32-1:0] slot_mem_wr_data_i,
-  /// MEMIF write-data word valid.
-  input  logic [NumSlots-1:0]    slot_mem_wr_valid_i,
-  /// Room for a write-data word.
-  output logic [NumSlots-1:0]    slot_mem_wr_ready_o,
-  /// MEMIF read-data word towards each slot.
-  output logic [NumSlots*32-1:0] slot_mem_rd_data_o,
-  /// MEMIF read-data word valid.
-  output logic [NumSlots-1:0]    slot_mem_rd_valid_o,
-  /// The slot takes a read-data word.
-  input  logic [NumSlots-1:0]    slot_mem_rd_ready_i
+  /// The threads' side of every slot's channels: slot s's weft_osif_pkg::slot_req_t in
+  /// the low SlotReqWidth bits of [s*SlotReqStride +: SlotReqStride] (whole words).
+  input  logic [NumSlots*weft_osif_pkg::SlotReqStride-1:0] slot_req_i,
+  /// The static region's side: slot s's slot_rsp_t in the low SlotRspWidth bits of
+  /// [s*SlotRspStride +: SlotRspStride]; the bits above it are 0.
+  output logic [NumSlots*weft_osif_pkg::SlotRspStride-1:0] slot_rsp_o
 );
 
   localparam int unsigned MaxLinks = weft_osif_pkg::RegLinkInfoCount;
+  localparam int unsigned ReqWidth  = weft_osif_pkg::SlotReqWidth;
+  localparam int unsigned ReqStride = weft_osif_pkg::SlotReqStride;
+  localparam int unsigned RspWidth  = weft_osif_pkg::SlotRspWidth;
+  localparam int unsigned RspStride = weft_osif_pkg::SlotRspStride;
   localparam int unsigned LinkW = 5;
   localparam int unsigned LinkSlots = 1 << LinkW;
   // Signed copy for loop bounds: a loop to 0 links would otherwise compare unsigned < 0.
@@ -206,19 +117,19 @@ module weft_static #(
   logic [NumSlots*32-1:0] reg_rdata;
 
   // Slot to memory master.
-  logic [NumSlots-1:0]    req_valid, req_write, req_gnt, abort, wr_busy;
+  logic [NumSlots-1:0]    req_valid, req_write, req_gnt, abort, wr_busy, burst_busy;
   logic [NumSlots*32-1:0] req_addr, wr_data;
   logic [NumSlots*8-1:0]  req_len;
   logic [NumSlots-1:0]    wr_valid, wr_pop, rd_full, rd_push, bus_err;
   logic [31:0]            rd_data, bus_err_addr, bus_err_info;
-  logic                   master_busy;
-  logic [NumSlots-1:0]    slot_quiet;
+  logic                   master_busy, master_still, regs_still;
+  logic [NumSlots-1:0]    slot_quiet, slot_still;
 
   // Links: each slot's selected link, and every link FIFO's state.
   logic [NumSlots*LinkW-1:0] slot_link;
   logic [NumSlots-1:0]       slot_link_push, slot_link_pop, slot_link_full, slot_link_empty;
   logic [NumSlots*32-1:0]    slot_link_wdata, slot_link_rdata;
-  logic [LinkSlots-1:0]      link_full, link_empty;
+  logic [LinkSlots-1:0]      link_full, link_empty, link_still;
   logic [MaxLinks-1:0]       link_flush;
   logic [LinkSlots*32-1:0]   link_rdata;
   logic [MaxLinks*16-1:0]    link_level;
@@ -231,25 +142,7 @@ module weft_static #(
     .LinkDst  (LinkDst),
     .LinkDepth(LinkDepth)
   ) u_axil_regs (
-    .clk_i,
-    .rst_ni,
-    .s_axil_awaddr_i,
-    .s_axil_awvalid_i,
-    .s_axil_awready_o,
-    .s_axil_wdata_i,
-    .s_axil_wstrb_i,
-    .s_axil_wvalid_i,
-    .s_axil_wready_o,
-    .s_axil_bresp_o,
-    .s_axil_bvalid_o,
-    .s_axil_bready_i,
-    .s_axil_araddr_i,
-    .s_axil_arvalid_i,
-    .s_axil_arready_o,
-    .s_axil_rdata_o,
-    .s_axil_rresp_o,
-    .s_axil_rvalid_o,
-    .s_axil_rready_i,
+    .*,  // clk_i, rst_ni, skip_i and the AXI4-Lite slave port
     .irq_i        (irq_o),
     .slot_we_o    (reg_we),
     .slot_re_o    (reg_re),
@@ -258,7 +151,8 @@ module weft_static #(
     .slot_wstrb_o (reg_wstrb),
     .slot_rdata_i (reg_rdata),
     .link_level_i (link_level),
-    .link_flush_o (link_flush)
+    .link_flush_o (link_flush),
+    .still_o      (regs_still)
   );
 
   for (genvar s = 0; s < NumSlots; s++) begin : gen_slot
@@ -281,21 +175,8 @@ module weft_static #(
       .reg_rdata_o           (reg_rdata[s*32 +: 32]),
       .slot_rst_no           (slot_rst_no[s]),
       .slot_run_o            (slot_run_o[s]),
-      .slot_osif_in_data_o   (slot_osif_in_data_o[s*32 +: 32]),
-      .slot_osif_in_valid_o  (slot_osif_in_valid_o[s]),
-      .slot_osif_in_ready_i  (slot_osif_in_ready_i[s]),
-      .slot_osif_out_data_i  (slot_osif_out_data_i[s*32 +: 32]),
-      .slot_osif_out_valid_i (slot_osif_out_valid_i[s]),
-      .slot_osif_out_ready_o (slot_osif_out_ready_o[s]),
-      .slot_mem_cmd_data_i   (slot_mem_cmd_data_i[s*32 +: 32]),
-      .slot_mem_cmd_valid_i  (slot_mem_cmd_valid_i[s]),
-      .slot_mem_cmd_ready_o  (slot_mem_cmd_ready_o[s]),
-      .slot_mem_wr_data_i    (slot_mem_wr_data_i[s*32 +: 32]),
-      .slot_mem_wr_valid_i   (slot_mem_wr_valid_i[s]),
-      .slot_mem_wr_ready_o   (slot_mem_wr_ready_o[s]),
-      .slot_mem_rd_data_o    (slot_mem_rd_data_o[s*32 +: 32]),
-      .slot_mem_rd_valid_o   (slot_mem_rd_valid_o[s]),
-      .slot_mem_rd_ready_i   (slot_mem_rd_ready_i[s]),
+      .slot_req_i            (slot_req_i[s*ReqStride +: ReqWidth]),
+      .slot_rsp_o            (slot_rsp_o[s*RspStride +: RspWidth]),
       .req_valid_o           (req_valid[s]),
       .req_write_o           (req_write[s]),
       .req_addr_o            (req_addr[s*32 +: 32]),
@@ -303,6 +184,7 @@ module weft_static #(
       .req_gnt_i             (req_gnt[s]),
       .abort_o               (abort[s]),
       .wr_busy_i             (wr_busy[s]),
+      .burst_busy_i          (burst_busy[s]),
       .wr_data_o             (wr_data[s*32 +: 32]),
       .wr_valid_o            (wr_valid[s]),
       .wr_pop_i              (wr_pop[s]),
@@ -314,6 +196,9 @@ module weft_static #(
       .bus_err_info_i        (bus_err_info),
       .irq_o                 (irq_o[s]),
       .quiet_o               (slot_quiet[s]),
+      .idle_o                (slot_idle_o[s]),
+      .still_o               (slot_still[s]),
+      .skip_i,
       .link_o                (slot_link[s*LinkW +: LinkW]),
       .link_push_o           (slot_link_push[s]),
       .link_wdata_o          (slot_link_wdata[s*32 +: 32]),
@@ -322,6 +207,15 @@ module weft_static #(
       .link_empty_i          (slot_link_empty[s]),
       .link_rdata_i          (slot_link_rdata[s*32 +: 32])
     );
+
+    // Whole words per slot on the vectors: the bits above each struct are unused.
+    if (RspStride > RspWidth) begin : gen_rsp_pad
+      assign slot_rsp_o[s*RspStride + RspWidth +: RspStride - RspWidth] = '0;
+    end
+    if (ReqStride > ReqWidth) begin : gen_req_pad
+      logic unused_req_pad;
+      assign unused_req_pad = ^slot_req_i[s*ReqStride + ReqWidth +: ReqStride - ReqWidth];
+    end
 
     // The link this slot names. A slot that is no end of it only sees a link that is
     // full and empty at once, and its router never moves a word there (TxMask/RxMask).
@@ -356,7 +250,8 @@ module weft_static #(
         .rdata_o (link_rdata[l*32 +: 32]),
         .full_o  (link_full[l]),
         .empty_o (link_empty[l]),
-        .count_o (count)
+        .count_o (count),
+        .still_o (link_still[l])
       );
       if (l < MaxLinks) begin : gen_level
         assign link_level[l*16 +: 16] = 16'(count);
@@ -365,6 +260,7 @@ module weft_static #(
       assign link_full[l]  = 1'b1;
       assign link_empty[l] = 1'b1;
       assign link_rdata[l*32 +: 32] = '0;
+      assign link_still[l] = 1'b1;
       if (l < MaxLinks) begin : gen_level
         assign link_level[l*16 +: 16] = '0;
       end
@@ -374,8 +270,7 @@ module weft_static #(
   weft_memif_master #(
     .NumSlots(NumSlots)
   ) u_memif_master (
-    .clk_i,
-    .rst_ni,
+    .*,  // clk_i, rst_ni and the AXI4 master port
     .req_valid_i (req_valid),
     .req_write_i (req_write),
     .req_addr_i  (req_addr),
@@ -383,6 +278,7 @@ module weft_static #(
     .req_gnt_o   (req_gnt),
     .abort_i     (abort),
     .wr_busy_o   (wr_busy),
+    .slot_busy_o (burst_busy),
     .wr_data_i   (wr_data),
     .wr_valid_i  (wr_valid),
     .wr_pop_o    (wr_pop),
@@ -393,34 +289,11 @@ module weft_static #(
     .err_addr_o  (bus_err_addr),
     .err_info_o  (bus_err_info),
     .busy_o      (master_busy),
-    .m_axi_awaddr_o,
-    .m_axi_awlen_o,
-    .m_axi_awsize_o,
-    .m_axi_awburst_o,
-    .m_axi_awvalid_o,
-    .m_axi_awready_i,
-    .m_axi_wdata_o,
-    .m_axi_wstrb_o,
-    .m_axi_wlast_o,
-    .m_axi_wvalid_o,
-    .m_axi_wready_i,
-    .m_axi_bresp_i,
-    .m_axi_bvalid_i,
-    .m_axi_bready_o,
-    .m_axi_araddr_o,
-    .m_axi_arlen_o,
-    .m_axi_arsize_o,
-    .m_axi_arburst_o,
-    .m_axi_arvalid_o,
-    .m_axi_arready_i,
-    .m_axi_rdata_i,
-    .m_axi_rresp_i,
-    .m_axi_rlast_i,
-    .m_axi_rvalid_i,
-    .m_axi_rready_o
+    .still_o     (master_still)
   );
 
   assign quiet_o = !master_busy && (&slot_quiet);
+  assign hold_o  = regs_still && master_still && (&slot_still) && (&link_still);
 
 `ifndef SYNTHESIS
   if (NumSlots < 1) begin : gen_num_slots_check

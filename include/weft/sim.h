@@ -15,18 +15,30 @@
 extern "C" {
 #endif
 
+/**
+ * Evaluate every model at every cycle: no skipped hold edges of the static region, no
+ * paused slots (docs/architecture.md, "Simulation backend"). Fabric cycle counts are the
+ * same either way; this is for measuring what skipping saves and for checking that.
+ */
+#define WEFT_SIM_EVAL_ALL 0x1u
+
 /** Simulation settings; zero-initialise and set what you need. */
 typedef struct weft_sim_config {
     size_t dma_size; /**< DMA region bytes; 0: the platform description's (dma.size) */
     uint32_t
         dma_bus_base; /**< bus address of its first byte; 0: the description's (dma.bus_base) */
+    uint32_t flags;   /**< WEFT_SIM_* flags */
 } weft_sim_config_t;
 
 /** Fabric counters of a simulation platform. */
 typedef struct weft_sim_stats {
-    uint64_t cycles;   /**< fabric cycles simulated */
-    uint64_t mmio_ops; /**< AXI4-Lite transactions carried out */
-    uint64_t sleeps;   /**< times the clock thread slept on a quiet fabric */
+    uint64_t cycles;       /**< fabric cycles simulated */
+    uint64_t mmio_ops;     /**< AXI4-Lite transactions carried out */
+    uint64_t sleeps;       /**< times the clock thread slept on a quiet fabric */
+    uint64_t static_evals; /**< evaluations of the static region's model */
+    uint64_t held_cycles;  /**< cycles whose static-region edge was skipped (holding) */
+    uint64_t slot_evals;   /**< evaluations of thread models, every slot together */
+    uint64_t slot_edges;   /**< clock edges given to thread models, every slot together */
 } weft_sim_stats_t;
 
 /**

@@ -2,9 +2,27 @@
 //
 // Threads: runtime threads only queue requests (MMIO, reconfiguration) and wait on
 // interrupt lines; every Verilated model is created, evaluated and destroyed on the
-// clock thread (the static model is built before it starts and freed after it ends).
-// The per-cycle path takes no lock and makes no system call: it notices queued work
-// with one relaxed atomic load and publishes interrupt lines only when they change.
+// clock thread (the static model is built before it starts and freed after it ends),
+// except that a helper thread (slot_workers.h) may evaluate some slots' edges within a
+// cycle. The per-cycle path takes no lock and makes no system call: it notices queued
+// work with one relaxed atomic load and publishes interrupt lines only when they change.
+//
+// A cycle (prepare(), advance()):
+//   1. Each running slot whose inputs (the static region's registered outputs) changed
+//      since its model last saw them is settled with them: its outputs are then those
+//      of this cycle. An unchanged slot's outputs after its last edge already are.
+//   2. Slot outputs that changed are copied to the static model, which is then settled
+//      (only then, and only when the fabric could rest) so that quiet_o, hold_o and
+//      slot_idle_o describe this cycle.
+//   3. Quiet fabric: no edge, the clock thread sleeps. Holding static region (nothing
+//      but its free-running counters would change): its edge is skipped and counted;
+//      the skipped edges are given to it in one evaluation (skip_i) before anything
+//      changes its inputs. Otherwise it gets its rising edge.
+//   4. Every running slot gets its rising edge, except a slot the static region calls
+//      idle (blocked in an OS call with nothing pending: boundary rule 2), which is
+//      paused until its inputs change or it stops being idle.
+// Every model is evaluated once per edge (verilated_edge.h); WEFT_SIM_EVAL_ALL turns
+// steps 3's skipping and 4's pausing off, for measurements and checks.
 
 #include "fabric.h"
 
@@ -15,13 +33,16 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
 #include "Vweft_static.h"
+#include "Vweft_static___024root.h"
 #include "axi_mem_slave.h"
 #include "bus_bits.h"
 #include "verilated.h"
+#include "verilated_edge.h"
 #include "weft/osif_protocol.h"
 #include "weft/platform_config.h"
 
@@ -38,6 +59,11 @@ constexpr unsigned kResetCycles = 8;
 // An AXI4-Lite transaction that has not finished after this many cycles means the
 // register window hangs; the caller gets -EIO rather than waiting forever.
 constexpr uint64_t kMmioTimeoutCycles = 1u << 20;
+// Skipped hold edges are handed to the static region at least this often, so its
+// counters never fall behind by more than skip_i can say.
+constexpr uint32_t kMaxSkipped = 1u << 30;
+constexpr unsigned kReqWords = WEFT_SLOT_REQ_WORDS;
+constexpr unsigned kRspWords = WEFT_SLOT_RSP_WORDS;
 
 static_assert(WEFT_PLATFORM_NUM_SLOTS >= 1 && WEFT_PLATFORM_NUM_SLOTS <= 64,
               "the clock loop handles 1 to 64 slots");
@@ -45,6 +71,11 @@ static_assert(WEFT_PLATFORM_NUM_SLOTS >= 1 && WEFT_PLATFORM_NUM_SLOTS <= 64,
 inline bool bit(uint64_t v, unsigned s)
 {
     return (v >> s) & 1u;
+}
+
+inline bool words_equal(const uint32_t *a, const uint32_t *b, unsigned n)
+{
+    return std::memcmp(a, b, n * sizeof(uint32_t)) == 0;
 }
 
 } // namespace
@@ -86,7 +117,8 @@ int Fabric::create(const weft_sim_config_t *cfg, std::unique_ptr<Fabric> *out)
     size_t dma_size = cfg && cfg->dma_size ? cfg->dma_size : kDefaultDmaSize;
     uint32_t dma_bus = cfg && cfg->dma_bus_base ? cfg->dma_bus_base : kDefaultDmaBus;
     if (dma_size % 4096 != 0 || dma_bus % 4096 != 0 ||
-        uint64_t{dma_bus} + dma_size > (uint64_t{1} << 32)) {
+        uint64_t{dma_bus} + dma_size > (uint64_t{1} << 32) ||
+        (cfg && (cfg->flags & ~WEFT_SIM_EVAL_ALL) != 0)) {
         return -EINVAL;
     }
 
@@ -100,6 +132,7 @@ int Fabric::create(const weft_sim_config_t *cfg, std::unique_ptr<Fabric> *out)
     f->dma_size_ = dma_size;
     f->dma_bus_ = dma_bus;
     f->nslots_ = WEFT_PLATFORM_NUM_SLOTS;
+    f->eval_all_ = cfg && (cfg->flags & WEFT_SIM_EVAL_ALL);
 
     try {
         f->context_ = std::make_unique<VerilatedContext>();
@@ -107,8 +140,9 @@ int Fabric::create(const weft_sim_config_t *cfg, std::unique_ptr<Fabric> *out)
         f->context_->fatalOnError(false);
         f->top_ = std::make_unique<Vweft_static>(f->context_.get(), "weft_static");
         f->mem_slave_ = std::make_unique<AxiMemSlave>(f->dma_, dma_bus, dma_size);
-        f->slots_.resize(f->nslots_);
+        f->slots_ = std::vector<SlotModel>(f->nslots_);
         f->irq_cancelled_.assign(f->nslots_, 0);
+        f->workers_.enable(!getenv("WEFT_NOHELP"));
         f->reset_fabric();
         f->clock_ = std::thread(&Fabric::clock_main, f.get());
     } catch (const std::bad_alloc &) {
@@ -146,7 +180,8 @@ Fabric::~Fabric()
         wake_cv_.notify_one();
         clock_.join();
     }
-    for (Slot &s : slots_) {
+    workers_.stop();
+    for (SlotModel &s : slots_) {
         if (s.dl)
             dlclose(s.dl);
         s.dl = nullptr;
@@ -164,17 +199,12 @@ void Fabric::reset_fabric()
 {
     Vweft_static &t = *top_;
     t.rst_ni = 0;
+    t.skip_i = 0;
     mem_slave_->drive(t);
-    for (unsigned i = 0; i < kResetCycles; ++i) {
-        t.clk_i = 0;
-        t.eval();
-        t.clk_i = 1;
-        t.eval();
-    }
-    t.clk_i = 0;
-    t.eval();
+    for (unsigned i = 0; i < kResetCycles; ++i)
+        rising_edge(t);
     t.rst_ni = 1;
-    t.eval();
+    settle(t);
     irq_seen_ = bits_get(t.irq_o);
     irq_level_.store(irq_seen_, std::memory_order_release);
 }
@@ -185,21 +215,22 @@ void Fabric::clock_main()
 {
     for (;;) {
         if (!lite_.req && attention_.load(std::memory_order_acquire)) {
+            catch_up();
             if (!take_requests())
                 break;
         }
-        eval_low();
-        // quiet_o may depend on the slots' current outputs, so it is read here, before
-        // the edge. A quiet fabric gets no edge: its time stands still while it sleeps.
-        if (!lite_.req && top_->quiet_o && mem_slave_->idle() &&
+        const bool fresh = prepare();
+        // A quiet fabric gets no edge: its time stands still while it sleeps.
+        if (fresh && may_rest() && top_->quiet_o &&
             !attention_.load(std::memory_order_relaxed)) {
+            catch_up();
             // The answer to the call that made the fabric quiet usually comes within
             // microseconds: wait for it awake, then sleep (and lend the models out).
             if (!spin_until([this] { return attention_.load(std::memory_order_acquire); }))
                 sleep_while_quiet();
             continue;
         }
-        edge();
+        advance(fresh);
     }
     // Stopping: fail whatever is still queued, then free the slot models on this thread.
     {
@@ -211,78 +242,112 @@ void Fabric::clock_main()
         }
         queue_.clear();
     }
-    for (Slot &s : slots_) {
+    workers_.stop();
+    for (SlotModel &s : slots_) {
         if (s.model)
             s.abi->destroy(s.model);
         s.model = nullptr;
     }
 }
 
-// First half of a fabric cycle (docs/architecture.md): both sides evaluated with the
-// clock low, each seeing the other's current outputs.
-void Fabric::eval_low()
+// No register-window transaction and no memory burst in progress: the static region
+// may be quiet or holding.
+bool Fabric::may_rest() const
+{
+    return !lite_.req && mem_slave_->idle();
+}
+
+// Steps 1 and 2 of a cycle. Returns true when quiet_o, hold_o and slot_idle_o describe
+// this cycle (they are left from the last evaluation when no input changed).
+bool Fabric::prepare()
 {
     Vweft_static &t = *top_;
     const unsigned n = nslots_;
     const uint64_t run = bits_get(t.slot_run_o);
-    run_ = run;
-
-    // 1. Static outputs (registered) to every running slot; evaluate it with clk low.
-    if (run) {
-        const uint64_t rst_n = bits_get(t.slot_rst_no);
-        const uint64_t in_valid = bits_get(t.slot_osif_in_valid_o);
-        const uint64_t out_ready = bits_get(t.slot_osif_out_ready_o);
-        const uint64_t cmd_ready = bits_get(t.slot_mem_cmd_ready_o);
-        const uint64_t wr_ready = bits_get(t.slot_mem_wr_ready_o);
-        const uint64_t rd_valid = bits_get(t.slot_mem_rd_valid_o);
-        for (unsigned s = 0; s < n; ++s) {
-            Slot &sl = slots_[s];
-            if (!bit(run, s) || !sl.model)
-                continue;
-            weft_slot_inputs_t &in = sl.in;
-            in.rst_n = bit(rst_n, s);
-            in.osif_in_data = word_get(t.slot_osif_in_data_o, s);
-            in.osif_in_valid = bit(in_valid, s);
-            in.osif_out_ready = bit(out_ready, s);
-            in.mem_cmd_ready = bit(cmd_ready, s);
-            in.mem_wr_ready = bit(wr_ready, s);
-            in.mem_rd_data = word_get(t.slot_mem_rd_data_o, s);
-            in.mem_rd_valid = bit(rd_valid, s);
-            sl.abi->eval(sl.model, 0, &in, &sl.out);
+    const uint64_t rst_n = bits_get(t.slot_rst_no);
+    const uint32_t *rsp_all = t.slot_rsp_o.data();
+    uint32_t *req_all = t.slot_req_i.data();
+    bool changed = false;
+    for (unsigned s = 0; s < n; ++s) {
+        SlotModel &sl = slots_[s];
+        if (!sl.model || !bit(run, s))
+            continue;
+        const uint32_t *rsp = rsp_all + s * kRspWords;
+        const int rn = bit(rst_n, s);
+        if (!sl.fresh || rn != sl.rst_n || !words_equal(rsp, sl.rsp, kRspWords))
+            sl.settle(rsp, rn);
+        if (!words_equal(sl.req, req_all + s * kReqWords, kReqWords)) {
+            if (!changed)
+                catch_up(); // skipped hold edges saw the old inputs
+            changed = true;
+            std::memcpy(req_all + s * kReqWords, sl.req, sizeof sl.req);
         }
     }
-
-    // 2. Slot outputs (held while a slot is stopped) to the static region; clk low.
-    uint64_t in_ready = 0, out_valid = 0, cmd_valid = 0, wr_valid = 0, rd_ready = 0;
-    for (unsigned s = 0; s < n; ++s) {
-        const weft_slot_outputs_t &o = slots_[s].out;
-        in_ready |= uint64_t{o.osif_in_ready & 1u} << s;
-        out_valid |= uint64_t{o.osif_out_valid & 1u} << s;
-        cmd_valid |= uint64_t{o.mem_cmd_valid & 1u} << s;
-        wr_valid |= uint64_t{o.mem_wr_valid & 1u} << s;
-        rd_ready |= uint64_t{o.mem_rd_ready & 1u} << s;
-        word_set(t.slot_osif_out_data_i, s, o.osif_out_data);
-        word_set(t.slot_mem_cmd_data_i, s, o.mem_cmd_data);
-        word_set(t.slot_mem_wr_data_i, s, o.mem_wr_data);
-    }
-    bits_set(t.slot_osif_in_ready_i, in_ready);
-    bits_set(t.slot_osif_out_valid_i, out_valid);
-    bits_set(t.slot_mem_cmd_valid_i, cmd_valid);
-    bits_set(t.slot_mem_wr_valid_i, wr_valid);
-    bits_set(t.slot_mem_rd_ready_i, rd_ready);
-    mem_slave_->drive(t);
-    t.clk_i = 0;
-    t.eval();
+    if (!changed)
+        return true;
+    if (!may_rest())
+        return false; // the edge comes anyway; nothing to decide before it
+    settle(t);
+    stat_static_evals_.fetch_add(1, std::memory_order_relaxed);
+    return true;
 }
 
-// Second half: record the handshakes both sides see on the pre-edge values, then the
-// rising edge on the static region and every running slot.
-void Fabric::edge()
+// Hands the skipped hold edges to the static region: one evaluation with the inputs
+// they saw, counting itself and skip_i more.
+void Fabric::catch_up()
+{
+    if (skipped_ == 0)
+        return;
+    Vweft_static &t = *top_;
+    t.skip_i = skipped_ - 1;
+    rising_edge(t);
+    t.skip_i = 0;
+    skipped_ = 0;
+    stat_static_evals_.fetch_add(1, std::memory_order_relaxed);
+}
+
+// Steps 3 and 4 of a cycle.
+void Fabric::advance(bool fresh)
 {
     Vweft_static &t = *top_;
     const unsigned n = nslots_;
-    const uint64_t run = run_;
-    mem_slave_->sample(t);
+    const bool rest = fresh && !eval_all_ && may_rest();
+    const bool hold = rest && t.hold_o && skipped_ < kMaxSkipped;
+    const uint64_t idle = rest ? bits_get(t.slot_idle_o) : 0;
+    const uint64_t run = bits_get(t.slot_run_o);
+
+    uint8_t list[64];
+    unsigned count = 0;
+    for (unsigned s = 0; s < n; ++s) {
+        if (slots_[s].model && bit(run, s) && !bit(idle, s))
+            list[count++] = static_cast<uint8_t>(s);
+    }
+    if (hold) {
+        ++skipped_;
+        stat_held_.fetch_add(1, std::memory_order_relaxed);
+        workers_.edges(slots_.data(), list, count, [] {});
+    } else {
+        workers_.edges(slots_.data(), list, count, [this] { static_edge(); });
+    }
+    ++cycle_;
+    stat_cycles_.store(cycle_, std::memory_order_relaxed);
+    if (!hold) {
+        const uint64_t irq = bits_get(t.irq_o);
+        if (irq != irq_seen_)
+            publish_irq(irq);
+        if (lite_.req)
+            finish_lite();
+    }
+}
+
+// The static region's rising edge, with the memory slave and the register-window
+// master taking their part of the handshakes.
+void Fabric::static_edge()
+{
+    Vweft_static &t = *top_;
+    AxiMemSlave &mem = *mem_slave_;
+    mem.drive(t);
+    mem.sample(t);
     LiteMaster &l = lite_;
     if (l.req) {
         l.aw_hs = l.aw && t.s_axil_awready_o;
@@ -297,25 +362,9 @@ void Fabric::edge()
             l.rdata = t.s_axil_rdata_o;
         }
     }
-
-    t.clk_i = 1;
-    t.eval();
-    if (run) {
-        for (unsigned s = 0; s < n; ++s) {
-            Slot &sl = slots_[s];
-            if (bit(run, s) && sl.model)
-                sl.abi->eval(sl.model, 1, &sl.in, &sl.out);
-        }
-    }
-    mem_slave_->commit();
-    ++cycle_;
-    stat_cycles_.store(cycle_, std::memory_order_relaxed);
-
-    const uint64_t irq = bits_get(t.irq_o);
-    if (irq != irq_seen_)
-        publish_irq(irq);
-    if (l.req)
-        finish_lite();
+    rising_edge(t);
+    mem.commit();
+    stat_static_evals_.fetch_add(1, std::memory_order_relaxed);
 }
 
 // The AXI4-Lite master's state across the edge; completes the request one cycle after
@@ -380,8 +429,9 @@ void Fabric::start_lite(Request *req)
     t.s_axil_rready_i = l.r;
 }
 
-// Called with no transaction in flight. Carries out queued reconfigurations, starts the
-// next MMIO transaction. Returns false when the clock thread must stop.
+// Called with no transaction in flight and no skipped hold edge. Carries out queued
+// reconfigurations, starts the next MMIO transaction. Returns false when the clock thread
+// must stop.
 bool Fabric::take_requests()
 {
     std::lock_guard<std::mutex> lk(mu_);
@@ -404,7 +454,7 @@ bool Fabric::take_requests()
 // Holds mu_.
 void Fabric::do_reconfigure(Request *req)
 {
-    Slot &sl = slots_[req->slot];
+    SlotModel &sl = slots_[req->slot];
     int rc = 0;
     if (bit(bits_get(top_->slot_run_o), req->slot)) {
         rc = -EBUSY;
@@ -421,8 +471,12 @@ void Fabric::do_reconfigure(Request *req)
             sl.abi = req->abi;
             sl.model = m;
             sl.dl = req->dl;
-            sl.in = weft_slot_inputs_t{};
-            sl.out = weft_slot_outputs_t{};
+            std::memset(sl.rsp, 0, sizeof sl.rsp);
+            std::memset(sl.req, 0, sizeof sl.req);
+            sl.fresh = false;
+            // The static region sees the new, empty slot's outputs (it ignores them
+            // until the slot runs).
+            std::memset(top_->slot_req_i.data() + req->slot * kReqWords, 0, sizeof sl.req);
             req->dl = old; // the caller closes the replaced image
         }
     }
@@ -467,17 +521,17 @@ void Fabric::sleep_while_quiet()
 }
 
 // Runs one MMIO transaction on the calling thread while the clock thread sleeps: the
-// same cycles the clock thread would run (start, then low half and edge until the
-// transaction completes), without the two thread hand-offs a queued request costs. The
-// fabric is left where the clock thread left it: after a low half, before an edge.
+// same cycles the clock thread would run, without the two thread hand-offs a queued
+// request costs. The fabric is left where the clock thread left it, prepared for its
+// next cycle.
 void Fabric::run_on_caller(Request *req)
 {
     start_lite(req);
     for (;;) {
-        eval_low();
+        const bool fresh = prepare();
         if (!lite_.req)
             break;
-        edge();
+        advance(fresh);
     }
 }
 
@@ -494,7 +548,7 @@ int Fabric::submit(Request *req)
         borrowed_ = true;
         lk.unlock();
         run_on_caller(req);
-        const bool quiet = top_->quiet_o && mem_slave_->idle();
+        const bool quiet = top_->quiet_o && may_rest();
         lk.lock();
         borrowed_ = false;
         if (!quiet)
@@ -602,6 +656,13 @@ void Fabric::stats(weft_sim_stats_t *out) const
     out->cycles = stat_cycles_.load(std::memory_order_relaxed);
     out->mmio_ops = stat_mmio_.load(std::memory_order_relaxed);
     out->sleeps = stat_sleeps_.load(std::memory_order_relaxed);
+    out->static_evals = stat_static_evals_.load(std::memory_order_relaxed);
+    out->held_cycles = stat_held_.load(std::memory_order_relaxed);
+    out->slot_evals = out->slot_edges = 0;
+    for (const SlotModel &s : slots_) {
+        out->slot_evals += s.evals.load(std::memory_order_relaxed);
+        out->slot_edges += s.edges.load(std::memory_order_relaxed);
+    }
 }
 
 int Fabric::slot_reconfigure(unsigned slot, const char *image)

@@ -14,6 +14,8 @@
 #include <vector>
 
 #include "slot_model_abi.h"
+#include "slot_workers.h"
+#include "weft/osif_protocol.h"
 #include "weft/sim.h"
 
 class VerilatedContext;
@@ -64,15 +66,6 @@ class Fabric
         std::condition_variable cv;
     };
 
-    // What a slot holds: a model of one image, or nothing.
-    struct Slot {
-        const weft_slot_model_abi_t *abi = nullptr;
-        weft_slot_model_t *model = nullptr;
-        void *dl = nullptr;
-        weft_slot_inputs_t in{};
-        weft_slot_outputs_t out{};
-    };
-
     // The AXI4-Lite master that carries out one MMIO request over several cycles.
     struct LiteMaster {
         Request *req = nullptr;                                       // in progress, or nullptr
@@ -88,8 +81,11 @@ class Fabric
     int submit(Request *req);
     void clock_main();
     void reset_fabric();
-    void eval_low();
-    void edge();
+    bool prepare();
+    bool may_rest() const;
+    void advance(bool fresh);
+    void static_edge();
+    void catch_up();
     bool take_requests();
     void start_lite(Request *req);
     void finish_lite();
@@ -103,12 +99,15 @@ class Fabric
     std::unique_ptr<VerilatedContext> context_;
     std::unique_ptr<Vweft_static> top_;
     std::unique_ptr<AxiMemSlave> mem_slave_;
-    std::vector<Slot> slots_;
+    std::vector<SlotModel> slots_;
+    SlotWorkers workers_;
     LiteMaster lite_;
     uint64_t cycle_ = 0;
-    uint64_t run_ = 0; // slot_run_o as eval_low() saw it
     uint64_t irq_seen_ = 0;
     unsigned nslots_ = 0;
+    bool eval_all_ = false; // WEFT_SIM_EVAL_ALL
+    // Hold edges of the static region not evaluated yet (docs/architecture.md, "Holding").
+    uint32_t skipped_ = 0;
 
     // The DMA region.
     uint8_t *dma_ = nullptr;
@@ -139,10 +138,12 @@ class Fabric
     std::atomic<int64_t> last_mmio_ns_{0};
     std::vector<bool> irq_cancelled_;
 
-    // Counters.
+    // Counters (written by the clock thread, read by stats()).
     std::atomic<uint64_t> stat_cycles_{0};
     std::atomic<uint64_t> stat_mmio_{0};
     std::atomic<uint64_t> stat_sleeps_{0};
+    std::atomic<uint64_t> stat_static_evals_{0};
+    std::atomic<uint64_t> stat_held_{0};
 };
 
 } // namespace weft::sim

@@ -7,6 +7,11 @@
  * own Verilator runtime with hidden visibility and exports one symbol,
  * weft_slot_model_abi(), returning this table. Plain C types only, so an image built by
  * another compiler or Verilator version still loads.
+ *
+ * The slot's channels cross the ABI as the two structs of the boundary
+ * (protocol/osif.yaml, slot_boundary), each as an array of 32-bit words: `rsp` (static
+ * region to thread, WEFT_SLOT_RSP_WORDS words) and `req` (thread to static region,
+ * WEFT_SLOT_REQ_WORDS words), bit b of a struct in bit b % 32 of word b / 32.
  */
 #ifndef WEFT_SLOT_MODEL_ABI_H
 #define WEFT_SLOT_MODEL_ABI_H
@@ -17,31 +22,7 @@
 extern "C" {
 #endif
 
-#define WEFT_SLOT_MODEL_ABI_VERSION 1u
-
-/** Signals into the thread (static region outputs). */
-typedef struct weft_slot_inputs {
-    uint8_t rst_n;
-    uint32_t osif_in_data;
-    uint8_t osif_in_valid;
-    uint8_t osif_out_ready;
-    uint8_t mem_cmd_ready;
-    uint8_t mem_wr_ready;
-    uint32_t mem_rd_data;
-    uint8_t mem_rd_valid;
-} weft_slot_inputs_t;
-
-/** Signals out of the thread (static region inputs). */
-typedef struct weft_slot_outputs {
-    uint8_t osif_in_ready;
-    uint32_t osif_out_data;
-    uint8_t osif_out_valid;
-    uint32_t mem_cmd_data;
-    uint8_t mem_cmd_valid;
-    uint32_t mem_wr_data;
-    uint8_t mem_wr_valid;
-    uint8_t mem_rd_ready;
-} weft_slot_outputs_t;
+#define WEFT_SLOT_MODEL_ABI_VERSION 2u
 
 typedef struct weft_slot_model weft_slot_model_t;
 
@@ -49,12 +30,18 @@ typedef struct weft_slot_model weft_slot_model_t;
 typedef struct weft_slot_model_abi {
     uint32_t abi_version;    /**< WEFT_SLOT_MODEL_ABI_VERSION */
     const char *thread_name; /**< the thread's top module name */
-    /** Create a model instance; NULL on failure. */
+    uint32_t req_bits;       /**< width of the thread's slot_req_t (WEFT_SLOT_REQ_BITS) */
+    uint32_t rsp_bits;       /**< width of its slot_rsp_t (WEFT_SLOT_RSP_BITS) */
+    /** Create a model instance, settled with the thread held in reset; NULL on failure. */
     weft_slot_model_t *(*create)(void);
     void (*destroy)(weft_slot_model_t *m);
-    /** Set clk and the inputs, evaluate, and return the outputs. */
-    void (*eval)(weft_slot_model_t *m, int clk, const weft_slot_inputs_t *in,
-                 weft_slot_outputs_t *out);
+    /**
+     * Set rst_n and the static region's side of the channels, evaluate, and write the
+     * thread's side after the evaluation to req. edge = 0: settle the combinational logic
+     * with the new inputs, no clock edge. edge = 1: one rising clock edge; the thread's
+     * registers sample what its logic computes from their old values and these inputs.
+     */
+    void (*eval)(weft_slot_model_t *m, int edge, int rst_n, const uint32_t *rsp, uint32_t *req);
 } weft_slot_model_abi_t;
 
 /** Name of the one symbol an image exports. */

@@ -1,18 +1,24 @@
 // Glue of a hardware-thread image: wraps one Verilator model of a thread's top module
 // behind the C ABI of slot_model_abi.h. cmake/WeftThread.cmake compiles this file once
 // per image with
-//   WEFT_IMAGE_MODEL_HEADER  the Verilated header, e.g. "Vweft_loopback.h"
-//   WEFT_IMAGE_MODEL_CLASS   the Verilated class, e.g. Vweft_loopback
-//   WEFT_IMAGE_THREAD_NAME   the top module's name as a string
+//   WEFT_IMAGE_MODEL_HEADER       the Verilated header, e.g. "Vhwt_sort.h"
+//   WEFT_IMAGE_MODEL_ROOT_HEADER  its root header, e.g. "Vhwt_sort___024root.h"
+//   WEFT_IMAGE_MODEL_CLASS        the Verilated class, e.g. Vhwt_sort
+//   WEFT_IMAGE_THREAD_NAME        the top module's name as a string
 // Everything here has hidden visibility except weft_slot_model_abi().
 
+#include <cstring>
 #include <memory>
 #include <new>
+#include <type_traits>
 
 #include "slot_model_abi.h"
 #include "verilated.h"
+#include "verilated_edge.h"
+#include "weft/osif_protocol.h"
 
 #include WEFT_IMAGE_MODEL_HEADER
+#include WEFT_IMAGE_MODEL_ROOT_HEADER
 
 #if !defined(WEFT_IMAGE_MODEL_CLASS) || !defined(WEFT_IMAGE_THREAD_NAME)
 #error "build this file through weft_add_hw_thread() (cmake/WeftThread.cmake)"
@@ -27,6 +33,30 @@ struct weft_slot_model {
 
 namespace
 {
+
+// A struct port of up to 64 bits is an integer in Verilator, a wider one a VlWide.
+template <class Port> void port_from_words(Port &port, const uint32_t *w)
+{
+    if constexpr (std::is_integral_v<Port>) {
+        uint64_t v = w[0];
+        if constexpr (sizeof(Port) > 4)
+            v |= uint64_t{w[1]} << 32;
+        port = static_cast<Port>(v);
+    } else {
+        std::memcpy(port.data(), w, WEFT_SLOT_RSP_WORDS * 4);
+    }
+}
+
+template <class Port> void port_to_words(const Port &port, uint32_t *w)
+{
+    if constexpr (std::is_integral_v<Port>) {
+        w[0] = static_cast<uint32_t>(port);
+        for (unsigned i = 1; i < WEFT_SLOT_REQ_WORDS; ++i)
+            w[i] = i == 1 ? static_cast<uint32_t>(static_cast<uint64_t>(port) >> 32) : 0;
+    } else {
+        std::memcpy(w, port.data(), WEFT_SLOT_REQ_WORDS * 4);
+    }
+}
 
 weft_slot_model_t *model_create()
 {
@@ -43,10 +73,10 @@ weft_slot_model_t *model_create()
     } catch (...) {
         return nullptr;
     }
-    // Settle the model with the clock low and the thread held in reset.
-    m->top->clk_i = 0;
+    // Settle the model with the thread held in reset; the clock stays high from here on
+    // (verilated_edge.h).
     m->top->rst_ni = 0;
-    m->top->eval();
+    weft::sim::settle(*m->top);
     return m.release();
 }
 
@@ -58,32 +88,21 @@ void model_destroy(weft_slot_model_t *m)
     delete m;
 }
 
-void model_eval(weft_slot_model_t *m, int clk, const weft_slot_inputs_t *in,
-                weft_slot_outputs_t *out)
+void model_eval(weft_slot_model_t *m, int edge, int rst_n, const uint32_t *rsp, uint32_t *req)
 {
     auto &t = *m->top;
-    t.clk_i = clk ? 1 : 0;
-    t.rst_ni = in->rst_n;
-    t.osif_in_data_i = in->osif_in_data;
-    t.osif_in_valid_i = in->osif_in_valid;
-    t.osif_out_ready_i = in->osif_out_ready;
-    t.mem_cmd_ready_i = in->mem_cmd_ready;
-    t.mem_wr_ready_i = in->mem_wr_ready;
-    t.mem_rd_data_i = in->mem_rd_data;
-    t.mem_rd_valid_i = in->mem_rd_valid;
-    t.eval();
-    out->osif_in_ready = t.osif_in_ready_o;
-    out->osif_out_data = t.osif_out_data_o;
-    out->osif_out_valid = t.osif_out_valid_o;
-    out->mem_cmd_data = t.mem_cmd_data_o;
-    out->mem_cmd_valid = t.mem_cmd_valid_o;
-    out->mem_wr_data = t.mem_wr_data_o;
-    out->mem_wr_valid = t.mem_wr_valid_o;
-    out->mem_rd_ready = t.mem_rd_ready_o;
+    t.rst_ni = rst_n ? 1 : 0;
+    port_from_words(t.slot_i, rsp);
+    if (edge)
+        weft::sim::rising_edge(t);
+    else
+        weft::sim::settle(t);
+    port_to_words(t.slot_o, req);
 }
 
 const weft_slot_model_abi_t kAbi = {
-    WEFT_SLOT_MODEL_ABI_VERSION, WEFT_IMAGE_THREAD_NAME, model_create, model_destroy, model_eval,
+    WEFT_SLOT_MODEL_ABI_VERSION, WEFT_IMAGE_THREAD_NAME, WEFT_SLOT_REQ_BITS, WEFT_SLOT_RSP_BITS,
+    model_create, model_destroy, model_eval,
 };
 
 } // namespace

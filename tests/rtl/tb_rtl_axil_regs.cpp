@@ -140,16 +140,16 @@ class Checker
             all_stopped &= !m.run;
             if (!m.connected()) {
                 // Decoupler: nothing valid or ready towards a disconnected slot.
-                uint32_t v = bit(d.slot_osif_in_valid_o, s) | bit(d.slot_osif_out_ready_o, s) |
-                             bit(d.slot_mem_cmd_ready_o, s) | bit(d.slot_mem_wr_ready_o, s) |
-                             bit(d.slot_mem_rd_valid_o, s);
+                uint32_t v = RSP(d, s, OSIF_IN_VALID) | RSP(d, s, OSIF_OUT_READY) |
+                             RSP(d, s, MEM_CMD_READY) | RSP(d, s, MEM_WR_READY) |
+                             RSP(d, s, MEM_RD_VALID);
                 expect("decoupled slot outputs", v, 0);
             } else {
-                expect("osif_in_valid", bit(d.slot_osif_in_valid_o, s), !m.sw2hw.empty());
-                expect("osif_out_ready", bit(d.slot_osif_out_ready_o, s),
+                expect("osif_in_valid", RSP(d, s, OSIF_IN_VALID), !m.sw2hw.empty());
+                expect("osif_out_ready", RSP(d, s, OSIF_OUT_READY),
                        m.hw2sw.size() < kOsifDepth);
                 if (!m.sw2hw.empty())
-                    expect("osif_in_data", slot_word(d.slot_osif_in_data_o, s), m.sw2hw.front());
+                    expect("osif_in_data", RSP(d, s, OSIF_IN_DATA), m.sw2hw.front());
             }
         }
         expect("irq_o", d.irq_o, irq);
@@ -320,11 +320,11 @@ class Checker
         SlotModel &m = slot[s];
         d.clk_i = 0;
         d.eval();
-        bool ready = bit(d.slot_osif_out_ready_o, s);
-        set_bit(d.slot_osif_out_valid_i, s, true);
-        set_slot_word(d.slot_osif_out_data_i, s, data);
+        bool ready = RSP(d, s, OSIF_OUT_READY);
+        SET_REQ(d, s, OSIF_OUT_VALID, true);
+        SET_REQ(d, s, OSIF_OUT_DATA, data);
         h_.step();
-        set_bit(d.slot_osif_out_valid_i, s, false);
+        SET_REQ(d, s, OSIF_OUT_VALID, false);
         if (ready) {
             if (m.connected() && m.hw2sw.size() < kOsifDepth) {
                 m.hw2sw.push_back(data);
@@ -342,11 +342,11 @@ class Checker
         SlotModel &m = slot[s];
         d.clk_i = 0;
         d.eval();
-        bool valid = bit(d.slot_osif_in_valid_o, s);
-        uint32_t data = slot_word(d.slot_osif_in_data_o, s);
-        set_bit(d.slot_osif_in_ready_i, s, true);
+        bool valid = RSP(d, s, OSIF_IN_VALID);
+        uint32_t data = RSP(d, s, OSIF_IN_DATA);
+        SET_REQ(d, s, OSIF_IN_READY, true);
         h_.step();
-        set_bit(d.slot_osif_in_ready_i, s, false);
+        SET_REQ(d, s, OSIF_IN_READY, false);
         if (valid) {
             if (m.sw2hw.empty() || !m.connected()) {
                 fail("osif_in_valid while decoupled or empty", 1, 0);

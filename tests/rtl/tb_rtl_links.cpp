@@ -70,18 +70,18 @@ class OsifThread : public Agent
     {
         if (!valid_ && !out.empty() && h_.chance(p_out))
             valid_ = true;
-        set_bit(d.slot_osif_out_valid_i, s_, valid_);
-        set_slot_word(d.slot_osif_out_data_i, s_, valid_ ? out.front() : 0);
-        set_bit(d.slot_osif_in_ready_i, s_, waiting && h_.chance(p_in));
+        SET_REQ(d, s_, OSIF_OUT_VALID, valid_);
+        SET_REQ(d, s_, OSIF_OUT_DATA, valid_ ? out.front() : 0);
+        SET_REQ(d, s_, OSIF_IN_READY, waiting && h_.chance(p_in));
     }
     void sample(Vweft_static &d) override
     {
-        if (valid_ && bit(d.slot_osif_out_ready_o, s_)) {
+        if (valid_ && RSP(d, s_, OSIF_OUT_READY)) {
             out.pop_front();
             valid_ = false;
         }
-        if (bit(d.slot_osif_in_valid_o, s_) && bit(d.slot_osif_in_ready_i, s_)) {
-            in.push_back(slot_word(d.slot_osif_in_data_o, s_));
+        if (RSP(d, s_, OSIF_IN_VALID) && REQ(d, s_, OSIF_IN_READY)) {
+            in.push_back(RSP(d, s_, OSIF_IN_DATA));
             in_cycles.push_back(h_.cycle());
         }
     }

@@ -75,30 +75,30 @@ class Thread : public Agent
             cmd_pending_ = true;
         if (!wr_pending_ && !wr.empty() && h_.chance(timing.p_wr))
             wr_pending_ = true;
-        set_bit(d.slot_mem_cmd_valid_i, s_, cmd_pending_);
-        set_slot_word(d.slot_mem_cmd_data_i, s_, cmd_pending_ ? cmd.front() : 0);
-        set_bit(d.slot_mem_wr_valid_i, s_, wr_pending_);
-        set_slot_word(d.slot_mem_wr_data_i, s_, wr_pending_ ? wr.front() : 0);
-        set_bit(d.slot_mem_rd_ready_i, s_, !rd_expect.empty() && h_.chance(timing.p_rd));
+        SET_REQ(d, s_, MEM_CMD_VALID, cmd_pending_);
+        SET_REQ(d, s_, MEM_CMD_DATA, cmd_pending_ ? cmd.front() : 0);
+        SET_REQ(d, s_, MEM_WR_VALID, wr_pending_);
+        SET_REQ(d, s_, MEM_WR_DATA, wr_pending_ ? wr.front() : 0);
+        SET_REQ(d, s_, MEM_RD_READY, !rd_expect.empty() && h_.chance(timing.p_rd));
         // An idle thread waits in an OSIF call: "blocked" for the quiet_o logic.
-        set_bit(d.slot_osif_in_ready_i, s_, idle());
+        SET_REQ(d, s_, OSIF_IN_READY, idle());
     }
 
     void sample(Vweft_static &d) override
     {
-        if (cmd_pending_ && bit(d.slot_mem_cmd_ready_o, s_)) {
+        if (cmd_pending_ && RSP(d, s_, MEM_CMD_READY)) {
             if (cmd_words++ == 0)
                 first_cmd_cycle = h_.cycle();
             cmd.pop_front();
             cmd_pending_ = false;
         }
-        if (wr_pending_ && bit(d.slot_mem_wr_ready_o, s_)) {
+        if (wr_pending_ && RSP(d, s_, MEM_WR_READY)) {
             wr.pop_front();
             wr_pending_ = false;
             ++wr_words;
         }
-        if (bit(d.slot_mem_rd_valid_o, s_) && bit(d.slot_mem_rd_ready_i, s_)) {
-            uint32_t got = slot_word(d.slot_mem_rd_data_o, s_);
+        if (RSP(d, s_, MEM_RD_VALID) && REQ(d, s_, MEM_RD_READY)) {
+            uint32_t got = RSP(d, s_, MEM_RD_DATA);
             CHECK(!rd_expect.empty(), "slot %u: unexpected read word 0x%08x", s_, got);
             if (!rd_expect.empty()) {
                 CHECK(got == rd_expect.front(), "slot %u: read word 0x%08x, want 0x%08x", s_, got,
@@ -361,7 +361,7 @@ class Bench
             expect_fault(s, f.what, f.addr, f.w0);
             CHECK(slave.log.size() == bursts, "%s: the bad command reached the bus", f.what);
             Vweft_static &d = h.dut();
-            CHECK(!bit(d.slot_mem_cmd_ready_o, s) && !bit(d.slot_mem_wr_ready_o, s),
+            CHECK(!RSP(d, s, MEM_CMD_READY) && !RSP(d, s, MEM_WR_READY),
                   "%s: MEMIF still accepts words after the fault", f.what);
             reset_slot(s, f.what);
             check_memory(f.what);
@@ -379,7 +379,7 @@ class Bench
             CHECK(slave.log.size() == bursts + 1, "top-of-memory read: %zu bursts, want 1",
                   slave.log.size() - bursts);
             expect_fault(s, "bus error", 0xFFFFFFF0u, cmd_word0(WEFT_MEMIF_OP_READ, 16));
-            CHECK(!bit(h.dut().slot_mem_rd_valid_o, s), "bus error: read data delivered");
+            CHECK(!RSP(h.dut(), s, MEM_RD_VALID), "bus error: read data delivered");
             reset_slot(s, "bus error");
             ++checked;
         }

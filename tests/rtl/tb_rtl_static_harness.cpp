@@ -147,8 +147,9 @@ void StaticHarness::reset()
     d.s_axil_bready_i = d.s_axil_rready_i = 0;
     d.m_axi_awready_i = d.m_axi_wready_i = d.m_axi_arready_i = 0;
     d.m_axi_bvalid_i = d.m_axi_rvalid_i = 0;
-    d.slot_osif_in_ready_i = d.slot_osif_out_valid_i = 0;
-    d.slot_mem_cmd_valid_i = d.slot_mem_wr_valid_i = d.slot_mem_rd_ready_i = 0;
+    d.skip_i = 0;
+    for (unsigned i = 0; i < kNumSlots * WEFT_SLOT_REQ_WORDS; ++i)
+        d.slot_req_i[i] = 0;
     for (int i = 0; i < 4; ++i) {
         d.clk_i = 0;
         d.eval();
@@ -220,9 +221,9 @@ struct Outputs {
     uint32_t words[64];
     unsigned n = 0;
     void add(uint32_t v) { words[n++] = v; }
-    template <typename W> void add_wide(const W &w)
+    template <typename W> void add_wide(const W &w, unsigned words)
     {
-        for (unsigned i = 0; i < kNumSlots; ++i)
+        for (unsigned i = 0; i < words; ++i)
             add(w[i]);
     }
 };
@@ -230,19 +231,18 @@ struct Outputs {
 const char *const kOutputNames[] = {"slot_rst_no",
                                     "slot_run_o",
                                     "irq_o",
-                                    "slot_osif_in_valid_o",
-                                    "slot_osif_out_ready_o",
-                                    "slot_mem_cmd_ready_o",
-                                    "slot_mem_wr_ready_o",
-                                    "slot_mem_rd_valid_o",
-                                    "slot_osif_in_data_o[0]",
-                                    "slot_osif_in_data_o[1]",
-                                    "slot_osif_in_data_o[2]",
-                                    "slot_osif_in_data_o[3]",
-                                    "slot_mem_rd_data_o[0]",
-                                    "slot_mem_rd_data_o[1]",
-                                    "slot_mem_rd_data_o[2]",
-                                    "slot_mem_rd_data_o[3]",
+                                    "slot_rsp_o[0]",
+                                    "slot_rsp_o[1]",
+                                    "slot_rsp_o[2]",
+                                    "slot_rsp_o[3]",
+                                    "slot_rsp_o[4]",
+                                    "slot_rsp_o[5]",
+                                    "slot_rsp_o[6]",
+                                    "slot_rsp_o[7]",
+                                    "slot_rsp_o[8]",
+                                    "slot_rsp_o[9]",
+                                    "slot_rsp_o[10]",
+                                    "slot_rsp_o[11]",
                                     "m_axi_aw*",
                                     "m_axi_awaddr_o",
                                     "m_axi_w*",
@@ -260,13 +260,7 @@ Outputs capture(Vweft_static &d)
     o.add(d.slot_rst_no);
     o.add(d.slot_run_o);
     o.add(d.irq_o);
-    o.add(d.slot_osif_in_valid_o);
-    o.add(d.slot_osif_out_ready_o);
-    o.add(d.slot_mem_cmd_ready_o);
-    o.add(d.slot_mem_wr_ready_o);
-    o.add(d.slot_mem_rd_valid_o);
-    o.add_wide(d.slot_osif_in_data_o);
-    o.add_wide(d.slot_mem_rd_data_o);
+    o.add_wide(d.slot_rsp_o, kNumSlots * WEFT_SLOT_RSP_WORDS);
     o.add(d.m_axi_awlen_o | d.m_axi_awsize_o << 8 | d.m_axi_awburst_o << 11 |
           d.m_axi_awvalid_o << 13);
     o.add(d.m_axi_awaddr_o);
@@ -284,17 +278,15 @@ Outputs capture(Vweft_static &d)
     return o;
 }
 
+constexpr unsigned kSlotReqWords = kNumSlots * WEFT_SLOT_REQ_WORDS;
+static_assert(kNumSlots * WEFT_SLOT_RSP_WORDS == 12, "kOutputNames names 12 slot_rsp_o words");
+
 } // namespace
 
 // Calls f on every narrow input and w on every packed slot-data input of the model:
 // the inputs check_outputs_registered() perturbs.
 template <typename F, typename W> void for_each_input(Vweft_static &d, F &&f, W &&w)
 {
-    f(d.slot_osif_in_ready_i);
-    f(d.slot_osif_out_valid_i);
-    f(d.slot_mem_cmd_valid_i);
-    f(d.slot_mem_wr_valid_i);
-    f(d.slot_mem_rd_ready_i);
     f(d.m_axi_awready_i);
     f(d.m_axi_wready_i);
     f(d.m_axi_bresp_i);
@@ -313,9 +305,7 @@ template <typename F, typename W> void for_each_input(Vweft_static &d, F &&f, W 
     f(d.s_axil_araddr_i);
     f(d.s_axil_arvalid_i);
     f(d.s_axil_rready_i);
-    w(d.slot_osif_out_data_i);
-    w(d.slot_mem_cmd_data_i);
-    w(d.slot_mem_wr_data_i);
+    w(d.slot_req_i);
 }
 
 unsigned StaticHarness::check_outputs_registered()
@@ -328,7 +318,7 @@ unsigned StaticHarness::check_outputs_registered()
     for_each_input(
         d, [&](auto &v) { saved.push_back(uint32_t(v)); },
         [&](auto &v) {
-            for (unsigned i = 0; i < kNumSlots; ++i)
+            for (unsigned i = 0; i < kSlotReqWords; ++i)
                 saved.push_back(v[i]);
         });
     unsigned changed = 0;
@@ -336,7 +326,7 @@ unsigned StaticHarness::check_outputs_registered()
         for_each_input(
             d, [&](auto &v) { v = static_cast<std::remove_reference_t<decltype(v)>>(rng_()); },
             [&](auto &v) {
-                for (unsigned i = 0; i < kNumSlots; ++i)
+                for (unsigned i = 0; i < kSlotReqWords; ++i)
                     v[i] = static_cast<uint32_t>(rng_());
             });
         d.eval();
@@ -351,7 +341,7 @@ unsigned StaticHarness::check_outputs_registered()
     for_each_input(
         d, [&](auto &v) { v = static_cast<std::remove_reference_t<decltype(v)>>(saved[k++]); },
         [&](auto &v) {
-            for (unsigned i = 0; i < kNumSlots; ++i)
+            for (unsigned i = 0; i < kSlotReqWords; ++i)
                 v[i] = saved[k++];
         });
     d.eval();

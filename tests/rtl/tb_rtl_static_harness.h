@@ -21,6 +21,7 @@
 #include <verilated.h>
 
 #include "Vweft_static.h"
+#include "weft/osif_protocol.h"
 
 namespace weft_tb
 {
@@ -95,22 +96,17 @@ class StaticHarness
     unsigned axil_errors_ = 0;
 };
 
-/** Read/write one slot's 32-bit slice of a packed slot vector. */
-template <typename W> inline uint32_t slot_word(const W &w, unsigned s)
-{
-    return w[s];
-}
-template <typename W> inline void set_slot_word(W &w, unsigned s, uint32_t v)
-{
-    w[s] = v;
-}
+/** A field of slot s's side of the boundary (weft/osif_protocol.h, WEFT_SLOT_*): RSP(d, s,
+ *  OSIF_IN_VALID) reads what the static region drives, REQ/SET_REQ what the thread drives. */
+#define RSP(d, s, field) WEFT_SLOT_GET((d).slot_rsp_o.data() + (s) * WEFT_SLOT_RSP_WORDS, RSP_##field)
+#define REQ(d, s, field) WEFT_SLOT_GET((d).slot_req_i.data() + (s) * WEFT_SLOT_REQ_WORDS, REQ_##field)
+#define SET_REQ(d, s, field, v)                                                                   \
+    WEFT_SLOT_SET((d).slot_req_i.data() + (s) * WEFT_SLOT_REQ_WORDS, REQ_##field,              \
+                  static_cast<uint32_t>(v))
+
 inline bool bit(uint32_t v, unsigned s)
 {
     return (v >> s) & 1u;
-}
-inline void set_bit(uint8_t &v, unsigned s, bool b)
-{
-    v = static_cast<uint8_t>(b ? (v | (1u << s)) : (v & ~(1u << s)));
 }
 
 } // namespace weft_tb

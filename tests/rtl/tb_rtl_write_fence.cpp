@@ -1,12 +1,12 @@
 // Self-checking test bench of the write fence of weft_static (docs/architecture.md, "Write
 // fence"): while a slot has MEMIF writes that have not reached memory, its next OSIF
-// request word is not accepted (slot_osif_out_ready_o low).
+// request word is not accepted (slot_rsp_o.osif.out_ready low).
 //
 // The test bench plays the threads of slots 0 and 1 and an AXI4 memory (MemSlave) that
 // holds every B response back for a random 50..300 cycles. Checked:
 // * fence: slot 0 writes N words (1 word up to multi-burst commands crossing 4 KiB
 //   boundaries) and offers an OSIF request word right after its last data word was
-//   accepted. slot_osif_out_ready_o stays low in every cycle after the first command word
+//   accepted. slot_rsp_o.osif.out_ready stays low in every cycle after the first command word
 //   was accepted up to and including the B handshake of the command's last burst; the word
 //   is accepted after it (at most 2 cycles later) and memory holds every written word at
 //   that moment;
@@ -89,33 +89,32 @@ class Thread : public Agent
                 osif_offer_cycle = h_.cycle();
             }
         }
-        set_bit(d.slot_mem_cmd_valid_i, s_, cmd_pending_);
-        set_slot_word(d.slot_mem_cmd_data_i, s_, cmd_pending_ ? cmd.front() : 0);
-        set_bit(d.slot_mem_wr_valid_i, s_, wr_pending_);
-        set_slot_word(d.slot_mem_wr_data_i, s_, wr_pending_ ? wr.front() : 0);
-        set_bit(d.slot_mem_rd_ready_i, s_,
-                !rd_hold && !rd_expect.empty() && h_.chance(timing.p_rd));
-        set_bit(d.slot_osif_out_valid_i, s_, osif_valid_);
-        set_slot_word(d.slot_osif_out_data_i, s_, osif_valid_ ? osif.front() : 0);
-        set_bit(d.slot_osif_in_ready_i, s_, 0);
+        SET_REQ(d, s_, MEM_CMD_VALID, cmd_pending_);
+        SET_REQ(d, s_, MEM_CMD_DATA, cmd_pending_ ? cmd.front() : 0);
+        SET_REQ(d, s_, MEM_WR_VALID, wr_pending_);
+        SET_REQ(d, s_, MEM_WR_DATA, wr_pending_ ? wr.front() : 0);
+        SET_REQ(d, s_, MEM_RD_READY, !rd_hold && !rd_expect.empty() && h_.chance(timing.p_rd));
+        SET_REQ(d, s_, OSIF_OUT_VALID, osif_valid_);
+        SET_REQ(d, s_, OSIF_OUT_DATA, osif_valid_ ? osif.front() : 0);
+        SET_REQ(d, s_, OSIF_IN_READY, 0);
     }
 
     void sample(Vweft_static &d) override
     {
-        if (cmd_pending_ && bit(d.slot_mem_cmd_ready_o, s_)) {
+        if (cmd_pending_ && RSP(d, s_, MEM_CMD_READY)) {
             if (cmd_words++ % 2 == 0)
                 cmd_w0_cycle = h_.cycle();
             last_cmd_cycle = h_.cycle();
             cmd.pop_front();
             cmd_pending_ = false;
         }
-        if (wr_pending_ && bit(d.slot_mem_wr_ready_o, s_)) {
+        if (wr_pending_ && RSP(d, s_, MEM_WR_READY)) {
             wr.pop_front();
             wr_pending_ = false;
             last_wr_cycle = h_.cycle();
         }
-        if (bit(d.slot_mem_rd_valid_o, s_) && bit(d.slot_mem_rd_ready_i, s_)) {
-            uint32_t got = slot_word(d.slot_mem_rd_data_o, s_);
+        if (RSP(d, s_, MEM_RD_VALID) && REQ(d, s_, MEM_RD_READY)) {
+            uint32_t got = RSP(d, s_, MEM_RD_DATA);
             CHECK(!rd_expect.empty(), "slot %u: unexpected read word 0x%08x", s_, got);
             if (!rd_expect.empty()) {
                 CHECK(got == rd_expect.front(), "slot %u: read word 0x%08x, want 0x%08x", s_, got,
@@ -124,7 +123,7 @@ class Thread : public Agent
             }
         }
         if (osif_valid_) {
-            if (bit(d.slot_osif_out_ready_o, s_)) {
+            if (RSP(d, s_, OSIF_OUT_READY)) {
                 osif.pop_front();
                 if (!osif_gap.empty())
                     osif_gap.pop_front();
@@ -183,8 +182,8 @@ class FenceMonitor : public Agent
     {
         if (!armed)
             return;
-        Cycle c{h_.cycle(), bit(d.slot_osif_out_ready_o, 0), bit(d.slot_osif_out_valid_i, 0),
-                bit(d.slot_osif_out_valid_i, 1), bit(d.slot_osif_out_ready_o, 1)};
+        Cycle c{h_.cycle(), RSP(d, 0, OSIF_OUT_READY), REQ(d, 0, OSIF_OUT_VALID),
+                REQ(d, 1, OSIF_OUT_VALID), RSP(d, 1, OSIF_OUT_READY)};
         trace.push_back(c);
         if (d.m_axi_awvalid_o && d.m_axi_awready_i) {
             CHECK((d.m_axi_awaddr_o - kMemBase) / kWinSize == 0,
@@ -367,7 +366,7 @@ class Bench
                 ++ready_while_pending;
             }
         CHECK(ready_while_pending == 0,
-              "%s: slot_osif_out_ready_o high in %u cycles before the last B handshake", name,
+              "%s: slot_rsp_o.osif.out_ready high in %u cycles before the last B handshake", name,
               ready_while_pending);
         CHECK(accept > mon.last_b_cycle, "%s: OSIF word accepted in cycle %llu, last B in %llu",
               name, (unsigned long long)accept, (unsigned long long)mon.last_b_cycle);
@@ -464,13 +463,13 @@ class Bench
         t0.osif.push_back(w0);
         // Wait until read data waits for the thread and the read FIFO has filled up.
         unsigned guard = 0;
-        while (!(t0.memif_sent() && bit(h.dut().slot_mem_rd_valid_o, 0)) && guard++ < 5000)
+        while (!(t0.memif_sent() && RSP(h.dut(), 0, MEM_RD_VALID)) && guard++ < 5000)
             h.step();
         h.step(300);
         const size_t left = t0.rd_expect.size();
         const bool bus_busy = !slave.idle();
         const bool bursts_waiting = slave.log.size() - log0 < count_bursts(win(0) + off, words);
-        CHECK(bit(h.dut().slot_mem_rd_valid_o, 0), "%s: no read data waiting", name);
+        CHECK(RSP(h.dut(), 0, MEM_RD_VALID), "%s: no read data waiting", name);
         CHECK(left == words, "%s: the thread took read data", name);
         t0.osif_enable = true;
         h.step(1 + kMaxReleaseLatency);

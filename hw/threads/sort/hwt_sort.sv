@@ -86,44 +86,18 @@ module hwt_sort #(
   logic feed_d, feed_q;                    // ram_rdata is a word for stage 0
   logic swapped_d, swapped_q;              // the sweep's last pass swapped
 
-  // ---- OS call client -------------------------------------------------------------
-  logic call_req, call_done, call_err;
-  logic [7:0] call_cmd, call_handle, call_status;
-  logic [1:0] call_nargs;
+  // ---- OS call client, memory bursts and local RAM -------------------------------
+  weft_hwt_pkg::call_req_t call;
+  weft_hwt_pkg::call_rsp_t call_rsp;
   logic [63:0] call_args;
   logic [31:0] call_result;
-  logic [31:0] unused_resp_hdr;
-  logic unused_nresults, unused_call_busy, unused_burst_busy;
 
-  weft_osif_call #(
-    .MaxArgs   (2),
-    .MaxResults(1)
-  ) u_osif_call (
-    .clk_i,
-    .rst_ni,
-    .req_i          (call_req),
-    .cmd_i          (call_cmd),
-    .handle_i       (call_handle),
-    .nargs_i        (call_nargs),
-    .args_i         (call_args),
-    .nresults_i     (1'b1),
-    .done_o         (call_done),
-    .status_o       (call_status),
-    .resp_err_o     (call_err),
-    .resp_hdr_o     (unused_resp_hdr),
-    .nresults_o     (unused_nresults),
-    .results_o      (call_result),
-    .busy_o         (unused_call_busy),
-    .osif_in_data_i,
-    .osif_in_valid_i,
-    .osif_in_ready_o,
-    .osif_out_data_o,
-    .osif_out_valid_o,
-    .osif_out_ready_i
-  );
+  weft_osif_call #(.MaxArgs(2), .MaxResults(1)) u_call (
+    .clk_i, .rst_ni, .req_i(call), .args_i(call_args), .rsp_o(call_rsp),
+    .results_o(call_result), .osif_i(slot_i.osif), .osif_o(slot_o.osif));
 
-  // ---- memory bursts and local RAM ------------------------------------------------
-  logic burst_req, burst_done;
+  weft_hwt_pkg::burst_req_t burst;
+  weft_hwt_pkg::burst_rsp_t burst_rsp;
   logic [AddrWidth-1:0] burst_ram_addr;
   logic burst_ram_we;
   logic [31:0] burst_ram_wdata;
@@ -132,32 +106,10 @@ module hwt_sort #(
   logic [AddrWidth-1:0] ram_waddr, ram_raddr;
   logic [31:0] ram_wdata, ram_rdata;
 
-  weft_memif_burst #(
-    .RamAddrWidth(AddrWidth)
-  ) u_burst (
-    .clk_i,
-    .rst_ni,
-    .req_i        (burst_req),
-    .dir_i        (state_q == StWrite),
-    .addr_i       (addr_q),
-    .len_i        (len_q[23:0]),
-    .ram_addr_i   ('0),
-    .done_o       (burst_done),
-    .busy_o       (unused_burst_busy),
-    .ram_addr_o   (burst_ram_addr),
-    .ram_we_o     (burst_ram_we),
-    .ram_wdata_o  (burst_ram_wdata),
-    .ram_rdata_i  (ram_rdata),
-    .mem_cmd_data_o,
-    .mem_cmd_valid_o,
-    .mem_cmd_ready_i,
-    .mem_wr_data_o,
-    .mem_wr_valid_o,
-    .mem_wr_ready_i,
-    .mem_rd_data_i,
-    .mem_rd_valid_i,
-    .mem_rd_ready_o
-  );
+  weft_memif_burst #(.RamAddrWidth(AddrWidth)) u_burst (
+    .clk_i, .rst_ni, .req_i(burst), .ram_addr_i('0), .rsp_o(burst_rsp),
+    .ram_addr_o(burst_ram_addr), .ram_we_o(burst_ram_we), .ram_wdata_o(burst_ram_wdata),
+    .ram_rdata_i(ram_rdata), .mem_i(slot_i.mem), .mem_o(slot_o.mem));
 
   weft_ram #(
     .Words(MaxWords)
@@ -214,12 +166,10 @@ module hwt_sort #(
   end
 
   // ---- the thread's state machine -------------------------------------------------
-  logic call_ok;
   logic len_bad;
   logic [AddrWidth-1:0] last_idx;  // index of the block's last word
   logic sweep_last;                // the chain writes the sweep's last word this cycle
 
-  assign call_ok = (call_status == weft_osif_pkg::StatusOk) && !call_err;
   assign len_bad = (len_q == '0) || (len_q[1:0] != 2'b00) ||
                    (len_q > 32'(MaxWords) * 32'd4);
   assign last_idx = AddrWidth'((len_q >> 2) - 32'd1);
@@ -240,12 +190,13 @@ module hwt_sort #(
     feed_d = 1'b0;
     swapped_d = swapped_q;
 
-    call_req = 1'b0;
-    call_cmd = weft_osif_pkg::CmdGetInitData;
-    call_handle = '0;
-    call_nargs = '0;
+    call = '0;
+    call.nresults = 16'd1;
     call_args = '0;
-    burst_req = 1'b0;
+    burst = '0;
+    burst.write = (state_q == StWrite);
+    burst.addr = addr_q;
+    burst.len = len_q[23:0];
 
     ram_we = 1'b0;
     ram_waddr = burst_ram_addr;
@@ -254,56 +205,56 @@ module hwt_sort #(
 
     unique case (state_q)
       StInit: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdGetInitData;
-        if (call_done) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdGetInitData;
+        if (call_rsp.done) begin
           mbox_d = call_result[7:0];
           sem_d = call_result[15:8];
           mtx_d = call_result[23:16];
           exit_val_d = ExitOsError;
-          state_d = call_ok ? StLock : StExit;
+          state_d = call_rsp.ok ? StLock : StExit;
         end
       end
 
       StLock: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdMutexLock;
-        call_handle = mtx_q;
-        if (call_done) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdMutexLock;
+        call.handle = mtx_q;
+        if (call_rsp.done) begin
           exit_val_d = ExitOsError;
-          state_d = call_ok ? StGetAddr : StExit;
+          state_d = call_rsp.ok ? StGetAddr : StExit;
         end
       end
 
       StGetAddr: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdMboxGet;
-        call_handle = mbox_q;
-        if (call_done) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdMboxGet;
+        call.handle = mbox_q;
+        if (call_rsp.done) begin
           addr_d = call_result;
           exit_val_d = ExitOsError;
-          state_d = call_ok ? StGetLen : StExit;
+          state_d = call_rsp.ok ? StGetLen : StExit;
         end
       end
 
       StGetLen: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdMboxGet;
-        call_handle = mbox_q;
-        if (call_done) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdMboxGet;
+        call.handle = mbox_q;
+        if (call_rsp.done) begin
           len_d = call_result;
           exit_val_d = ExitOsError;
-          state_d = call_ok ? StUnlock : StExit;
+          state_d = call_rsp.ok ? StUnlock : StExit;
         end
       end
 
       StUnlock: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdMutexUnlock;
-        call_handle = mtx_q;
-        if (call_done) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdMutexUnlock;
+        call.handle = mtx_q;
+        if (call_rsp.done) begin
           exit_val_d = ExitOsError;
-          state_d = call_ok ? StCheck : StExit;
+          state_d = call_rsp.ok ? StCheck : StExit;
         end
       end
 
@@ -320,9 +271,9 @@ module hwt_sort #(
       end
 
       StRead: begin
-        burst_req = 1'b1;
+        burst.valid = 1'b1;
         ram_we = burst_ram_we;
-        if (burst_done) begin
+        if (burst_rsp.done) begin
           limit_d = last_idx;
           idx_d = '0;
           widx_d = '0;
@@ -368,28 +319,28 @@ module hwt_sort #(
       end
 
       StWrite: begin
-        burst_req = 1'b1;
+        burst.valid = 1'b1;
         ram_raddr = burst_ram_addr;
-        if (burst_done) begin
+        if (burst_rsp.done) begin
           blocks_d = blocks_q + 32'd1;
           state_d = StPost;
         end
       end
 
       StPost: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdSemPost;
-        call_handle = sem_q;
-        if (call_done) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdSemPost;
+        call.handle = sem_q;
+        if (call_rsp.done) begin
           exit_val_d = ExitOsError;
-          state_d = call_ok ? StLock : StExit;
+          state_d = call_rsp.ok ? StLock : StExit;
         end
       end
 
       StExit: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdThreadExit;
-        call_nargs = 2'd1;
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdThreadExit;
+        call.nargs = 16'd1;
         call_args = {32'd0, exit_val_q};
       end
 
