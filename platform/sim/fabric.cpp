@@ -33,7 +33,6 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -142,7 +141,7 @@ int Fabric::create(const weft_sim_config_t *cfg, std::unique_ptr<Fabric> *out)
         f->mem_slave_ = std::make_unique<AxiMemSlave>(f->dma_, dma_bus, dma_size);
         f->slots_ = std::vector<SlotModel>(f->nslots_);
         f->irq_cancelled_.assign(f->nslots_, 0);
-        f->workers_.enable(!getenv("WEFT_NOHELP"));
+        f->workers_.enable(true);
         f->reset_fabric();
         f->clock_ = std::thread(&Fabric::clock_main, f.get());
     } catch (const std::bad_alloc &) {

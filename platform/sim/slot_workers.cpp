@@ -1,6 +1,7 @@
 // See slot_workers.h.
 #include "slot_workers.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace weft::sim
@@ -23,7 +24,10 @@ inline void cpu_relax()
 constexpr auto kHelperSpin = std::chrono::microseconds(200);
 
 constexpr unsigned kEpochCycles = 1u << 15;
+// Epochs run the faster way before both are timed again: kExploitEpochs, doubled after
+// every round the helper loses (a host where it never pays probes ever more rarely).
 constexpr unsigned kExploitEpochs = 30;
+constexpr unsigned kMaxExploitEpochs = 1u << 10;
 
 int64_t now_ns()
 {
@@ -105,11 +109,14 @@ void SlotWorkers::end_epoch()
         epoch_ns_[epoch_] = now - epoch_start_ns_;
     epoch_start_ns_ = now;
     epoch_cycles_ = 0;
-    epoch_ = epoch_ + 1 < 2 + kExploitEpochs ? epoch_ + 1 : 0;
-    if (epoch_ < 2)
+    epoch_ = epoch_ + 1 < 2 + exploit_epochs_ ? epoch_ + 1 : 0;
+    if (epoch_ < 2) {
         use_helper_ = epoch_ == 1;
-    else if (epoch_ == 2)
+    } else if (epoch_ == 2) {
         use_helper_ = epoch_ns_[1] < epoch_ns_[0];
+        exploit_epochs_ = use_helper_ ? kExploitEpochs
+                                      : std::min(2 * exploit_epochs_, kMaxExploitEpochs);
+    }
 }
 
 void SlotWorkers::claim_edges(uint32_t ticket)

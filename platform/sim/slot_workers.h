@@ -13,7 +13,7 @@
 // Whether a second host thread pays depends on the host: on a virtual machine whose two
 // vCPUs share a physical core it can run slower than one. So the cycles with two or more
 // edges are timed in epochs, alternately with and without the helper, and the faster
-// way is kept for the next kExploitEpochs epochs before both are timed again.
+// way is kept for a while before both are timed again (slot_workers.cpp).
 #ifndef WEFT_SIM_SLOT_WORKERS_H
 #define WEFT_SIM_SLOT_WORKERS_H
 
@@ -102,6 +102,7 @@ class SlotWorkers
     bool use_helper_ = false;
     unsigned epoch_ = 0;
     unsigned epoch_cycles_ = 0;
+    unsigned exploit_epochs_ = 30;
     int64_t epoch_start_ns_ = 0;
     int64_t epoch_ns_[2] = {0, 0};
     std::thread helper_;

@@ -1,11 +1,11 @@
-// The bare half of weft-bench-sim-speed (sim_speed.cpp says what is measured): the static
-// region's Verilated model and the slot images, clocked by a plain loop on the calling
-// thread with the wiring of platform/sim/fabric.cpp (eval_low, edge) and nothing else: no
-// runtime, no clock thread, no request queue, no atomics. The register window is driven
+// The reference half of weft-bench-sim-speed (sim_speed.cpp says what is measured): ONE
+// Verilated model of the static region with hwt_sort in its slots (bench/rtl/
+// weft_flat_top.sv), clocked by a plain loop on the calling thread (clock low, then high:
+// the slots' gated clocks are derived inside the model), with the AXI4 memory slave of the simulation backend and nothing else: no
+// runtime, no clock thread, no separately loaded images. The register window is driven
 // by hand, and a small responder in the loop answers hwt_sort's OS calls.
 #include "sim_speed.h"
 
-#include <dlfcn.h>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -18,10 +18,12 @@
 #include <string>
 #include <vector>
 
-#include "Vweft_static.h"
+#include "Vweft_flat_empty.h"
+#include "Vweft_flat_empty___024root.h"
+#include "Vweft_flat_sort.h"
+#include "Vweft_flat_sort___024root.h"
 #include "axi_mem_slave.h"
 #include "bus_bits.h"
-#include "slot_model_abi.h"
 #include "verilated.h"
 #include "weft/osif_protocol.h"
 #include "weft/platform_config.h"
@@ -32,33 +34,31 @@ namespace
 using namespace sim_speed;
 using weft::sim::AxiMemSlave;
 using weft::sim::bits_get;
-using weft::sim::bits_set;
-using weft::sim::word_get;
-using weft::sim::word_set;
 
 constexpr unsigned kSlots = WEFT_PLATFORM_NUM_SLOTS;
 constexpr unsigned kResetCycles = 8;              // as the backend resets the static model
 constexpr uint64_t kLiteTimeoutCycles = 1u << 20; // as the backend's register-window limit
 
-class BareLoop
+// M: the flattened model, with every slot holding a sort thread or none.
+template <class M> class FlatLoop
 {
   public:
-    explicit BareLoop(const char *image) : image_(image)
+    FlatLoop()
     {
         void *mem =
             mmap(nullptr, kDmaSize, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
         if (mem == MAP_FAILED)
-            die("bare loop: no memory for the DMA region");
+            die("flat model: no memory for the DMA region");
         dma_ = static_cast<uint8_t *>(mem);
         context_ = std::make_unique<VerilatedContext>();
         context_->threads(1);
         context_->fatalOnError(false);
-        top_ = std::make_unique<Vweft_static>(context_.get(), "weft_static");
+        top_ = std::make_unique<M>(context_.get(), "weft_flat_top");
         mem_ = std::make_unique<AxiMemSlave>(dma_, kDmaBus, kDmaSize);
         reset();
         uint32_t id = 0;
         if (lite(false, WEFT_REG_ID, 0, &id) != 0 || id != WEFT_REG_ID_VALUE)
-            die("bare loop: the static region does not answer ID (0x%08x)", id);
+            die("flat model: the static region does not answer ID (0x%08x)", id);
         // What weft_init does: every slot stopped, faults cleared.
         for (unsigned s = 0; s < kSlots; ++s) {
             write(WEFT_SLOT_REG(s, WEFT_SLOT_REG_CONTROL), WEFT_CONTROL_RESET);
@@ -66,22 +66,16 @@ class BareLoop
         }
     }
 
-    ~BareLoop()
+    ~FlatLoop()
     {
-        for (Slot &s : slots_) {
-            if (s.model)
-                s.abi->destroy(s.model);
-            if (s.dl)
-                dlclose(s.dl);
-        }
         top_->final();
         top_.reset();
         context_.reset();
         munmap(dma_, kDmaSize);
     }
 
-    BareLoop(const BareLoop &) = delete;
-    BareLoop &operator=(const BareLoop &) = delete;
+    FlatLoop(const FlatLoop &) = delete;
+    FlatLoop &operator=(const FlatLoop &) = delete;
 
     // hwt_sort in slots 0..n-1 with the same blocks as the co-simulation, started as the
     // runtime starts a thread (docs/osif.md, "Life of a slot").
@@ -92,14 +86,13 @@ class BareLoop
             Slot &sl = slots_[slot];
             const uint64_t bytes = uint64_t{blocks} * kBlockBytes;
             if (offset + bytes > kDmaSize)
-                die("bare loop: %u blocks per slot do not fit the DMA region", blocks);
+                die("flat model: %u blocks per slot do not fit the DMA region", blocks);
             sl.cpu = reinterpret_cast<uint32_t *>(dma_ + offset);
             fill_blocks(sl.cpu, blocks, slot, rep);
             for (unsigned b = 0; b < blocks; ++b) {
                 sl.mbox.push_back(static_cast<uint32_t>(kDmaBus + offset + b * kBlockBytes));
                 sl.mbox.push_back(kBlockBytes);
             }
-            load(slot);
             write(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_WIN_SIZE(0)), static_cast<uint32_t>(bytes));
             write(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_WIN_BASE(0)),
                   static_cast<uint32_t>(kDmaBus + offset));
@@ -139,7 +132,7 @@ class BareLoop
             if (std::all_of(b.begin(), b.end(), [](uint64_t x) { return x >= kWarmBusy; }))
                 return;
             if (round > 1000)
-                die("bare loop: the sort threads did not start (%s)",
+                die("flat model: the sort threads did not start (%s)",
                     error_.empty() ? "no OS call problem seen" : error_.c_str());
             run_cycles(10000);
         }
@@ -158,7 +151,12 @@ class BareLoop
         w.cpu = u1 - u0;
         w.cycles = c1 - c0;
         if (check) {
-            check_busy(&w, b0, busy());
+            std::vector<size_t> left;
+            for (const Slot &sl : slots_) {
+                if (sl.busy)
+                    left.push_back(sl.mbox.size());
+            }
+            check_work(&w, b0, busy(), left);
             for (Slot &sl : slots_) {
                 if (sl.busy && sl.posted && !blocks_sorted(sl.cpu, sl.posted)) {
                     w.valid = false;
@@ -178,11 +176,6 @@ class BareLoop
     static constexpr uint64_t kDmaBus = WEFT_PLATFORM_DMA_BUS;
 
     struct Slot {
-        const weft_slot_model_abi_t *abi = nullptr;
-        weft_slot_model_t *model = nullptr;
-        void *dl = nullptr;
-        weft_slot_inputs_t in{};
-        weft_slot_outputs_t out{};
         // The in-loop OS call responder's view of the thread.
         bool busy = false;
         uint32_t *cpu = nullptr;   // its blocks
@@ -192,89 +185,36 @@ class BareLoop
         uint32_t nargs = 0;        // of the request in req
     };
 
-    // ---- one fabric cycle, wired as platform/sim/fabric.cpp wires it ----
+    // ---- one fabric cycle ----
 
     void reset()
     {
-        Vweft_static &t = *top_;
+        M &t = *top_;
         t.rst_ni = 0;
         mem_->drive(t);
-        for (unsigned i = 0; i < kResetCycles; ++i) {
-            t.clk_i = 0;
-            t.eval();
-            t.clk_i = 1;
-            t.eval();
-        }
-        t.clk_i = 0;
-        t.eval();
+        for (unsigned i = 0; i < kResetCycles; ++i)
+            edge(t);
         t.rst_ni = 1;
-        t.eval();
+        edge(t);
     }
 
-    void eval_low()
+    // A full clock period: the slots' clocks are gated from clk_i inside the model, so
+    // the clock must really fall (verilated_edge.h's single evaluation keeps it high).
+    static void edge(M &t)
     {
-        Vweft_static &t = *top_;
-        const uint64_t run = bits_get(t.slot_run_o);
-        run_ = run;
-        if (run) {
-            const uint64_t rst_n = bits_get(t.slot_rst_no);
-            const uint64_t in_valid = bits_get(t.slot_osif_in_valid_o);
-            const uint64_t out_ready = bits_get(t.slot_osif_out_ready_o);
-            const uint64_t cmd_ready = bits_get(t.slot_mem_cmd_ready_o);
-            const uint64_t wr_ready = bits_get(t.slot_mem_wr_ready_o);
-            const uint64_t rd_valid = bits_get(t.slot_mem_rd_valid_o);
-            for (unsigned s = 0; s < kSlots; ++s) {
-                Slot &sl = slots_[s];
-                if (!((run >> s) & 1u) || !sl.model)
-                    continue;
-                weft_slot_inputs_t &in = sl.in;
-                in.rst_n = (rst_n >> s) & 1u;
-                in.osif_in_data = word_get(t.slot_osif_in_data_o, s);
-                in.osif_in_valid = (in_valid >> s) & 1u;
-                in.osif_out_ready = (out_ready >> s) & 1u;
-                in.mem_cmd_ready = (cmd_ready >> s) & 1u;
-                in.mem_wr_ready = (wr_ready >> s) & 1u;
-                in.mem_rd_data = word_get(t.slot_mem_rd_data_o, s);
-                in.mem_rd_valid = (rd_valid >> s) & 1u;
-                sl.abi->eval(sl.model, 0, &in, &sl.out);
-            }
-        }
-        uint64_t in_ready = 0, out_valid = 0, cmd_valid = 0, wr_valid = 0, rd_ready = 0;
-        for (unsigned s = 0; s < kSlots; ++s) {
-            const weft_slot_outputs_t &o = slots_[s].out;
-            in_ready |= uint64_t{o.osif_in_ready & 1u} << s;
-            out_valid |= uint64_t{o.osif_out_valid & 1u} << s;
-            cmd_valid |= uint64_t{o.mem_cmd_valid & 1u} << s;
-            wr_valid |= uint64_t{o.mem_wr_valid & 1u} << s;
-            rd_ready |= uint64_t{o.mem_rd_ready & 1u} << s;
-            word_set(t.slot_osif_out_data_i, s, o.osif_out_data);
-            word_set(t.slot_mem_cmd_data_i, s, o.mem_cmd_data);
-            word_set(t.slot_mem_wr_data_i, s, o.mem_wr_data);
-        }
-        bits_set(t.slot_osif_in_ready_i, in_ready);
-        bits_set(t.slot_osif_out_valid_i, out_valid);
-        bits_set(t.slot_mem_cmd_valid_i, cmd_valid);
-        bits_set(t.slot_mem_wr_valid_i, wr_valid);
-        bits_set(t.slot_mem_rd_ready_i, rd_ready);
-        mem_->drive(t);
         t.clk_i = 0;
         t.eval();
-    }
-
-    void edge()
-    {
-        Vweft_static &t = *top_;
-        const uint64_t run = run_;
-        mem_->sample(t);
         t.clk_i = 1;
         t.eval();
-        if (run) {
-            for (unsigned s = 0; s < kSlots; ++s) {
-                Slot &sl = slots_[s];
-                if (((run >> s) & 1u) && sl.model)
-                    sl.abi->eval(sl.model, 1, &sl.in, &sl.out);
-            }
-        }
+    }
+
+    // The memory slave sees the master's registered outputs, then the edge.
+    void cycle()
+    {
+        M &t = *top_;
+        mem_->drive(t);
+        mem_->sample(t);
+        edge(t);
         mem_->commit();
         ++cycle_;
     }
@@ -283,8 +223,7 @@ class BareLoop
     void run_cycles(uint64_t n)
     {
         for (uint64_t i = 0; i < n; ++i) {
-            eval_low();
-            edge();
+            cycle();
             const uint64_t irq = bits_get(top_->irq_o);
             if (irq)
                 serve(irq);
@@ -303,7 +242,7 @@ class BareLoop
     // One AXI4-Lite transaction, clocking the fabric until its response.
     int lite(bool is_write, uint32_t offset, uint32_t wdata, uint32_t *rdata)
     {
-        Vweft_static &t = *top_;
+        M &t = *top_;
         bool aw = is_write, w = is_write, b = is_write, ar = !is_write, r = !is_write;
         t.s_axil_awaddr_i = static_cast<uint16_t>(offset);
         t.s_axil_araddr_i = static_cast<uint16_t>(offset);
@@ -316,7 +255,6 @@ class BareLoop
             t.s_axil_bready_i = b;
             t.s_axil_arvalid_i = ar;
             t.s_axil_rready_i = r;
-            eval_low();
             const bool aw_hs = aw && t.s_axil_awready_o;
             const bool w_hs = w && t.s_axil_wready_o;
             const bool b_hs = b && t.s_axil_bvalid_o;
@@ -329,7 +267,7 @@ class BareLoop
                 if (rdata)
                     *rdata = t.s_axil_rdata_o;
             }
-            edge();
+            cycle();
             aw = aw && !aw_hs;
             w = w && !w_hs;
             ar = ar && !ar_hs;
@@ -349,7 +287,7 @@ class BareLoop
         uint32_t v = 0;
         int rc = lite(false, offset, 0, &v);
         if (rc)
-            die("bare loop: read of 0x%04x: %s", offset, std::strerror(-rc));
+            die("flat model: read of 0x%04x: %s", offset, std::strerror(-rc));
         return v;
     }
 
@@ -357,28 +295,7 @@ class BareLoop
     {
         int rc = lite(true, offset, v, nullptr);
         if (rc)
-            die("bare loop: write of 0x%04x: %s", offset, std::strerror(-rc));
-    }
-
-    void load(unsigned slot)
-    {
-        Slot &sl = slots_[slot];
-        void *dl = dlopen(image_, RTLD_NOW | RTLD_LOCAL);
-        if (!dl)
-            die("bare loop: %s: %s", image_, dlerror());
-        auto fn = reinterpret_cast<weft_slot_model_abi_fn>(dlsym(dl, WEFT_SLOT_MODEL_ABI_SYMBOL));
-        const weft_slot_model_abi_t *abi = fn ? fn() : nullptr;
-        if (!abi || abi->abi_version != WEFT_SLOT_MODEL_ABI_VERSION || !abi->create || !abi->eval ||
-            !abi->destroy)
-            die("bare loop: %s is not a thread image of ABI %u", image_,
-                WEFT_SLOT_MODEL_ABI_VERSION);
-        sl.model = abi->create();
-        if (!sl.model)
-            die("bare loop: %s could not create its model", image_);
-        sl.abi = abi;
-        sl.dl = dl;
-        sl.in = weft_slot_inputs_t{};
-        sl.out = weft_slot_outputs_t{};
+            die("flat model: write of 0x%04x: %s", offset, std::strerror(-rc));
     }
 
     // ---- the OS call responder: what hwt_sort asks, answered in the loop ----
@@ -470,27 +387,25 @@ class BareLoop
     }
 
     std::unique_ptr<VerilatedContext> context_;
-    std::unique_ptr<Vweft_static> top_;
+    std::unique_ptr<M> top_;
     std::unique_ptr<AxiMemSlave> mem_;
     Slot slots_[kSlots];
     uint8_t *dma_ = nullptr;
     uint64_t cycle_ = 0;
-    uint64_t run_ = 0;
     std::string error_;
-    const char *image_;
 };
 
 } // namespace
 
-sim_speed::Window sim_speed::run_bare(unsigned busy, double seconds, unsigned blocks, unsigned rep,
-                                      const char *image)
+sim_speed::Window sim_speed::run_flat(unsigned busy, double seconds, unsigned blocks, unsigned rep)
 {
-    BareLoop bl(image);
     if (busy == 0) {
-        bl.keep_awake(0);
-        return bl.measure(seconds, false);
+        FlatLoop<Vweft_flat_empty> fl;
+        fl.keep_awake(0);
+        return fl.measure(seconds, false);
     }
-    bl.start_sorters(busy, blocks, rep);
-    bl.warm_up();
-    return bl.measure(seconds, true);
+    FlatLoop<Vweft_flat_sort> fl;
+    fl.start_sorters(busy, blocks, rep);
+    fl.warm_up();
+    return fl.measure(seconds, true);
 }

@@ -1,0 +1,85 @@
+// weft_flat_top: the reference of weft-bench-sim-speed (docs/benchmarks.md). The static
+// region and a hwt_sort in every slot of SortSlots, compiled by Verilator into ONE
+// model: no run-time loading, no slot boundary crossing the host, every model evaluated
+// at every edge. The co-simulation's cycles per second are reported as a fraction of
+// this model's, so the ratio shows what the co-simulation's structure costs or saves.
+//
+// A slot's clock runs only while its CONTROL.RUN is set, as on a board (the co-simulation
+// does not evaluate a stopped slot either). The parameters are weft_static's, so the
+// platform description's -G flags apply unchanged.
+module weft_flat_top #(
+  parameter int unsigned NumSlots = 4,
+  parameter int unsigned NumLinks = 0,
+  parameter int unsigned ClockMhz = 100,
+  parameter logic [NumSlots*16-1:0] SlotOsifDepth = {NumSlots{16'd16}},
+  parameter logic [NumSlots*4-1:0] SlotWindows = {NumSlots{4'd2}},
+  parameter logic [NumSlots*4-1:0] SlotBinds = {NumSlots{4'd4}},
+  parameter logic [24*8-1:0] LinkSrc = '0,
+  parameter logic [24*8-1:0] LinkDst = '0,
+  parameter logic [24*16-1:0] LinkDepth = {24{16'd64}},
+  /// Slots that hold a hwt_sort (bit s); the others are empty.
+  parameter logic [NumSlots-1:0] SortSlots = '1
+) (
+  input  logic                clk_i,
+  input  logic                rst_ni,
+  `include "weft_axil_slave_ports.svh"
+  `include "weft_axi_master_ports.svh"
+  output logic [NumSlots-1:0] irq_o
+);
+
+  localparam int unsigned ReqWidth  = weft_osif_pkg::SlotReqWidth;
+  localparam int unsigned ReqStride = weft_osif_pkg::SlotReqStride;
+  localparam int unsigned RspWidth  = weft_osif_pkg::SlotRspWidth;
+  localparam int unsigned RspStride = weft_osif_pkg::SlotRspStride;
+
+  logic [NumSlots-1:0] slot_run, slot_rst_n, slot_idle;
+  logic [NumSlots*ReqStride-1:0] slot_req;
+  logic [NumSlots*RspStride-1:0] slot_rsp;
+  logic quiet, hold;
+
+  weft_static #(
+    .NumSlots     (NumSlots),
+    .NumLinks     (NumLinks),
+    .ClockMhz     (ClockMhz),
+    .SlotOsifDepth(SlotOsifDepth),
+    .SlotWindows  (SlotWindows),
+    .SlotBinds    (SlotBinds),
+    .LinkSrc      (LinkSrc),
+    .LinkDst      (LinkDst),
+    .LinkDepth    (LinkDepth)
+  ) u_static (
+    .*,  // clock, reset, both AXI ports, irq_o
+    .slot_run_o (slot_run),
+    .quiet_o    (quiet),
+    .hold_o     (hold),
+    .skip_i     (32'd0),
+    .slot_idle_o(slot_idle),
+    .slot_rst_no(slot_rst_n),
+    .slot_req_i (slot_req),
+    .slot_rsp_o (slot_rsp)
+  );
+
+  for (genvar s = 0; s < NumSlots; s++) begin : gen_slot
+    if (SortSlots[s]) begin : gen_sort
+      logic slot_clk;
+      assign slot_clk = clk_i & slot_run[s];
+      hwt_sort u_thread (
+        .clk_i (slot_clk),
+        .rst_ni(slot_rst_n[s]),
+        .slot_i(slot_rsp[s*RspStride +: RspWidth]),
+        .slot_o(slot_req[s*ReqStride +: ReqWidth])
+      );
+      if (ReqStride > ReqWidth) begin : gen_pad
+        assign slot_req[s*ReqStride + ReqWidth +: ReqStride - ReqWidth] = '0;
+      end
+    end else begin : gen_empty
+      assign slot_req[s*ReqStride +: ReqStride] = '0;
+    end
+  end
+
+  // The simulation hints are for the co-simulation's host; this model evaluates all.
+  // (With every slot empty nothing reads the slots' run, reset or response either.)
+  logic unused_hints;
+  assign unused_hints = ^{quiet, hold, slot_idle, slot_rsp, slot_run, slot_rst_n};
+
+endmodule
