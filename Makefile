@@ -24,20 +24,10 @@ test: build
 
 # Benchmarks print figures and write $(BUILD)/bench/*.json, then bench/report.py turns
 # them into $(BUILD)/bench/report.md and PNG plots; they assert nothing (docs/benchmarks.md).
-BENCH = $(BUILD)/bench
+# QUICK=1 runs everything with tiny settings into $(BUILD)/bench/quick (a minute or two;
+# `make test` runs it as the test bench.quick).
 bench: build
-	@$(BENCH)/weft-bench-os-overhead --out $(BENCH)/os_overhead.json
-	@$(BENCH)/weft-bench-communication --out $(BENCH)/communication.json
-	@$(BENCH)/weft-bench-sim-speed --out $(BENCH)/sim_speed.json
-	@$(BUILD)/apps/weft-sort --json $(BENCH)/sort_study.json --trace $(BENCH)/sort_trace
-	@$(BUILD)/apps/weft-image --config all --w 3,5 --block 4,8,20,40,80 --frames 12 \
-	    --json $(BENCH)/image_study.json
-	@$(BUILD)/apps/weft-image --config sw-sw-sw --frames 4 --trace $(BENCH)/image_trace_a.json
-	@$(BUILD)/apps/weft-image --config sw-hw-hw-db --frames 4 --trace $(BENCH)/image_trace_d.json
-	@for c in a d; do /usr/bin/python3 tools/trace_plot.py $(BENCH)/image_trace_$$c.json \
-	    $(BENCH)/image_timeline_$$c.png --title "image pipeline, configuration $$c"; done
-	@cmake --build $(BUILD) --target weft-bench-area
-	@/usr/bin/python3 bench/report.py $(BENCH)
+	@bash bench/run.sh $(BUILD) $(if $(QUICK),--quick)
 
 clean:
 	@rm -rf $(BUILD)

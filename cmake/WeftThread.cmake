@@ -12,7 +12,8 @@
 # project lint configuration WEFT_VLT_CONFIG when that file exists. Configuration files
 # (*.vlt) among SOURCES are passed before every source.
 #
-# The image carries its own copy of the Verilator runtime. It is compiled with hidden
+# The image carries its own copy of the Verilator runtime (the library of
+# cmake/WeftVerilatedRuntime.cmake, linked statically). It is compiled with hidden
 # visibility and linked with -Bsymbolic, so no symbol of it interposes on (or is
 # interposed by) the backend's runtime or another image's; only the ABI symbol is
 # exported. The CMake target is <name> itself. A thread Verilator rejects gets a configure
@@ -92,7 +93,7 @@ function(weft_add_hw_thread)
     WEFT_IMAGE_MODEL_ROOT_HEADER="${prefix}___024root.h"
     WEFT_IMAGE_MODEL_CLASS=${prefix}
     WEFT_IMAGE_THREAD_NAME="${ARG_TOP}")
-  target_link_libraries(${target} PRIVATE Threads::Threads)
+  weft_share_verilated_runtime(${target})
   target_link_options(${target} PRIVATE -Wl,-Bsymbolic -Wl,--no-undefined
     -Wl,--version-script=${WEFT_IMAGE_VERSION_SCRIPT})
   set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${WEFT_IMAGE_VERSION_SCRIPT})

@@ -429,7 +429,8 @@ static int exec_mbox_burst(weft_hwthread_t *t, const weft_osif_decoded_t *d, con
         until = timed_deadline(d, args);
     const struct timespec *deadline = is_timed(d) ? &until : NULL;
     bool put = d->info->variadic_args;
-    unsigned n = put ? d->hdr.nargs - d->info->nargs : args[0];
+    // A put sends its words after the fixed arguments; a get says how many it wants.
+    unsigned n = put ? (unsigned)(d->hdr.nargs - d->info->nargs) : args[0];
     const uint32_t *words = args + d->info->nargs;
 
     for (unsigned i = 0; i < n; i++) {

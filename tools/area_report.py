@@ -176,7 +176,7 @@ def bench_record(static, threads, params, yosys):
         version = "yosys"
     modules = {}
     for name, e in list(static["modules"].items()) + list(threads.items()):
-        if e.get("missing") or e.get("error"):
+        if e.get("missing") or e.get("error") or e.get("skipped"):
             modules[name] = dict(e)
             continue
         modules[name] = {
@@ -226,13 +226,16 @@ def print_bench(record):
         if e.get("error"):
             rows.append((name, "failed: " + e["error"], "", "", "", "", ""))
             continue
+        if e.get("skipped"):
+            rows.append((name, "skipped: " + e["status"], "", "", "", "", ""))
+            continue
         rows.append((name, str(e["lut"]), str(e["lutram"]), str(e["ff"]), str(e["ramb18"]),
                      str(e["ramb36"]), str(e["dsp"])))
-    short = [r for r in rows if not r[1].startswith(("missing", "failed"))]
+    short = [r for r in rows if not r[1].startswith(("missing", "failed", "skipped"))]
     widths = [max(len(r[i]) for r in short) for i in range(len(rows[0]))]
     out = [f"Area, {record['tool']}:"]
     for r in rows:
-        if r[1].startswith(("missing", "failed")):
+        if r[1].startswith(("missing", "failed", "skipped")):
             out.append(f"  {r[0]:<{widths[0]}}  {r[1]}")
         else:
             out.append("  " + "  ".join(
@@ -246,7 +249,9 @@ def print_bench(record):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    # @FILE reads arguments from FILE, one a line: the build writes the ones every run
+    # shares (bench/run.sh, the weft-bench-area target).
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0], fromfile_prefix_chars="@")
     ap.add_argument("--yosys", default="yosys")
     ap.add_argument("--script", required=True, help="hw/synth/weft_area.ys")
     ap.add_argument("--out", required=True, help="output directory")
@@ -263,6 +268,8 @@ def main():
                     help="include directory for the threads (hw/lib); repeatable")
     ap.add_argument("--json", metavar="PATH", help="write the benchmark record here")
     ap.add_argument("--jobs", type=int, default=2, help="Yosys runs at a time")
+    ap.add_argument("--quick", action="store_true",
+                    help="the static region only; the threads are recorded as not synthesised")
     ap.add_argument("sources", nargs="+", help="static-region sources, OSIF package first")
     args = ap.parse_args()
 
@@ -279,6 +286,10 @@ def main():
         for spec in args.thread:
             name, _, src = spec.partition("=")
             what = f"hardware thread {name} ({os.path.relpath(src, REPO)})" if src else name
+            if args.quick:
+                threads[name] = {"skipped": True, "source": src, "description": what,
+                                 "status": "not synthesised (quick run)"}
+                continue
             if not src or not os.path.isfile(src):
                 sys.stderr.write(f"area_report: {name}: source {src or '(none)'} missing, "
                                  f"reported as missing\n")

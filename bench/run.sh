@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Run every benchmark, both case studies and the area synthesis, then bench/report.py.
+#
+#   bench/run.sh BUILD_DIR          the full run of `make bench`: BUILD_DIR/bench/
+#   bench/run.sh BUILD_DIR --quick  every program with tiny settings and the report, end to
+#                                   end, in BUILD_DIR/bench/quick/ (`make bench QUICK=1`,
+#                                   and the test bench.quick): it proves the bench runs,
+#                                   its figures mean nothing
+#
+# Benchmarks print figures and write JSON; they assert nothing (docs/benchmarks.md). A
+# program that fails stops the run with its exit status.
+set -euo pipefail
+
+if [[ $# -lt 1 || $# -gt 2 || ( $# -eq 2 && "$2" != "--quick" ) ]]; then
+  echo "usage: bench/run.sh BUILD_DIR [--quick]" >&2
+  exit 2
+fi
+build=$(cd "$1" && pwd)
+quick=${2:-}
+src=$(cd "$(dirname "$0")/.." && pwd)
+python=/usr/bin/python3
+bin=$build/bench
+apps=$build/apps
+
+if [[ -n "$quick" ]]; then
+  out=$build/bench/quick
+  os_args=(--reps 3)
+  comm_args=(--reps 1)
+  sim_args=(--window 0.1 --idle 0.1 --reps 1 --blocks 16)
+  sort_args=(--chunks 8 --words 256)
+  image_args=(--config all --w 3 --block 40 --frames 1)
+  trace_frames=1
+  area_args=(--quick --param NumSlots=1 --param NumLinks=0)  # one slot: the pipeline, fast
+else
+  out=$build/bench
+  os_args=()
+  comm_args=()
+  sim_args=()
+  sort_args=()
+  image_args=(--config all --w 3,5 --block 4,8,20,40,80 --frames 12)
+  trace_frames=4
+  area_args=()
+fi
+mkdir -p "$out"
+
+step() {
+  local start=$SECONDS
+  echo "== $*"
+  "$@"
+  echo "== $(($SECONDS - start)) s"
+}
+
+step "$bin/weft-bench-os-overhead" "${os_args[@]}" --out "$out/os_overhead.json"
+step "$bin/weft-bench-communication" "${comm_args[@]}" --out "$out/communication.json"
+step "$bin/weft-bench-sim-speed" "${sim_args[@]}" --out "$out/sim_speed.json"
+step "$apps/weft-sort" "${sort_args[@]}" --json "$out/sort_study.json" --trace "$out/sort_trace"
+step "$apps/weft-image" "${image_args[@]}" --json "$out/image_study.json"
+for c in a d; do
+  config=$([[ $c == a ]] && echo sw-sw-sw || echo sw-hw-hw-db)
+  step "$apps/weft-image" --config "$config" --frames "$trace_frames" \
+    --trace "$out/image_trace_$c.json"
+  step "$python" "$src/tools/trace_plot.py" "$out/image_trace_$c.json" \
+    "$out/image_timeline_$c.png" --title "image pipeline, configuration $c"
+done
+# The build's arguments first: a later --param overrides an earlier one.
+step "$python" "$src/tools/area_report.py" @"$build/bench/area_args.txt" "${area_args[@]}" \
+  --out "$out/area" --json "$out/area.json"
+step "$python" "$src/bench/report.py" "$out"
+echo "bench: report in $out/report.md"
