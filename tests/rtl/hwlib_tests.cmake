@@ -24,10 +24,15 @@ function(weft_hwlib_tb test)
   set_tests_properties(${test} PROPERTIES LABELS "rtl" TIMEOUT 600)
 endfunction()
 
-weft_hwlib_tb(tb_hwlib_osif_call TOP weft_osif_call
-  SOURCES ${PROJECT_SOURCE_DIR}/hw/lib/weft_osif_call.sv)
-weft_hwlib_tb(tb_hwlib_memif_burst TOP weft_memif_burst
-  SOURCES ${PROJECT_SOURCE_DIR}/hw/lib/weft_memif_burst.sv)
+# The lib modules' benches drive them through test-bench tops (tb_weft_*.sv) that give
+# each field of the API's structs its own port and put the channel on the slot boundary.
+set(_hwt_pkg ${PROJECT_SOURCE_DIR}/hw/lib/weft_hwt_pkg.sv)
+weft_hwlib_tb(tb_hwlib_osif_call TOP tb_weft_osif_call
+  SOURCES ${_hwt_pkg} ${PROJECT_SOURCE_DIR}/hw/lib/weft_osif_call.sv
+          ${_hwlib_tb_dir}/tb_weft_osif_call.sv)
+weft_hwlib_tb(tb_hwlib_memif_burst TOP tb_weft_memif_burst
+  SOURCES ${_hwt_pkg} ${PROJECT_SOURCE_DIR}/hw/lib/weft_memif_burst.sv
+          ${_hwlib_tb_dir}/tb_weft_memif_burst.sv)
 weft_hwlib_tb(tb_thread_sort TOP hwt_sort
   SOURCES ${WEFT_HWLIB_SOURCES} ${_hw_threads_dir}/sort/hwt_sort.sv)
 weft_hwlib_tb(tb_thread_calls TOP hwt_calls

@@ -1,11 +1,12 @@
-// Self-checking test bench of weft_memif_burst (RamAddrWidth 11). The bench models the
-// static side's MEMIF (two-word commands, read data, write data; registered outputs with
-// random back-pressure) and the local RAM (one-cycle read latency). Random reads
-// (memory to RAM) and writes (RAM to memory) of 1..2048 words at random RAM offsets
-// (wrapping) are checked word for word against a reference, together with the MEMIF
-// command words, the done_o pulse and stream stability. With no back-pressure it checks
-// the throughput: one word per cycle in both directions.
-#include "Vweft_memif_burst.h"
+// Self-checking test bench of weft_memif_burst (RamAddrWidth 11), through the test-bench
+// top tb_weft_memif_burst.sv (the transfer's structs field by field, the MEMIF on the slot
+// boundary's structs). The bench models the static side's MEMIF (two-word commands, read
+// data, write data; registered outputs with random back-pressure) and the local RAM
+// (one-cycle read latency). Random reads (memory to RAM) and writes (RAM to memory) of
+// 1..2048 words at random RAM offsets (wrapping) are checked word for word against a
+// reference, together with the MEMIF command words, the done pulse and stream stability.
+// With no back-pressure it checks the throughput: one word per cycle in both directions.
+#include "Vtb_weft_memif_burst.h"
 #include "tb_check.h"
 #include "tb_hwlib_slot_model.h"
 #include "verilated.h"
@@ -33,7 +34,7 @@ class Bench
         for (auto &w : mem_)
             w = rng_();
         ctx_ = std::make_unique<VerilatedContext>();
-        m_ = std::make_unique<Vweft_memif_burst>(ctx_.get());
+        m_ = std::make_unique<Vtb_weft_memif_burst>(ctx_.get());
         m_->rst_ni = 0;
         for (int i = 0; i < 4; ++i)
             cycle();
@@ -85,25 +86,30 @@ class Bench
 
     void cycle()
     {
-        m_->mem_cmd_ready_i = cmd_ready_q_;
-        m_->mem_wr_ready_i = wr_ready_q_;
-        m_->mem_rd_valid_i = rd_valid_q_;
-        m_->mem_rd_data_i = rd_valid_q_ ? rd_q_.front() : 0;
+        uint32_t *rsp = m_->slot_i.data();
+        WEFT_SLOT_SET(rsp, RSP_MEM_CMD_READY, cmd_ready_q_);
+        WEFT_SLOT_SET(rsp, RSP_MEM_WR_READY, wr_ready_q_);
+        WEFT_SLOT_SET(rsp, RSP_MEM_RD_VALID, rd_valid_q_);
+        WEFT_SLOT_SET(rsp, RSP_MEM_RD_DATA, rd_valid_q_ ? rd_q_.front() : 0);
         m_->ram_rdata_i = ram_rdata_q_;
         m_->clk_i = 0;
         m_->eval();
 
-        const bool cmd_fire = cmd_ready_q_ && m_->mem_cmd_valid_o;
-        const bool wr_fire = wr_ready_q_ && m_->mem_wr_valid_o;
-        const bool rd_fire = rd_valid_q_ && m_->mem_rd_ready_o;
-        const uint32_t cmd_word = m_->mem_cmd_data_o, wr_word = m_->mem_wr_data_o;
+        const uint32_t *req = m_->slot_o.data();
+        const bool cmd_valid = WEFT_SLOT_GET(req, REQ_MEM_CMD_VALID);
+        const bool wr_valid = WEFT_SLOT_GET(req, REQ_MEM_WR_VALID);
+        const bool cmd_fire = cmd_ready_q_ && cmd_valid;
+        const bool wr_fire = wr_ready_q_ && wr_valid;
+        const bool rd_fire = rd_valid_q_ && WEFT_SLOT_GET(req, REQ_MEM_RD_READY);
+        const uint32_t cmd_word = WEFT_SLOT_GET(req, REQ_MEM_CMD_DATA);
+        const uint32_t wr_word = WEFT_SLOT_GET(req, REQ_MEM_WR_DATA);
         const uint32_t ram_addr = m_->ram_addr_o;
         const bool ram_we = m_->ram_we_o;
         const uint32_t ram_wdata = m_->ram_wdata_o;
         if (m_->done_o)
             ++done_;
-        stable(cmd_, m_->mem_cmd_valid_o, cmd_word, cmd_fire, "mem_cmd");
-        stable(wr_, m_->mem_wr_valid_o, wr_word, wr_fire, "mem_wr");
+        stable(cmd_, cmd_valid, cmd_word, cmd_fire, "MEMIF command");
+        stable(wr_, wr_valid, wr_word, wr_fire, "MEMIF write data");
 
         m_->clk_i = 1;
         m_->eval();
@@ -159,7 +165,7 @@ class Bench
     }
 
     std::unique_ptr<VerilatedContext> ctx_;
-    std::unique_ptr<Vweft_memif_burst> m_;
+    std::unique_ptr<Vtb_weft_memif_burst> m_;
     std::mt19937 rng_;
     int pct_;
     std::vector<uint32_t> ram_, mem_;

@@ -1,12 +1,13 @@
-// Self-checking test bench of weft_osif_call (MaxArgs 2, MaxResults 1). The bench plays
-// both the calling state machine and the static side: random calls (0..2 arguments,
-// 0..1 accepted results), random back-pressure and answer delays, well-formed responses
-// with every status, and malformed ones (wrong cmd echo, too many result words) that
-// must be consumed whole and flagged. It checks the request words, done_o (one pulse,
-// right status and results), that no stale word is left for the next call, boundary
-// rule 2 (osif_in_ready_o only while waiting), stream stability, and that THREAD_EXIT
-// never completes.
-#include "Vweft_osif_call.h"
+// Self-checking test bench of weft_osif_call (MaxArgs 2, MaxResults 1), through the
+// test-bench top tb_weft_osif_call.sv (the call's structs field by field, the OSIF on the
+// slot boundary's structs). The bench plays both the calling state machine and the
+// static side: random calls (0..2 arguments, 0..1 accepted results), random back-pressure
+// and answer delays, well-formed responses with every status, and malformed ones (wrong
+// cmd echo, too many result words) that must be consumed whole and flagged. It checks the
+// request words, the done pulse (one, with the right status, ok flag and results), that
+// no stale word is left for the next call, boundary rule 2 (slot_o.osif.in_ready only
+// while waiting), stream stability, and that THREAD_EXIT never completes.
+#include "Vtb_weft_osif_call.h"
 #include "tb_check.h"
 #include "tb_hwlib_slot_model.h"
 #include "verilated.h"
@@ -37,7 +38,7 @@ class Bench
     Bench(uint32_t seed, int pct) : rng_(seed), pct_(pct)
     {
         ctx_ = std::make_unique<VerilatedContext>();
-        m_ = std::make_unique<Vweft_osif_call>(ctx_.get());
+        m_ = std::make_unique<Vtb_weft_osif_call>(ctx_.get());
         m_->rst_ni = 0;
         for (int i = 0; i < 4; ++i)
             tick();
@@ -139,22 +140,26 @@ class Bench
     void cycle(const Call *c)
     {
         // Registered static-side outputs.
-        m_->osif_out_ready_i = out_ready_q_;
-        m_->osif_in_valid_i = in_valid_q_;
-        m_->osif_in_data_i = in_valid_q_ ? resp_.front() : 0;
+        uint32_t *rsp = m_->slot_i.data();
+        WEFT_SLOT_SET(rsp, RSP_OSIF_OUT_READY, out_ready_q_);
+        WEFT_SLOT_SET(rsp, RSP_OSIF_IN_VALID, in_valid_q_);
+        WEFT_SLOT_SET(rsp, RSP_OSIF_IN_DATA, in_valid_q_ ? resp_.front() : 0);
         m_->clk_i = 0;
         m_->eval();
 
-        const bool out_fire = out_ready_q_ && m_->osif_out_valid_o;
-        const bool in_fire = in_valid_q_ && m_->osif_in_ready_o;
-        const uint32_t out_word = m_->osif_out_data_o;
+        const uint32_t *req = m_->slot_o.data();
+        const bool out_valid = WEFT_SLOT_GET(req, REQ_OSIF_OUT_VALID);
+        const bool in_ready = WEFT_SLOT_GET(req, REQ_OSIF_IN_READY);
+        const bool out_fire = out_ready_q_ && out_valid;
+        const bool in_fire = in_valid_q_ && in_ready;
+        const uint32_t out_word = WEFT_SLOT_GET(req, REQ_OSIF_OUT_DATA);
         // Rule 2: ready only after the whole request and before the whole response.
         const bool waiting = expect_req_.empty() && (exit_mode_ || !resp_.empty());
-        CHECK(!m_->osif_in_ready_o || waiting, "osif_in_ready_o high while not waiting");
+        CHECK(!in_ready || waiting, "slot_o.osif.in_ready high while not waiting");
         if (out_pending_) {
-            CHECK(m_->osif_out_valid_o && out_word == out_data_, "osif_out changed before ready");
+            CHECK(out_valid && out_word == out_data_, "request word changed before ready");
         }
-        out_pending_ = m_->osif_out_valid_o && !out_fire;
+        out_pending_ = out_valid && !out_fire;
         out_data_ = out_word;
         if (m_->done_o) {
             ++done_seen_;
@@ -191,6 +196,8 @@ class Bench
         CHECK(m_->resp_err_o == c.malformed, "resp_err_o %d, want %d", m_->resp_err_o, c.malformed);
         const uint32_t want_status = c.malformed ? WEFT_OSIF_INTERNAL : tbm::resp_status(hdr);
         CHECK(m_->status_o == want_status, "status_o %u, want %u", m_->status_o, want_status);
+        CHECK(m_->ok_o == (want_status == WEFT_OSIF_OK), "ok_o %d with status %u", m_->ok_o,
+              want_status);
         const uint32_t nw = tbm::resp_nwords(hdr);
         const uint32_t stored = nw < c.nres_limit ? nw : c.nres_limit;
         CHECK(m_->nresults_o == stored, "nresults_o %u, want %u", m_->nresults_o, stored);
@@ -201,7 +208,7 @@ class Bench
     }
 
     std::unique_ptr<VerilatedContext> ctx_;
-    std::unique_ptr<Vweft_osif_call> m_;
+    std::unique_ptr<Vtb_weft_osif_call> m_;
     std::mt19937 rng_;
     int pct_;
     bool out_ready_q_ = false, in_valid_q_ = false;

@@ -1,6 +1,8 @@
 // C++ model of the static side of one slot, for test benches that drive a hardware
 // thread's top module (slot-boundary port list) directly, before the real static region
-// and co-simulation exist.
+// and co-simulation exist. It drives the thread's slot_i and reads its slot_o (packed
+// structs of weft_osif_pkg, more than 64 bits: Verilator's VlWide words) through the
+// generated WEFT_SLOT_GET/WEFT_SLOT_SET field accessors, so no bit position is typed here.
 //
 // What it models:
 //   - OSIF: parses the thread's requests (header + nargs words) and answers them the way
@@ -20,8 +22,8 @@
 //   - Timing: every signal towards the thread is a registered function of model state
 //     (boundary rule 1). Every ready and valid the model drives is offered with
 //     probability `pct`, except that an offered valid is held until taken.
-//   - Boundary rule 2: counts cycles in which the thread raises osif_in_ready_o while it
-//     has no call waiting for a response.
+//   - Boundary rule 2: counts cycles in which the thread raises slot_o.osif.in_ready
+//     while it has no call waiting for a response.
 #pragma once
 
 #include <weft/osif_protocol.h>
@@ -103,7 +105,7 @@ template <class M> class SlotModel
     uint32_t fault_addr = 0, fault_info = 0;
     uint64_t rule2_violations = 0;
     uint64_t stability_violations = 0; // a thread valid withdrawn or its data changed
-    uint64_t blocked_cycles = 0;       // cycles with osif_in_ready_o high
+    uint64_t blocked_cycles = 0;       // cycles with slot_o.osif.in_ready high
     uint64_t memif_cmds = 0;           // accepted MEMIF commands
     uint64_t memif_wr_words = 0;       // write-data words taken
     uint64_t memif_rd_words = 0;       // read-data words the thread took
@@ -130,36 +132,42 @@ template <class M> class SlotModel
     /// One fabric cycle.
     void step(bool run = true)
     {
-        // Registered outputs of the static side.
+        // Registered outputs of the static side, written into the thread's slot_i.
         m_.rst_ni = run;
-        m_.osif_in_valid_i = in_valid_q_;
-        m_.osif_in_data_i = in_valid_q_ ? sw2hw_.front().word : 0;
-        m_.osif_out_ready_i = out_ready_q_;
-        m_.mem_cmd_ready_i = cmd_ready_q_;
-        m_.mem_wr_ready_i = wr_ready_q_;
-        m_.mem_rd_valid_i = rd_valid_q_;
-        m_.mem_rd_data_i = rd_valid_q_ ? rd_q_.front() : 0;
+        uint32_t *rsp = m_.slot_i.data();
+        WEFT_SLOT_SET(rsp, RSP_OSIF_IN_VALID, in_valid_q_);
+        WEFT_SLOT_SET(rsp, RSP_OSIF_IN_DATA, in_valid_q_ ? sw2hw_.front().word : 0);
+        WEFT_SLOT_SET(rsp, RSP_OSIF_OUT_READY, out_ready_q_);
+        WEFT_SLOT_SET(rsp, RSP_MEM_CMD_READY, cmd_ready_q_);
+        WEFT_SLOT_SET(rsp, RSP_MEM_WR_READY, wr_ready_q_);
+        WEFT_SLOT_SET(rsp, RSP_MEM_RD_VALID, rd_valid_q_);
+        WEFT_SLOT_SET(rsp, RSP_MEM_RD_DATA, rd_valid_q_ ? rd_q_.front() : 0);
         m_.clk_i = 0;
         m_.eval();
 
-        // Handshakes on pre-edge values.
-        const bool in_fire = run && in_valid_q_ && m_.osif_in_ready_o;
-        const bool out_fire = run && out_ready_q_ && m_.osif_out_valid_o;
-        const bool cmd_fire = run && cmd_ready_q_ && m_.mem_cmd_valid_o;
-        const bool wr_fire = run && wr_ready_q_ && m_.mem_wr_valid_o;
-        const bool rd_fire = run && rd_valid_q_ && m_.mem_rd_ready_o;
-        const uint32_t out_word = m_.osif_out_data_o;
-        const uint32_t cmd_word = m_.mem_cmd_data_o;
-        const uint32_t wr_word = m_.mem_wr_data_o;
+        // Handshakes on pre-edge values of the thread's slot_o.
+        const uint32_t *req = m_.slot_o.data();
+        const bool in_ready = WEFT_SLOT_GET(req, REQ_OSIF_IN_READY);
+        const bool out_valid = WEFT_SLOT_GET(req, REQ_OSIF_OUT_VALID);
+        const bool cmd_valid = WEFT_SLOT_GET(req, REQ_MEM_CMD_VALID);
+        const bool wr_valid = WEFT_SLOT_GET(req, REQ_MEM_WR_VALID);
+        const bool in_fire = run && in_valid_q_ && in_ready;
+        const bool out_fire = run && out_ready_q_ && out_valid;
+        const bool cmd_fire = run && cmd_ready_q_ && cmd_valid;
+        const bool wr_fire = run && wr_ready_q_ && wr_valid;
+        const bool rd_fire = run && rd_valid_q_ && WEFT_SLOT_GET(req, REQ_MEM_RD_READY);
+        const uint32_t out_word = WEFT_SLOT_GET(req, REQ_OSIF_OUT_DATA);
+        const uint32_t cmd_word = WEFT_SLOT_GET(req, REQ_MEM_CMD_DATA);
+        const uint32_t wr_word = WEFT_SLOT_GET(req, REQ_MEM_WR_DATA);
         if (run) {
-            if (m_.osif_in_ready_o) {
+            if (in_ready) {
                 ++blocked_cycles;
                 if (waiting_ == 0 && !exited && !yielded)
                     ++rule2_violations;
             }
-            check_stable(osif_out_, m_.osif_out_valid_o, out_word, out_fire);
-            check_stable(mem_cmd_, m_.mem_cmd_valid_o, cmd_word, cmd_fire);
-            check_stable(mem_wr_, m_.mem_wr_valid_o, wr_word, wr_fire);
+            check_stable(osif_out_, out_valid, out_word, out_fire);
+            check_stable(mem_cmd_, cmd_valid, cmd_word, cmd_fire);
+            check_stable(mem_wr_, wr_valid, wr_word, wr_fire);
         }
 
         m_.clk_i = 1;

@@ -182,8 +182,8 @@ class FenceMonitor : public Agent
     {
         if (!armed)
             return;
-        Cycle c{h_.cycle(), RSP(d, 0, OSIF_OUT_READY), REQ(d, 0, OSIF_OUT_VALID),
-                REQ(d, 1, OSIF_OUT_VALID), RSP(d, 1, OSIF_OUT_READY)};
+        Cycle c{h_.cycle(), RSP(d, 0, OSIF_OUT_READY) != 0, REQ(d, 0, OSIF_OUT_VALID) != 0,
+                REQ(d, 1, OSIF_OUT_VALID) != 0, RSP(d, 1, OSIF_OUT_READY) != 0};
         trace.push_back(c);
         if (d.m_axi_awvalid_o && d.m_axi_awready_i) {
             CHECK((d.m_axi_awaddr_o - kMemBase) / kWinSize == 0,

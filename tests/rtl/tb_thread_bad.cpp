@@ -32,7 +32,7 @@ struct Bench {
         sm->run_until([&] { return sm->exited || sm->osif_fault || sm->mem_fault; }, 20000);
         for (int i = 0; i < 500; ++i)
             sm->step();
-        CHECK(sm->rule2_violations == 0, "init 0x%08x: osif_in_ready_o high while not waiting",
+        CHECK(sm->rule2_violations == 0, "init 0x%08x: slot_o.osif.in_ready high while not waiting",
               init);
     }
     ~Bench() { top->final(); }

@@ -106,13 +106,14 @@ void test_calls(uint32_t seed)
              {resp_hdr(WEFT_OSIF_CMD_SEM_WAIT, WEFT_OSIF_OK, 0)});
     CHECK(sm.res[kSem].sem == 0, "SEM_WAIT: count %u", sm.res[kSem].sem);
 
-    // A blocking call: the thread waits (osif_in_ready high) until the bench posts.
+    // A blocking call: the thread waits (slot_o.osif.in_ready high) until the bench posts.
     {
         sm.res[kInstr].mbox.push_back(req_hdr(WEFT_OSIF_CMD_SEM_WAIT, kSem, 0));
         for (int i = 0; i < 2000; ++i)
             sm.step();
         CHECK(sm.call_pending() && sm.res[kResult].mbox.empty(), "SEM_WAIT did not block");
-        CHECK(b.top->osif_in_ready_o, "blocked thread does not raise osif_in_ready_o");
+        CHECK(WEFT_SLOT_GET(b.top->slot_o.data(), REQ_OSIF_IN_READY),
+              "blocked thread does not raise slot_o.osif.in_ready");
         sm.res[kSem].sem = 1;
         b.expect("SEM_WAIT released", {}, {resp_hdr(WEFT_OSIF_CMD_SEM_WAIT, WEFT_OSIF_OK, 0)});
     }
@@ -180,8 +181,8 @@ void test_calls(uint32_t seed)
     CHECK(sm.word(a + 8) == 1, "mem inc: memory holds 0x%08x", sm.word(a + 8));
     b.expect("raw too long", {req_hdr(kRaw, 0, 17)}, {resp_hdr(kRaw, WEFT_OSIF_BADARGS, 0)});
 
-    CHECK(sm.rule2_violations == 0, "osif_in_ready_o high while not waiting: %" PRIu64 " cycles",
-          sm.rule2_violations);
+    CHECK(sm.rule2_violations == 0,
+          "slot_o.osif.in_ready high while not waiting: %" PRIu64 " cycles", sm.rule2_violations);
     CHECK(sm.stability_violations == 0, "valid withdrawn or data changed before ready");
     CHECK(!sm.mem_fault && !sm.osif_fault, "unexpected fault");
 

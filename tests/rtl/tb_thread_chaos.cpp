@@ -199,7 +199,7 @@ void run_one(unsigned idx, uint32_t seed, uint32_t budget, Totals &t)
     if (bounded)
         CHECK(helps == 0, "seed 0x%08x: BOUNDED, yet a call stayed blocked", seed);
     CHECK(rule2_unsafe == 0,
-          "seed 0x%08x: osif_in_ready_o high with no response due and no write owed (%" PRIu64
+          "seed 0x%08x: slot_o.osif.in_ready high with no response due and no write owed (%" PRIu64
           " cycles)",
           seed, rule2_unsafe);
     CHECK(sm.osif_log.size() >= 3 &&

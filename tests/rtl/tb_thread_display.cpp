@@ -228,7 +228,7 @@ struct Bench {
                       "%s: read of %u bytes at 0x%08x outside the grey buffers", name, a.len,
                       a.addr);
         }
-        CHECK(sm->rule2_violations == 0, "%s: osif_in_ready_o high while not waiting", name);
+        CHECK(sm->rule2_violations == 0, "%s: slot_o.osif.in_ready high while not waiting", name);
         CHECK(sm->stability_violations == 0, "%s: valid withdrawn or data changed", name);
         return s.frames > 1 ? shown_at - prev_shown_at : 0;
     }

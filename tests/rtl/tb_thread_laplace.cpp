@@ -227,7 +227,7 @@ class Pipeline
         CHECK(!sm->mem_fault && !sm->osif_fault && !sm->overflow_fault,
               "%s: fault (mem %d osif %d), address 0x%08x", name, sm->mem_fault, sm->osif_fault,
               sm->fault_addr);
-        CHECK(sm->rule2_violations == 0, "%s: osif_in_ready_o high while not waiting", name);
+        CHECK(sm->rule2_violations == 0, "%s: slot_o.osif.in_ready high while not waiting", name);
         CHECK(sm->stability_violations == 0, "%s: valid withdrawn or data changed before ready",
               name);
         const uint64_t fb = static_cast<uint64_t>(p.frames) * frame_bytes;

@@ -155,7 +155,8 @@ void test_correctness(uint32_t seed)
     }
     const uint32_t ev = b.stop();
     CHECK(ev == blocks.size(), "exit value %u, want %zu blocks", ev, blocks.size());
-    CHECK(b.sm->rule2_violations == 0, "osif_in_ready_o high while not waiting: %" PRIu64 " cycles",
+    CHECK(b.sm->rule2_violations == 0,
+          "slot_o.osif.in_ready high while not waiting: %" PRIu64 " cycles",
           b.sm->rule2_violations);
     CHECK(b.sm->stability_violations == 0, "valid withdrawn or data changed before ready");
     CHECK(!b.sm->mem_fault && !b.sm->osif_fault, "unexpected fault");

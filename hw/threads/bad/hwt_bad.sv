@@ -50,47 +50,23 @@ module hwt_bad (
   logic [31:0] exit_d, exit_q;
   logic [31:0] count_d, count_q;
 
-  logic call_req, call_done;
-  logic [7:0] call_cmd, call_handle;
-  logic [1:0] call_nargs;
+  // The call client's side of the OSIF goes through call_osif (mode 3 sends its own words).
+  weft_hwt_pkg::call_req_t call;
+  // split_var: call_rsp.busy follows call.valid combinationally, and without it Verilator
+  // takes the whole struct for one signal and sees a loop through the state machine.
+  weft_hwt_pkg::call_rsp_t call_rsp /* verilator split_var */;
   logic [63:0] call_args;
-  logic [31:0] call_hdr, call_result;
-  logic [31:0] call_out_data;
-  logic call_out_valid;
-  logic [7:0] unused_status;
-  logic unused_err, unused_nres, unused_busy;
+  logic [31:0] call_result;
+  weft_osif_pkg::osif_req_t call_osif;
 
-  weft_osif_call #(
-    .MaxArgs   (2),
-    .MaxResults(1)
-  ) u_osif_call (
-    .clk_i,
-    .rst_ni,
-    .req_i           (call_req),
-    .cmd_i           (call_cmd),
-    .handle_i        (call_handle),
-    .nargs_i         (call_nargs),
-    .args_i          (call_args),
-    .nresults_i      (1'b1),
-    .done_o          (call_done),
-    .status_o        (unused_status),
-    .resp_err_o      (unused_err),
-    .resp_hdr_o      (call_hdr),
-    .nresults_o      (unused_nres),
-    .results_o       (call_result),
-    .busy_o          (unused_busy),
-    .osif_in_data_i,
-    .osif_in_valid_i,
-    .osif_in_ready_o,
-    .osif_out_data_o (call_out_data),
-    .osif_out_valid_o(call_out_valid),
-    .osif_out_ready_i
-  );
+  weft_osif_call #(.MaxArgs(2), .MaxResults(1)) u_call (
+    .clk_i, .rst_ni, .req_i(call), .args_i(call_args), .rsp_o(call_rsp),
+    .results_o(call_result), .osif_i(slot_i.osif), .osif_o(call_osif));
 
   logic [7:0] mode;
   logic [7:0] hdr_status;
   assign mode = init_q[7:0];
-  assign hdr_status = call_hdr[weft_osif_pkg::RespStatusMsb:weft_osif_pkg::RespStatusLsb];
+  assign hdr_status = call_rsp.hdr[weft_osif_pkg::RespStatusMsb:weft_osif_pkg::RespStatusLsb];
 
   logic [31:0] raw_hdr, mem_cmd0, mem_addr;
   always_comb begin
@@ -108,20 +84,19 @@ module hwt_bad (
     exit_d = exit_q;
     count_d = count_q;
 
-    call_req = 1'b0;
-    call_cmd = weft_osif_pkg::CmdGetInitData;
-    call_handle = '0;
-    call_nargs = '0;
+    call = '0;
+    call.nresults = 16'd1;
     call_args = '0;
 
-    mem_cmd_valid_o = 1'b0;
-    mem_cmd_data_o = mem_cmd0;
-    mem_rd_ready_o = 1'b0;
+    // MEMIF: command words of modes 4-5 and their read data; never write data.
+    slot_o.mem = '0;
+    slot_o.mem.cmd_data = mem_cmd0;
 
     unique case (state_q)
       StInit: begin
-        call_req = 1'b1;
-        if (call_done) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdGetInitData;
+        if (call_rsp.done) begin
           init_d = call_result;
           exit_d = ExitBadMode;
           if (hdr_status != weft_osif_pkg::StatusOk) begin
@@ -138,67 +113,67 @@ module hwt_bad (
       end
 
       StCall: begin
-        call_req = 1'b1;
+        call.valid = 1'b1;
         unique case (mode)
           8'd0: begin
-            call_cmd = BadCmd;
-            call_handle = 8'd0;
+            call.cmd = BadCmd;
+            call.handle = 8'd0;
           end
           8'd1: begin
-            call_cmd = weft_osif_pkg::CmdSemPost;
-            call_handle = BadHandle;
+            call.cmd = weft_osif_pkg::CmdSemPost;
+            call.handle = BadHandle;
           end
           default: begin
-            call_cmd = weft_osif_pkg::CmdSemWait;
-            call_handle = 8'd0;
+            call.cmd = weft_osif_pkg::CmdSemWait;
+            call.handle = 8'd0;
           end
         endcase
-        if (call_done) begin
+        if (call_rsp.done) begin
           exit_d = {24'd0, hdr_status};
           state_d = StExit;
         end
       end
 
       StRawHdr: begin
-        if (osif_out_ready_i) begin
+        if (slot_i.osif.out_ready) begin
           count_d = '0;
           state_d = StRawWords;
         end
       end
 
       StRawWords: begin
-        if (osif_out_ready_i) begin
+        if (slot_i.osif.out_ready) begin
           count_d = count_q + 32'd1;
         end
       end
 
       StMemCmd0: begin
-        mem_cmd_valid_o = 1'b1;
-        if (mem_cmd_ready_i) begin
+        slot_o.mem.cmd_valid = 1'b1;
+        if (slot_i.mem.cmd_ready) begin
           state_d = StMemCmd1;
         end
       end
 
       StMemCmd1: begin
-        mem_cmd_valid_o = 1'b1;
-        mem_cmd_data_o = mem_addr;
-        if (mem_cmd_ready_i) begin
+        slot_o.mem.cmd_valid = 1'b1;
+        slot_o.mem.cmd_data = mem_addr;
+        if (slot_i.mem.cmd_ready) begin
           state_d = StMemWait;
         end
       end
 
       StMemWait: begin
-        mem_rd_ready_o = 1'b1;
-        if (mem_rd_valid_i) begin
+        slot_o.mem.rd_ready = 1'b1;
+        if (slot_i.mem.rd_valid) begin
           exit_d = ExitUnexpected;
           state_d = StExit;
         end
       end
 
       StExit: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdThreadExit;
-        call_nargs = 2'd1;
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdThreadExit;
+        call.nargs = 16'd1;
         call_args = {32'd0, exit_q};
       end
 
@@ -208,27 +183,22 @@ module hwt_bad (
 
   // Mode 3 drives the OSIF request stream itself; otherwise the call client does.
   always_comb begin
+    slot_o.osif = call_osif;
     unique case (state_q)
       StRawHdr: begin
-        osif_out_valid_o = 1'b1;
-        osif_out_data_o = raw_hdr;
+        slot_o.osif.out_valid = 1'b1;
+        slot_o.osif.out_data = raw_hdr;
       end
       StRawWords: begin
-        osif_out_valid_o = 1'b1;
-        osif_out_data_o = count_q;
+        slot_o.osif.out_valid = 1'b1;
+        slot_o.osif.out_data = count_q;
       end
-      default: begin
-        osif_out_valid_o = call_out_valid;
-        osif_out_data_o = call_out_data;
-      end
+      default: ;
     endcase
   end
 
-  assign mem_wr_valid_o = 1'b0;
-  assign mem_wr_data_o = '0;
-
-  logic unused_inputs;
-  assign unused_inputs = ^{mem_wr_ready_i, mem_rd_data_i, call_hdr[31:24], call_hdr[15:0]};
+  logic unused_mem;
+  assign unused_mem = ^{slot_i.mem.wr_ready, slot_i.mem.rd_data};
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin

@@ -60,8 +60,6 @@ module hwt_calls #(
   localparam int unsigned BufWords = (RawMaxWords > CallMaxArgs) ? RawMaxWords : CallMaxArgs;
   /// Words put into the result mailbox at most: header plus results.
   localparam int unsigned PutWords = CallMaxResults + 1;
-  localparam int unsigned NargsWidth = $clog2(CallMaxArgs + 1);
-  localparam int unsigned NresWidth = $clog2(CallMaxResults + 1);
 
   typedef enum logic [3:0] {
     StInit,      // GET_INIT_DATA
@@ -92,78 +90,33 @@ module hwt_calls #(
   assign inargs = instr_q[weft_osif_pkg::ReqNargsMsb:weft_osif_pkg::ReqNargsLsb];
 
 
-  // ---- OS call client -------------------------------------------------------------
-  logic call_req, call_done, call_err;
-  logic [7:0] call_cmd, call_handle, call_status;
-  logic [NargsWidth-1:0] call_nargs;
+  // ---- OS call client and one-word memory access -----------------------------------
+  weft_hwt_pkg::call_req_t call;
+  // split_var: call_rsp.busy follows call.valid combinationally, and without it Verilator
+  // takes the whole struct for one signal and sees a loop through the state machine.
+  weft_hwt_pkg::call_rsp_t call_rsp /* verilator split_var */;
   logic [CallMaxArgs*32-1:0] call_args;
-  logic [31:0] call_hdr;
-  logic [NresWidth-1:0] call_nres;
   logic [CallMaxResults*32-1:0] call_results;
-  logic [31:0] call_out_data;
-  logic call_out_valid;
-  logic unused_call_busy;
+  weft_osif_pkg::osif_req_t call_osif;
 
-  weft_osif_call #(
-    .MaxArgs   (CallMaxArgs),
-    .MaxResults(CallMaxResults)
-  ) u_osif_call (
-    .clk_i,
-    .rst_ni,
-    .req_i           (call_req),
-    .cmd_i           (call_cmd),
-    .handle_i        (call_handle),
-    .nargs_i         (call_nargs),
-    .args_i          (call_args),
-    .nresults_i      (NresWidth'(CallMaxResults)),
-    .done_o          (call_done),
-    .status_o        (call_status),
-    .resp_err_o      (call_err),
-    .resp_hdr_o      (call_hdr),
-    .nresults_o      (call_nres),
-    .results_o       (call_results),
-    .busy_o          (unused_call_busy),
-    .osif_in_data_i,
-    .osif_in_valid_i,
-    .osif_in_ready_o,
-    .osif_out_data_o (call_out_data),
-    .osif_out_valid_o(call_out_valid),
-    .osif_out_ready_i
-  );
+  weft_osif_call #(.MaxArgs(CallMaxArgs), .MaxResults(CallMaxResults)) u_call (
+    .clk_i, .rst_ni, .req_i(call), .args_i(call_args), .rsp_o(call_rsp),
+    .results_o(call_results), .osif_i(slot_i.osif), .osif_o(call_osif));
 
-  // ---- one-word memory access -----------------------------------------------------
-  logic mem_req, mem_we, mem_done;
-  logic [31:0] mem_addr, mem_wdata, mem_rdata;
+  weft_hwt_pkg::word_req_t mem;
+  weft_hwt_pkg::word_rsp_t mem_rsp;
 
-  weft_memif_word u_memif_word (
-    .clk_i,
-    .rst_ni,
-    .req_i   (mem_req),
-    .we_i    (mem_we),
-    .addr_i  (mem_addr),
-    .wdata_i (mem_wdata),
-    .done_o  (mem_done),
-    .rdata_o (mem_rdata),
-    .mem_cmd_data_o,
-    .mem_cmd_valid_o,
-    .mem_cmd_ready_i,
-    .mem_wr_data_o,
-    .mem_wr_valid_o,
-    .mem_wr_ready_i,
-    .mem_rd_data_i,
-    .mem_rd_valid_i,
-    .mem_rd_ready_o
-  );
+  weft_memif_word u_mem (
+    .clk_i, .rst_ni, .req_i(mem), .rsp_o(mem_rsp), .mem_i(slot_i.mem), .mem_o(slot_o.mem));
 
   // The raw state drives the OSIF request stream itself; otherwise the call client.
-  logic raw_active;
-  assign raw_active = (state_q == StRaw);
-  assign osif_out_valid_o = raw_active ? 1'b1 : call_out_valid;
-  assign osif_out_data_o = raw_active ? buf_q[32*idx_q[$clog2(BufWords)-1:0] +: 32]
-                                      : call_out_data;
-
-  logic call_ok;
-  assign call_ok = (call_status == weft_osif_pkg::StatusOk) && !call_err;
+  always_comb begin
+    slot_o.osif = call_osif;
+    if (state_q == StRaw) begin
+      slot_o.osif.out_valid = 1'b1;
+      slot_o.osif.out_data = buf_q[32*idx_q[$clog2(BufWords)-1:0] +: 32];
+    end
+  end
 
   always_comb begin
     state_d = state_q;
@@ -176,33 +129,31 @@ module hwt_calls #(
     put_d = put_q;
     nput_d = nput_q;
 
-    call_req = 1'b0;
-    call_cmd = weft_osif_pkg::CmdGetInitData;
-    call_handle = '0;
-    call_nargs = '0;
+    call = '0;
+    call.nresults = 16'(CallMaxResults);
     call_args = '0;
-    mem_req = 1'b0;
-    mem_we = 1'b0;
-    mem_addr = buf_q[31:0];
-    mem_wdata = buf_q[63:32];
+    mem = '0;
+    mem.addr = buf_q[31:0];
+    mem.wdata = buf_q[63:32];
 
     unique case (state_q)
       StInit: begin
-        call_req = 1'b1;
-        if (call_done) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdGetInitData;
+        if (call_rsp.done) begin
           imbox_d = call_results[7:0];
           rmbox_d = call_results[15:8];
-          state_d = call_ok ? StFetch : StExitErr;
+          state_d = call_rsp.ok ? StFetch : StExitErr;
         end
       end
 
       StFetch: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdMboxGet;
-        call_handle = imbox_q;
-        if (call_done) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdMboxGet;
+        call.handle = imbox_q;
+        if (call_rsp.done) begin
           instr_d = call_results[31:0];
-          state_d = call_ok ? StDecode : StExitErr;
+          state_d = call_rsp.ok ? StDecode : StExitErr;
         end
       end
 
@@ -237,13 +188,13 @@ module hwt_calls #(
       end
 
       StFetchArg: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdMboxGet;
-        call_handle = imbox_q;
-        if (call_done) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdMboxGet;
+        call.handle = imbox_q;
+        if (call_rsp.done) begin
           buf_d[32*idx_q[$clog2(BufWords)-1:0] +: 32] = call_results[31:0];
           idx_d = idx_q + 16'd1;
-          if (!call_ok) begin
+          if (!call_rsp.ok) begin
             state_d = StExitErr;
           end else if (idx_q + 16'd1 == nfetch_q) begin
             state_d = StExec;
@@ -262,29 +213,29 @@ module hwt_calls #(
       end
 
       StCall: begin
-        call_req = 1'b1;
-        call_cmd = icmd;
-        call_handle = instr_q[weft_osif_pkg::ReqHandleMsb:weft_osif_pkg::ReqHandleLsb];
-        call_nargs = NargsWidth'(inargs);
+        call.valid = 1'b1;
+        call.cmd = icmd;
+        call.handle = instr_q[weft_osif_pkg::ReqHandleMsb:weft_osif_pkg::ReqHandleLsb];
+        call.nargs = inargs;
         call_args = buf_q[CallMaxArgs*32-1:0];
-        if (call_done) begin
-          put_d[31:0] = call_hdr;
+        if (call_rsp.done) begin
+          put_d[31:0] = call_rsp.hdr;
           put_d[PutWords*32-1:32] = call_results;
-          nput_d = 16'd1 + 16'(call_nres);
+          nput_d = 16'd1 + call_rsp.nresults;
           idx_d = '0;
           state_d = StPut;
         end
       end
 
       StMemRead: begin
-        mem_req = 1'b1;
-        if (mem_done) begin
+        mem.valid = 1'b1;
+        if (mem_rsp.done) begin
           put_d[31:0] = weft_osif_pkg::resp_header(icmd, weft_osif_pkg::StatusOk, 16'd1);
-          put_d[63:32] = mem_rdata;
+          put_d[63:32] = mem_rsp.rdata;
           nput_d = 16'd2;
           idx_d = '0;
           if (icmd == PseudoMemInc) begin
-            put_d[63:32] = mem_rdata + 32'd1;
+            put_d[63:32] = mem_rsp.rdata + 32'd1;
             state_d = StMemWrite;
           end else begin
             state_d = StPut;
@@ -293,12 +244,12 @@ module hwt_calls #(
       end
 
       StMemWrite: begin
-        mem_req = 1'b1;
-        mem_we = 1'b1;
+        mem.valid = 1'b1;
+        mem.write = 1'b1;
         if (icmd == PseudoMemInc) begin
-          mem_wdata = put_q[63:32];
+          mem.wdata = put_q[63:32];
         end
-        if (mem_done) begin
+        if (mem_rsp.done) begin
           if (icmd == PseudoMemWrite) begin
             put_d[31:0] = weft_osif_pkg::resp_header(icmd, weft_osif_pkg::StatusOk, 16'd0);
             nput_d = 16'd1;
@@ -309,7 +260,7 @@ module hwt_calls #(
       end
 
       StRaw: begin
-        if (osif_out_ready_i) begin
+        if (slot_i.osif.out_ready) begin
           idx_d = idx_q + 16'd1;
           if (idx_q + 16'd1 == nfetch_q) begin
             state_d = StFetch;
@@ -318,14 +269,14 @@ module hwt_calls #(
       end
 
       StPut: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdMboxPut;
-        call_handle = rmbox_q;
-        call_nargs = NargsWidth'(1);
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdMboxPut;
+        call.handle = rmbox_q;
+        call.nargs = 16'd1;
         call_args[31:0] = put_q[32*idx_q[$clog2(PutWords)-1:0] +: 32];
-        if (call_done) begin
+        if (call_rsp.done) begin
           idx_d = idx_q + 16'd1;
-          if (!call_ok) begin
+          if (!call_rsp.ok) begin
             state_d = StExitErr;
           end else if (idx_q + 16'd1 == nput_q) begin
             state_d = StFetch;
@@ -334,9 +285,9 @@ module hwt_calls #(
       end
 
       StExitErr: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdThreadExit;
-        call_nargs = NargsWidth'(1);
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdThreadExit;
+        call.nargs = 16'd1;
         call_args[31:0] = ExitOsError;
       end
 

@@ -352,63 +352,37 @@ module hwt_chaos (
   assign g_x  = xorshift(g_w);
 
   // ---- OS call client (start and exit) --------------------------------------------
-  logic        call_req, call_done, call_err;
-  logic [7:0]  call_cmd, call_status;
-  logic        call_nargs;
-  logic [31:0] call_args;
-  logic [1:0]  call_nres_max, call_nres;
-  logic [95:0] call_results;
-  logic [31:0] unused_call_hdr;
-  logic        unused_call_busy;
-  logic [31:0] call_out_data;
-  logic        call_out_valid, call_in_ready;
+  // Its side of the OSIF goes through call_osif: the chaos phases drive the OSIF themselves.
+  weft_hwt_pkg::call_req_t call;
+  weft_hwt_pkg::call_rsp_t call_rsp;
+  logic [31:0] call_args;     // the job's count (3), then the exit value
+  logic [95:0] call_results;  // the seed, then the job {budget word, size, base}
+  weft_osif_pkg::osif_req_t call_osif;
 
-  weft_osif_call #(
-    .MaxArgs   (1),
-    .MaxResults(3)
-  ) u_call (
-    .clk_i,
-    .rst_ni,
-    .req_i           (call_req),
-    .cmd_i           (call_cmd),
-    .handle_i        (8'd0),
-    .nargs_i         (call_nargs),
-    .args_i          (call_args),
-    .nresults_i      (call_nres_max),
-    .done_o          (call_done),
-    .status_o        (call_status),
-    .resp_err_o      (call_err),
-    .resp_hdr_o      (unused_call_hdr),
-    .nresults_o      (call_nres),
-    .results_o       (call_results),
-    .busy_o          (unused_call_busy),
-    .osif_in_data_i,
-    .osif_in_valid_i,
-    .osif_in_ready_o (call_in_ready),
-    .osif_out_data_o (call_out_data),
-    .osif_out_valid_o(call_out_valid),
-    .osif_out_ready_i
-  );
+  weft_osif_call #(.MaxArgs(1), .MaxResults(3)) u_call (
+    .clk_i, .rst_ni, .req_i(call), .args_i(call_args), .rsp_o(call_rsp),
+    .results_o(call_results), .osif_i(slot_i.osif), .osif_o(call_osif));
 
   always_comb begin
-    call_req = 1'b0;
-    call_cmd = weft_osif_pkg::CmdGetInitData;
-    call_nargs = 1'b0;
+    call = '0;
+    call.nresults = 16'd1;
     call_args = '0;
-    call_nres_max = 2'd1;
     unique case (phase_q)
-      PhInit: call_req = 1'b1;
+      PhInit: begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdGetInitData;
+      end
       PhJob: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdMboxGetBurst;
-        call_nargs = 1'b1;
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdMboxGetBurst;
+        call.nargs = 16'd1;
+        call.nresults = 16'd3;
         call_args = 32'd3;
-        call_nres_max = 2'd3;
       end
       PhExit: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdThreadExit;
-        call_nargs = 1'b1;
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdThreadExit;
+        call.nargs = 16'd1;
         call_args = exit_q;
       end
       default: ;
@@ -571,7 +545,7 @@ module hwt_chaos (
   assign w_ch = chan(w_pend_q, w_pause_q, c_w[30:0], wr_owed_q != 32'd0);
   assign i_ch = chan(1'b0, i_pause_q, c_i[30:0], due_q != 6'd0);
   assign r_ch = chan(1'b0, r_pause_q, c_r[30:0], 1'b1);
-  assign i_nwords = osif_in_data_i[weft_osif_pkg::RespNwordsMsb:weft_osif_pkg::RespNwordsLsb];
+  assign i_nwords = slot_i.osif.in_data[weft_osif_pkg::RespNwordsMsb:weft_osif_pkg::RespNwordsLsb];
 
   always_comb begin
     phase_d = phase_q;
@@ -622,10 +596,10 @@ module hwt_chaos (
     // ---- start and end phases ----
     unique case (phase_q)
       PhInit: begin
-        if (call_done) begin
+        if (call_rsp.done) begin
           rng_d = (call_results[31:0] == 32'd0) ? ZeroSeed : call_results[31:0];
           level_d = call_results[1:0];
-          if (call_status != weft_osif_pkg::StatusOk) begin
+          if (!call_rsp.ok) begin
             exit_d = ExitBadInit;
             phase_d = PhExit;
           end else begin
@@ -634,12 +608,12 @@ module hwt_chaos (
         end
       end
       PhJob: begin
-        if (call_done) begin
+        if (call_rsp.done) begin
           raw_base_d = call_results[31:0];
           raw_size_d = call_results[63:32];
           budget_d = call_results[87:64];
           bounded_d = call_results[64 + BoundedBit];
-          if (call_status != weft_osif_pkg::StatusOk || call_err || call_nres != 2'd3) begin
+          if (!call_rsp.ok || call_rsp.nresults != 16'd3) begin
             exit_d = ExitBadJob;
             phase_d = PhExit;
           end else begin
@@ -695,8 +669,8 @@ module hwt_chaos (
         end
       end
     end
-    o_fire = o_valid && osif_out_ready_i;
-    o_pend_d = o_valid && !osif_out_ready_i;
+    o_fire = o_valid && slot_i.osif.out_ready;
+    o_pend_d = o_valid && !slot_i.osif.out_ready;
     o_done_req = 1'b0;
     if (o_commit) begin
       o_state_d = OHdr;
@@ -743,7 +717,7 @@ module hwt_chaos (
     end else if (drain) begin
       i_ready = (due_q != 6'd0);
     end
-    i_fire = i_ready && osif_in_valid_i;
+    i_fire = i_ready && slot_i.osif.in_valid;
     i_done_resp = 1'b0;
     if (i_fire) begin
       if (i_left_q == 16'd0) begin
@@ -770,8 +744,8 @@ module hwt_chaos (
         end
       end
     end
-    m_fire = m_valid && mem_cmd_ready_i;
-    m_pend_d = m_valid && !mem_cmd_ready_i;
+    m_fire = m_valid && slot_i.mem.cmd_ready;
+    m_pend_d = m_valid && !slot_i.mem.cmd_ready;
     if (m_commit) begin
       m_state_d = MCmd0;
       m_w0_d = gen_m0;
@@ -793,8 +767,8 @@ module hwt_chaos (
         w_pause_d = '0;
       end
     end
-    w_fire = w_valid && mem_wr_ready_i;
-    w_pend_d = w_valid && !mem_wr_ready_i;
+    w_fire = w_valid && slot_i.mem.wr_ready;
+    w_pend_d = w_valid && !slot_i.mem.wr_ready;
     if (w_fire || (w_pend_q && !w_valid)) begin
       w_word_d = g_w;  // next word, or a withdrawn one comes back with other data
     end
@@ -806,7 +780,7 @@ module hwt_chaos (
     end else if (drain) begin
       r_ready = (rd_owed_q != 32'd0);
     end
-    r_fire = r_ready && mem_rd_valid_i;
+    r_fire = r_ready && slot_i.mem.rd_valid;
 
     wr_owed_d = wr_owed_q - {31'd0, w_fire};
     rd_owed_d = rd_owed_q - {31'd0, r_fire && (rd_owed_q != 32'd0)};
@@ -821,27 +795,22 @@ module hwt_chaos (
 
   // ---- outputs ----------------------------------------------------------------------
   always_comb begin
+    slot_o.osif = call_osif;
     if (chaos || drain) begin
-      osif_out_valid_o = o_valid;
-      osif_out_data_o = o_word_q;
-      osif_in_ready_o = i_ready;
-    end else begin
-      osif_out_valid_o = call_out_valid;
-      osif_out_data_o = call_out_data;
-      osif_in_ready_o = call_in_ready;
+      slot_o.osif.out_valid = o_valid;
+      slot_o.osif.out_data = o_word_q;
+      slot_o.osif.in_ready = i_ready;
     end
+    slot_o.mem.cmd_valid = m_valid;
+    slot_o.mem.cmd_data = (m_state_q == MCmd1) ? m_w1_q : m_w0_q;
+    slot_o.mem.wr_valid = w_valid;
+    slot_o.mem.wr_data = w_word_q;
+    slot_o.mem.rd_ready = r_ready;
   end
 
-  assign mem_cmd_valid_o = m_valid;
-  assign mem_cmd_data_o = (m_state_q == MCmd1) ? m_w1_q : m_w0_q;
-  assign mem_wr_valid_o = w_valid;
-  assign mem_wr_data_o = w_word_q;
-  assign mem_rd_ready_o = r_ready;
-
   logic unused_bits;
-  assign unused_bits = ^{mem_rd_data_i, unused_call_hdr, unused_call_busy, call_results[95:89],
-                         c_o[31], c_m[31], c_w[31], c_i[31], c_r[31], g_x[31:16],
-                         g_m1[31:30]};
+  assign unused_bits = ^{slot_i.mem.rd_data, call_results[95:89], c_o[31], c_m[31], c_w[31],
+                         c_i[31], c_r[31], g_x[31:16], g_m1[31:30]};
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin

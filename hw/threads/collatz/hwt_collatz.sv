@@ -49,78 +49,32 @@ module hwt_collatz #(
   logic [2:0]  word_d, word_q;   // record word being read or written
   logic        yield_d, yield_q; // StSave is for a yield (else for the end)
 
-  // ---- OS calls -------------------------------------------------------------------
-  logic        call_req, call_done, call_err, unused_call_busy;
-  logic [7:0]  call_cmd, call_handle, call_status;
-  logic        call_nargs;
-  logic [1:0]  call_nres;
-  logic [31:0] call_args;
-  logic [95:0] call_results;
-  logic [31:0] unused_call_hdr;
+  // ---- OS calls and one word of the record at a time --------------------------------
+  weft_hwt_pkg::call_req_t call;
+  weft_hwt_pkg::call_rsp_t call_rsp;
+  logic [31:0] call_args;     // THREAD_YIELD: rec; THREAD_EXIT: the exit value
+  logic [95:0] call_results;  // a job {rec, end, start}, or the resume state {rec, resumed}
 
-  weft_osif_call #(
-    .MaxArgs   (1),
-    .MaxResults(3)
-  ) u_call (
-    .clk_i,
-    .rst_ni,
-    .req_i           (call_req),
-    .cmd_i           (call_cmd),
-    .handle_i        (call_handle),
-    .nargs_i         (call_nargs),
-    .args_i          (call_args),
-    .nresults_i      (2'd3),
-    .done_o          (call_done),
-    .status_o        (call_status),
-    .resp_err_o      (call_err),
-    .resp_hdr_o      (unused_call_hdr),
-    .nresults_o      (call_nres),
-    .results_o       (call_results),
-    .busy_o          (unused_call_busy),
-    .osif_in_data_i,
-    .osif_in_valid_i,
-    .osif_in_ready_o,
-    .osif_out_data_o,
-    .osif_out_valid_o,
-    .osif_out_ready_i
-  );
+  weft_osif_call #(.MaxArgs(1), .MaxResults(3)) u_call (
+    .clk_i, .rst_ni, .req_i(call), .args_i(call_args), .rsp_o(call_rsp),
+    .results_o(call_results), .osif_i(slot_i.osif), .osif_o(slot_o.osif));
 
-  // ---- one word of the record at a time -----------------------------------------------
-  logic        mem_req, mem_we, mem_done;
-  logic [31:0] mem_wdata, mem_rdata;
+  weft_hwt_pkg::word_req_t mem;
+  weft_hwt_pkg::word_rsp_t mem_rsp;
+  logic [31:0] rec_word;  // record word word_q, to be written
 
   weft_memif_word u_mem (
-    .clk_i,
-    .rst_ni,
-    .req_i   (mem_req),
-    .we_i    (mem_we),
-    .addr_i  (rec_q + {27'd0, word_q, 2'b00}),
-    .wdata_i (mem_wdata),
-    .done_o  (mem_done),
-    .rdata_o (mem_rdata),
-    .mem_cmd_data_o,
-    .mem_cmd_valid_o,
-    .mem_cmd_ready_i,
-    .mem_wr_data_o,
-    .mem_wr_valid_o,
-    .mem_wr_ready_i,
-    .mem_rd_data_i,
-    .mem_rd_valid_i,
-    .mem_rd_ready_o
-  );
+    .clk_i, .rst_ni, .req_i(mem), .rsp_o(mem_rsp), .mem_i(slot_i.mem), .mem_o(slot_o.mem));
 
   always_comb begin
     unique case (word_q)
-      3'd0: mem_wdata = start_q;
-      3'd1: mem_wdata = end_q;
-      3'd2: mem_wdata = next_q;
-      3'd3: mem_wdata = sum_q[31:0];
-      default: mem_wdata = sum_q[63:32];
+      3'd0: rec_word = start_q;
+      3'd1: rec_word = end_q;
+      3'd2: rec_word = next_q;
+      3'd3: rec_word = sum_q[31:0];
+      default: rec_word = sum_q[63:32];
     endcase
   end
-
-  logic call_ok;
-  assign call_ok = (call_status == weft_osif_pkg::StatusOk) && !call_err;
 
   always_comb begin
     state_d = state_q;
@@ -136,59 +90,59 @@ module hwt_collatz #(
     exit_d  = exit_q;
     word_d  = word_q;
     yield_d = yield_q;
-    call_req    = 1'b0;
-    call_cmd    = weft_osif_pkg::CmdGetInitData;
-    call_handle = '0;
-    call_nargs  = '0;
-    call_args   = '0;
-    mem_req = 1'b0;
-    mem_we  = 1'b0;
+    call = '0;
+    call.nresults = 16'd3;
+    call_args = '0;
+    mem = '0;
+    mem.addr = rec_q + {27'd0, word_q, 2'b00};
+    mem.wdata = rec_word;
 
     unique case (state_q)
       StInit: begin
-        call_req = 1'b1;
-        if (call_done) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdGetInitData;
+        if (call_rsp.done) begin
           job_h_d = call_results[7:0];
-          state_d = call_ok ? StResume : StExit;
+          state_d = call_rsp.ok ? StResume : StExit;
         end
       end
 
       StResume: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdGetResumeState;
-        if (call_done) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdGetResumeState;
+        if (call_rsp.done) begin
           rec_d   = call_results[63:32];
           word_d  = '0;
-          state_d = !call_ok ? StExit : (call_results[31:0] != '0 ? StLoad : StJob);
+          state_d = !call_rsp.ok ? StExit : (call_results[31:0] != '0 ? StLoad : StJob);
         end
       end
 
       StJob: begin
-        call_req    = 1'b1;
-        call_cmd    = weft_osif_pkg::CmdMboxGetBurst;
-        call_handle = job_h_q;
-        call_nargs  = 1'b1;
+        call.valid  = 1'b1;
+        call.cmd    = weft_osif_pkg::CmdMboxGetBurst;
+        call.handle = job_h_q;
+        call.nargs  = 16'd1;
         call_args   = 32'd3;
-        if (call_done) begin
+        if (call_rsp.done) begin
           start_d = call_results[31:0];
           end_d   = call_results[63:32];
           rec_d   = call_results[95:64];
           next_d  = call_results[31:0];
           sum_d   = '0;
           since_d = '0;
-          state_d = (call_ok && call_nres == 2'd3) ? StNext : StExit;
+          state_d = (call_rsp.ok && call_rsp.nresults == 16'd3) ? StNext : StExit;
         end
       end
 
       StLoad: begin
-        mem_req = 1'b1;
-        if (mem_done) begin
+        mem.valid = 1'b1;
+        if (mem_rsp.done) begin
           unique case (word_q)
-            3'd0: start_d = mem_rdata;
-            3'd1: end_d = mem_rdata;
-            3'd2: next_d = mem_rdata;
-            3'd3: sum_d[31:0] = mem_rdata;
-            default: sum_d[63:32] = mem_rdata;
+            3'd0: start_d = mem_rsp.rdata;
+            3'd1: end_d = mem_rsp.rdata;
+            3'd2: next_d = mem_rsp.rdata;
+            3'd3: sum_d[31:0] = mem_rsp.rdata;
+            default: sum_d[63:32] = mem_rsp.rdata;
           endcase
           word_d  = word_q + 3'd1;
           since_d = '0;
@@ -226,10 +180,10 @@ module hwt_collatz #(
       end
 
       StCheck: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdThreadCheck;
-        if (call_done) begin
-          if (!call_ok) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdThreadCheck;
+        if (call_rsp.done) begin
+          if (!call_rsp.ok) begin
             exit_d  = ExitOsError;
             state_d = StExit;
           end else if (call_results[weft_osif_pkg::SignalYieldBit]) begin
@@ -246,9 +200,9 @@ module hwt_collatz #(
       end
 
       StSave: begin
-        mem_req = 1'b1;
-        mem_we  = 1'b1;
-        if (mem_done) begin
+        mem.valid = 1'b1;
+        mem.write = 1'b1;
+        if (mem_rsp.done) begin
           word_d = word_q + 3'd1;
           if (word_q == 3'd4) begin
             exit_d  = '0;
@@ -258,16 +212,16 @@ module hwt_collatz #(
       end
 
       StYield: begin
-        call_req   = 1'b1;
-        call_cmd   = weft_osif_pkg::CmdThreadYield;
-        call_nargs = 1'b1;
+        call.valid = 1'b1;
+        call.cmd   = weft_osif_pkg::CmdThreadYield;
+        call.nargs = 16'd1;
         call_args  = rec_q;
       end
 
       StExit: begin
-        call_req   = 1'b1;
-        call_cmd   = weft_osif_pkg::CmdThreadExit;
-        call_nargs = 1'b1;
+        call.valid = 1'b1;
+        call.cmd   = weft_osif_pkg::CmdThreadExit;
+        call.nargs = 16'd1;
         call_args  = exit_q;
       end
 

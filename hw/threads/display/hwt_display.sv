@@ -125,47 +125,19 @@ module hwt_display #(
   logic [ChunkW-1:0] chunk_d, chunk_q;     // grey bytes of the current chunk
 
   // ---- OS call client -------------------------------------------------------------
-  logic call_req, call_done, call_err;
-  logic [7:0] call_cmd, call_handle, call_status;
-  logic call_nargs;
-  logic [31:0] call_args;
-  logic [31:0] call_result;
-  logic [31:0] unused_resp_hdr;
-  logic unused_nresults, unused_call_busy, unused_burst_busy;
+  weft_hwt_pkg::call_req_t call;
+  weft_hwt_pkg::call_rsp_t call_rsp;
+  logic [31:0] call_args, call_result;  // the exit value; the configuration address
 
-  weft_osif_call #(
-    .MaxArgs   (1),
-    .MaxResults(1)
-  ) u_osif_call (
-    .clk_i,
-    .rst_ni,
-    .req_i          (call_req),
-    .cmd_i          (call_cmd),
-    .handle_i       (call_handle),
-    .nargs_i        (call_nargs),
-    .args_i         (call_args),
-    .nresults_i     (1'b1),
-    .done_o         (call_done),
-    .status_o       (call_status),
-    .resp_err_o     (call_err),
-    .resp_hdr_o     (unused_resp_hdr),
-    .nresults_o     (unused_nresults),
-    .results_o      (call_result),
-    .busy_o         (unused_call_busy),
-    .osif_in_data_i,
-    .osif_in_valid_i,
-    .osif_in_ready_o,
-    .osif_out_data_o,
-    .osif_out_valid_o,
-    .osif_out_ready_i
-  );
+  weft_osif_call #(.MaxArgs(1), .MaxResults(1)) u_call (
+    .clk_i, .rst_ni, .req_i(call), .args_i(call_args), .rsp_o(call_rsp),
+    .results_o(call_result), .osif_i(slot_i.osif), .osif_o(slot_o.osif));
 
   // ---- memory bursts, local RAM and the expanding read port ------------------------
   // The burst sees a RAM of 4*RamWords words: grey words for reads (low addresses
   // only), XRGB words for writes.
-  logic burst_req, burst_done, burst_dir;
-  logic [31:0] burst_addr;
-  logic [23:0] burst_len;
+  weft_hwt_pkg::burst_req_t burst;
+  weft_hwt_pkg::burst_rsp_t burst_rsp;
   logic [AddrWidth+1:0] burst_ram_addr;
   logic burst_ram_we;
   logic [31:0] burst_ram_wdata, burst_ram_rdata;
@@ -176,32 +148,25 @@ module hwt_display #(
   logic [1:0] sel_q;  // byte of ram_rdata the write burst asked for
   logic [7:0] pix;
 
-  weft_memif_burst #(
-    .RamAddrWidth(AddrWidth + 2)
-  ) u_burst (
-    .clk_i,
-    .rst_ni,
-    .req_i        (burst_req),
-    .dir_i        (burst_dir),
-    .addr_i       (burst_addr),
-    .len_i        (burst_len),
-    .ram_addr_i   ('0),
-    .done_o       (burst_done),
-    .busy_o       (unused_burst_busy),
-    .ram_addr_o   (burst_ram_addr),
-    .ram_we_o     (burst_ram_we),
-    .ram_wdata_o  (burst_ram_wdata),
-    .ram_rdata_i  (burst_ram_rdata),
-    .mem_cmd_data_o,
-    .mem_cmd_valid_o,
-    .mem_cmd_ready_i,
-    .mem_wr_data_o,
-    .mem_wr_valid_o,
-    .mem_wr_ready_i,
-    .mem_rd_data_i,
-    .mem_rd_valid_i,
-    .mem_rd_ready_o
-  );
+  weft_memif_burst #(.RamAddrWidth(AddrWidth + 2)) u_burst (
+    .clk_i, .rst_ni, .req_i(burst), .ram_addr_i('0), .rsp_o(burst_rsp),
+    .ram_addr_o(burst_ram_addr), .ram_we_o(burst_ram_we), .ram_wdata_o(burst_ram_wdata),
+    .ram_rdata_i(burst_ram_rdata), .mem_i(slot_i.mem), .mem_o(slot_o.mem));
+
+  // Reads: the burst writes grey words at its (low) addresses. Writes: virtual word a
+  // is byte a%4 of RAM word a/4; the byte select is registered alongside the RAM's read
+  // register, so the virtual RAM has the real one's one-cycle latency.
+  assign ram_we = burst_ram_we;
+  assign ram_waddr = burst_ram_addr[AddrWidth-1:0];
+  assign ram_wdata = burst_ram_wdata;
+  // StCfgLoad reads the configuration words out of the RAM itself.
+  assign ram_raddr = (state_q == StCfgLoad) ? AddrWidth'(idx_q) : burst_ram_addr[AddrWidth+1:2];
+  assign pix = ram_rdata[8*sel_q +: 8];
+  assign burst_ram_rdata = {8'h00, pix, pix, pix};
+
+  always_ff @(posedge clk_i) begin
+    sel_q <= burst_ram_addr[1:0];
+  end
 
   weft_ram #(
     .Words(RamWords)
@@ -213,35 +178,6 @@ module hwt_display #(
     .raddr_i(ram_raddr),
     .rdata_o(ram_rdata)
   );
-
-  // Reads: the burst writes grey words at its (low) addresses. Writes: virtual word a
-  // is byte a%4 of RAM word a/4; the byte select is registered alongside the RAM's read
-  // register, so the virtual RAM has the real one's one-cycle latency.
-  assign burst_dir = (state_q == StWrite);
-  assign ram_we = burst_ram_we;
-  assign ram_waddr = burst_ram_addr[AddrWidth-1:0];
-  assign ram_wdata = burst_ram_wdata;
-  assign pix = ram_rdata[8*sel_q +: 8];
-  assign burst_ram_rdata = {8'h00, pix, pix, pix};
-
-  always_ff @(posedge clk_i) begin
-    sel_q <= burst_ram_addr[1:0];
-  end
-
-  always_comb begin
-    burst_addr = out_ptr_q;
-    burst_len = 24'(chunk_q);
-    ram_raddr = burst_ram_addr[AddrWidth+1:2];
-    unique case (state_q)
-      StCfgRead: burst_len = 24'(CfgWords * 4);
-      StCfgLoad: ram_raddr = AddrWidth'(idx_q);
-      StWrite: begin
-        burst_addr = fb_ptr_q;
-        burst_len = 24'({chunk_q, 2'b00});
-      end
-      default: ;
-    endcase
-  end
 
   // ---- whole-configuration checks (StCfgCheck) ------------------------------------
   logic [LineW:0] nb_total;  // nbuf * NB
@@ -260,10 +196,8 @@ module hwt_display #(
                   (fb_end <= 33'h1_0000_0000);
 
   // ---- the thread's state machine -------------------------------------------------
-  logic call_ok;
   logic [31:0] w;  // configuration word arriving from the RAM
 
-  assign call_ok = (call_status == weft_osif_pkg::StatusOk) && !call_err;
   assign w = ram_rdata;
 
   always_comb begin
@@ -296,19 +230,23 @@ module hwt_display #(
     blk_rem_d = blk_rem_q;
     chunk_d = chunk_q;
 
-    call_req = 1'b0;
-    call_cmd = weft_osif_pkg::CmdGetInitData;
-    call_handle = '0;
-    call_nargs = 1'b0;
+    call = '0;
+    call.nresults = 16'd1;
     call_args = '0;
-    burst_req = 1'b0;
+    // Grey words in from out_ptr_q (the configuration block first), XRGB words out to
+    // fb_ptr_q.
+    burst = '0;
+    burst.write = (state_q == StWrite);
+    burst.addr = out_ptr_q;
+    burst.len = 24'(chunk_q);
 
     unique case (state_q)
       StInit: begin
-        call_req = 1'b1;
-        if (call_done) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdGetInitData;
+        if (call_rsp.done) begin
           out_ptr_d = call_result;
-          if (!call_ok) begin
+          if (!call_rsp.ok) begin
             exit_val_d = ExitOsError;
             state_d = StExit;
           end else if (call_result[1:0] != 2'b00 ||
@@ -323,8 +261,9 @@ module hwt_display #(
       end
 
       StCfgRead: begin
-        burst_req = 1'b1;
-        if (burst_done) begin
+        burst.valid = 1'b1;
+        burst.len = 24'(CfgWords * 4);
+        if (burst_rsp.done) begin
           idx_d = '0;
           bad_d = 1'b0;
           state_d = StCfgLoad;
@@ -429,24 +368,24 @@ module hwt_display #(
       end
 
       StFbWait: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdSemWait;
-        call_handle = free_h_q;
-        if (call_done) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdSemWait;
+        call.handle = free_h_q;
+        if (call_rsp.done) begin
           fb_ptr_d = fb_base_q;
           exit_val_d = ExitOsError;
-          state_d = call_ok ? StNewWait : StExit;
+          state_d = call_rsp.ok ? StNewWait : StExit;
         end
       end
 
       StNewWait: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdSemWait;
-        call_handle = new_h_q + j_q;
-        if (call_done) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdSemWait;
+        call.handle = new_h_q + j_q;
+        if (call_rsp.done) begin
           blk_rem_d = blk_bytes_q;
           exit_val_d = ExitOsError;
-          state_d = call_ok ? StChunk : StExit;
+          state_d = call_rsp.ok ? StChunk : StExit;
         end
       end
 
@@ -457,16 +396,18 @@ module hwt_display #(
       end
 
       StRead: begin
-        burst_req = 1'b1;
-        if (burst_done) begin
+        burst.valid = 1'b1;
+        if (burst_rsp.done) begin
           out_ptr_d = out_ptr_q + 32'(chunk_q);
           state_d = StWrite;
         end
       end
 
       StWrite: begin
-        burst_req = 1'b1;
-        if (burst_done) begin
+        burst.valid = 1'b1;
+        burst.addr = fb_ptr_q;
+        burst.len = 24'({chunk_q, 2'b00});
+        if (burst_rsp.done) begin
           fb_ptr_d = fb_ptr_q + 32'({chunk_q, 2'b00});
           blk_rem_d = blk_rem_q - ByteW'(chunk_q);
           state_d = (blk_rem_q == ByteW'(chunk_q)) ? StReadyPost : StChunk;
@@ -474,10 +415,10 @@ module hwt_display #(
       end
 
       StReadyPost: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdSemPost;
-        call_handle = ready_h_q + j_q;
-        if (call_done) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdSemPost;
+        call.handle = ready_h_q + j_q;
+        if (call_rsp.done) begin
           j_d = j_q + 1'b1;
           if (b_q + 1'b1 == nb_q) begin
             b_d = '0;
@@ -486,7 +427,7 @@ module hwt_display #(
             b_d = b_q + 1'b1;
             state_d = StNewWait;
           end
-          if (!call_ok) begin
+          if (!call_rsp.ok) begin
             exit_val_d = ExitOsError;
             state_d = StExit;
           end
@@ -494,10 +435,10 @@ module hwt_display #(
       end
 
       StShownPost: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdSemPost;
-        call_handle = shown_h_q;
-        if (call_done) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdSemPost;
+        call.handle = shown_h_q;
+        if (call_rsp.done) begin
           shown_d = shown_q + 32'd1;
           // After the last grey buffer, back to buffer 0 and block handle 0.
           if (k_q == two_q) begin
@@ -507,7 +448,7 @@ module hwt_display #(
           end else begin
             k_d = 1'b1;
           end
-          if (!call_ok) begin
+          if (!call_rsp.ok) begin
             exit_val_d = ExitOsError;
             state_d = StExit;
           end else if (shown_q + 32'd1 == frames_q) begin
@@ -520,9 +461,9 @@ module hwt_display #(
       end
 
       StExit: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdThreadExit;
-        call_nargs = 1'b1;
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdThreadExit;
+        call.nargs = 16'd1;
         call_args = exit_val_q;
       end
 

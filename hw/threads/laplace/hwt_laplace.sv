@@ -113,40 +113,14 @@ module hwt_laplace #(
   logic [31:0] exit_val_d, exit_val_q;
 
   // ---- OS call client -------------------------------------------------------------
-  logic call_req, call_done, call_err;
-  logic [7:0] call_cmd, call_handle, call_status;
-  logic call_nargs;
-  logic [31:0] call_args;
-  logic [31:0] call_result;
-  logic [31:0] unused_resp_hdr;
-  logic unused_nresults, unused_call_busy;
+  weft_hwt_pkg::call_req_t call;
+  weft_hwt_pkg::call_rsp_t call_rsp;
+  logic [31:0] call_args;    // THREAD_EXIT's exit value
+  logic [31:0] call_result;  // GET_INIT_DATA: the configuration block's address
 
-  weft_osif_call #(
-    .MaxArgs   (1),
-    .MaxResults(1)
-  ) u_osif_call (
-    .clk_i,
-    .rst_ni,
-    .req_i          (call_req),
-    .cmd_i          (call_cmd),
-    .handle_i       (call_handle),
-    .nargs_i        (call_nargs),
-    .args_i         (call_args),
-    .nresults_i     (1'b1),
-    .done_o         (call_done),
-    .status_o       (call_status),
-    .resp_err_o     (call_err),
-    .resp_hdr_o     (unused_resp_hdr),
-    .nresults_o     (unused_nresults),
-    .results_o      (call_result),
-    .busy_o         (unused_call_busy),
-    .osif_in_data_i,
-    .osif_in_valid_i,
-    .osif_in_ready_o,
-    .osif_out_data_o,
-    .osif_out_valid_o,
-    .osif_out_ready_i
-  );
+  weft_osif_call #(.MaxArgs(1), .MaxResults(1)) u_call (
+    .clk_i, .rst_ni, .req_i(call), .args_i(call_args), .rsp_o(call_rsp),
+    .results_o(call_result), .osif_i(slot_i.osif), .osif_o(slot_o.osif));
 
   // ---- memory bursts ---------------------------------------------------------------
   // One burst at a time, from registers: the configuration block, an input line into
@@ -155,7 +129,8 @@ module hwt_laplace #(
   logic [31:0] mem_addr_d, mem_addr_q;
   logic [IdxW-1:0] mem_ram_d, mem_ram_q;
   logic [2:0] mem_slot_d, mem_slot_q;
-  logic burst_done, unused_burst_busy;
+  weft_hwt_pkg::burst_req_t burst;
+  weft_hwt_pkg::burst_rsp_t burst_rsp;
   logic [IdxW-1:0] burst_ram_addr;
   logic burst_ram_we;
   logic [31:0] burst_ram_wdata, out_rdata;
@@ -205,7 +180,6 @@ module hwt_laplace #(
   logic [31:0] ctr_d, ctr_q;         // centre pixels 4c .. 4c+3
 
   // ---- derived values --------------------------------------------------------------
-  logic call_ok;
   logic [1:0] rad;          // r
   logic [2:0] ksize;        // w
   logic [2:0] ring;         // w + 1 line buffers in the ring
@@ -217,7 +191,6 @@ module hwt_laplace #(
   logic row_edge, lines_in, read_ok, cfg_bad, cfg_addr_bad, handles_bad, bufs_bad;
   logic [WidthW+15:0] frame_bytes;  // width * height
 
-  assign call_ok = (call_status == weft_osif_pkg::StatusOk) && !call_err;
   assign rad = w5_q ? 2'd2 : 2'd1;
   assign ksize = w5_q ? 3'd5 : 3'd3;
   assign ring = w5_q ? 3'd6 : 3'd4;
@@ -289,32 +262,18 @@ module hwt_laplace #(
     .rdata_o(out_rdata)
   );
 
-  weft_memif_burst #(
-    .RamAddrWidth(IdxW)
-  ) u_burst (
-    .clk_i,
-    .rst_ni,
-    .req_i        (mem_req_q),
-    .dir_i        (mem_dir_q),
-    .addr_i       (mem_addr_q),
-    .len_i        ((state_q == StCfg) ? 24'(4 * CfgWords) : 24'(width_q)),
-    .ram_addr_i   (mem_ram_q),
-    .done_o       (burst_done),
-    .busy_o       (unused_burst_busy),
-    .ram_addr_o   (burst_ram_addr),
-    .ram_we_o     (burst_ram_we),
-    .ram_wdata_o  (burst_ram_wdata),
-    .ram_rdata_i  (out_rdata),
-    .mem_cmd_data_o,
-    .mem_cmd_valid_o,
-    .mem_cmd_ready_i,
-    .mem_wr_data_o,
-    .mem_wr_valid_o,
-    .mem_wr_ready_i,
-    .mem_rd_data_i,
-    .mem_rd_valid_i,
-    .mem_rd_ready_o
-  );
+  weft_memif_burst #(.RamAddrWidth(IdxW)) u_burst (
+    .clk_i, .rst_ni, .req_i(burst), .ram_addr_i(mem_ram_q), .rsp_o(burst_rsp),
+    .ram_addr_o(burst_ram_addr), .ram_we_o(burst_ram_we), .ram_wdata_o(burst_ram_wdata),
+    .ram_rdata_i(out_rdata), .mem_i(slot_i.mem), .mem_o(slot_o.mem));
+
+  // The burst's request, from the scheduler's registers; a line is width bytes.
+  always_comb begin
+    burst.valid = mem_req_q;
+    burst.write = mem_dir_q;
+    burst.addr = mem_addr_q;
+    burst.len = (state_q == StCfg) ? 24'(4 * CfgWords) : 24'(width_q);
+  end
 
   // ---- the thread's state machine and the burst scheduler --------------------------
   always_comb begin
@@ -356,22 +315,21 @@ module hwt_laplace #(
     rows_wr_d = rows_wr_q;
     rd_slot_d = rd_slot_q;
 
-    call_req = 1'b0;
-    call_cmd = weft_osif_pkg::CmdGetInitData;
-    call_handle = '0;
-    call_nargs = 1'b0;
+    call = '0;
+    call.nresults = 16'd1;
     call_args = '0;
     c_start = 1'b0;
     frame_start = 1'b0;
 
     unique case (state_q)
       StInit: begin
-        call_req = 1'b1;
-        if (call_done) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdGetInitData;
+        if (call_rsp.done) begin
           mem_addr_d = call_result;
           mem_dir_d = 1'b0;
           cfg_idx_d = '0;
-          if (!call_ok) begin
+          if (!call_rsp.ok) begin
             exit_val_d = ExitOsError;
             state_d = StExit;
           end else if (cfg_addr_bad) begin
@@ -420,7 +378,7 @@ module hwt_laplace #(
             default: ;
           endcase
         end
-        if (burst_done) begin
+        if (burst_rsp.done) begin
           mem_req_d = 1'b0;
           state_d = StCheck;
         end
@@ -479,12 +437,12 @@ module hwt_laplace #(
       end
 
       StWaitIn: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdSemWait;
-        call_handle = hbase_q[7:0] + knb + 8'(b_q);
-        if (call_done) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdSemWait;
+        call.handle = hbase_q[7:0] + knb + 8'(b_q);
+        if (call_rsp.done) begin
           in_lines_d = in_lines_q + blines_q;
-          if (!call_ok) begin
+          if (!call_rsp.ok) begin
             exit_val_d = ExitOsError;
             state_d = StExit;
           end else if (b_q == '0) begin
@@ -497,12 +455,12 @@ module hwt_laplace #(
       end
 
       StWaitOut: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdSemWait;
-        call_handle = hbase_q[31:24] + knb + 8'(b_q - 9'd1);
-        if (call_done) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdSemWait;
+        call.handle = hbase_q[31:24] + knb + 8'(b_q - 9'd1);
+        if (call_rsp.done) begin
           out_lines_d = out_lines_q + blines_q;
-          if (!call_ok) begin
+          if (!call_rsp.ok) begin
             exit_val_d = ExitOsError;
             state_d = StExit;
           end else begin
@@ -528,7 +486,7 @@ module hwt_laplace #(
             mem_ram_d = '0;
             mem_slot_d = rd_slot_q;
           end
-        end else if (burst_done) begin
+        end else if (burst_rsp.done) begin
           mem_req_d = 1'b0;
           if (mem_dir_q) begin
             rows_wr_d = rows_wr_q + 16'd1;
@@ -546,11 +504,11 @@ module hwt_laplace #(
       end
 
       StPostNew: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdSemPost;
-        call_handle = hbase_q[23:16] + knb + 8'(b_q - 9'd1);
-        if (call_done) begin
-          if (!call_ok) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdSemPost;
+        call.handle = hbase_q[23:16] + knb + 8'(b_q - 9'd1);
+        if (call_rsp.done) begin
+          if (!call_rsp.ok) begin
             exit_val_d = ExitOsError;
             state_d = StExit;
           end else begin
@@ -560,11 +518,11 @@ module hwt_laplace #(
       end
 
       StPostIn: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdSemPost;
-        call_handle = hbase_q[15:8] + knb + 8'(b_q - 9'd2);
-        if (call_done) begin
-          if (!call_ok) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdSemPost;
+        call.handle = hbase_q[15:8] + knb + 8'(b_q - 9'd2);
+        if (call_rsp.done) begin
+          if (!call_rsp.ok) begin
             exit_val_d = ExitOsError;
             state_d = StExit;
           end else begin
@@ -583,13 +541,13 @@ module hwt_laplace #(
       end
 
       StPostLast: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdSemPost;
-        call_handle = hbase_q[15:8] + knb + 8'(nb_q - 9'd1);
-        if (call_done) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdSemPost;
+        call.handle = hbase_q[15:8] + knb + 8'(nb_q - 9'd1);
+        if (call_rsp.done) begin
           frame_d = frame_q + 32'd1;
           k_d = nbuf2_q && !k_q;
-          if (!call_ok) begin
+          if (!call_rsp.ok) begin
             exit_val_d = ExitOsError;
             state_d = StExit;
           end else if (frame_q + 32'd1 == frames_q) begin
@@ -602,9 +560,9 @@ module hwt_laplace #(
       end
 
       StExit: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdThreadExit;
-        call_nargs = 1'b1;
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdThreadExit;
+        call.nargs = 16'd1;
         call_args = exit_val_q;
       end
 

@@ -65,6 +65,17 @@ module hwt_pingpong (
   logic [1:0] idx_d, idx_q;         // k mod 3 in the ring modes
   logic [31:0] exit_d, exit_q;
 
+  // ---- OS call client -------------------------------------------------------------
+  weft_hwt_pkg::call_req_t call;
+  weft_hwt_pkg::call_rsp_t call_rsp;
+  logic [31:0] call_args;    // THREAD_EXIT's exit value
+  logic [31:0] call_result;  // the init data, from GET_INIT_DATA
+
+  weft_osif_call #(.MaxArgs(1), .MaxResults(1)) u_call (
+    .clk_i, .rst_ni, .req_i(call), .args_i(call_args), .rsp_o(call_rsp),
+    .results_o(call_result), .osif_i(slot_i.osif), .osif_o(slot_o.osif));
+
+  // ---- parameters and ring handles ------------------------------------------------
   logic [7:0] h0, h1, h2, gate;
   logic [3:0] mode;
   logic [4:0] calls_per_round;
@@ -87,45 +98,6 @@ module hwt_pingpong (
     endcase
   end
 
-  // ---- OS call client -------------------------------------------------------------
-  logic call_req, call_done, call_err;
-  logic [7:0] call_cmd, call_handle, call_status;
-  logic call_nargs;
-  logic [31:0] call_args;
-  logic [31:0] call_result;
-  logic [31:0] unused_resp_hdr;
-  logic unused_nresults, unused_call_busy;
-
-  weft_osif_call #(
-    .MaxArgs   (1),
-    .MaxResults(1)
-  ) u_osif_call (
-    .clk_i,
-    .rst_ni,
-    .req_i          (call_req),
-    .cmd_i          (call_cmd),
-    .handle_i       (call_handle),
-    .nargs_i        (call_nargs),
-    .args_i         (call_args),
-    .nresults_i     (1'b1),
-    .done_o         (call_done),
-    .status_o       (call_status),
-    .resp_err_o     (call_err),
-    .resp_hdr_o     (unused_resp_hdr),
-    .nresults_o     (unused_nresults),
-    .results_o      (call_result),
-    .busy_o         (unused_call_busy),
-    .osif_in_data_i,
-    .osif_in_valid_i,
-    .osif_in_ready_o,
-    .osif_out_data_o,
-    .osif_out_valid_o,
-    .osif_out_ready_i
-  );
-
-  logic call_ok;
-  assign call_ok = (call_status == weft_osif_pkg::StatusOk) && !call_err;
-
   // ---- the thread's state machine -------------------------------------------------
   always_comb begin
     state_d = state_q;
@@ -135,20 +107,18 @@ module hwt_pingpong (
     idx_d = idx_q;
     exit_d = exit_q;
 
-    call_req = 1'b0;
-    call_cmd = weft_osif_pkg::CmdGetInitData;
-    call_handle = '0;
-    call_nargs = 1'b0;
+    call = '0;
+    call.nresults = 16'd1;
     call_args = '0;
 
     unique case (state_q)
       StInit: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdGetInitData;
-        if (call_done) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdGetInitData;
+        if (call_rsp.done) begin
           init_d = call_result;
           exit_d = ExitOsError;
-          state_d = call_ok ? StStart : StExit;
+          state_d = call_rsp.ok ? StStart : StExit;
         end
       end
 
@@ -169,24 +139,24 @@ module hwt_pingpong (
       end
 
       StWait: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdSemWait;
-        call_handle = h0;
-        if (call_done) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdSemWait;
+        call.handle = h0;
+        if (call_rsp.done) begin
           left_d = calls_per_round;
           exit_d = ExitOsError;
-          state_d = !call_ok ? StExit : (mode == ModeSemPing) ? StPost : StOpA;
+          state_d = !call_rsp.ok ? StExit : (mode == ModeSemPing) ? StPost : StOpA;
         end
       end
 
       StOpA: begin
-        call_req = 1'b1;
-        call_cmd = (mode == ModeSemRaw) ? weft_osif_pkg::CmdSemPost
+        call.valid = 1'b1;
+        call.cmd = (mode == ModeSemRaw) ? weft_osif_pkg::CmdSemPost
                                         : weft_osif_pkg::CmdMutexLock;
-        call_handle = h2;
-        if (call_done) begin
+        call.handle = h2;
+        if (call_rsp.done) begin
           exit_d = ExitOsError;
-          if (!call_ok) begin
+          if (!call_rsp.ok) begin
             state_d = StExit;
           end else if (mode == ModeMutexRaw) begin
             state_d = StOpB;
@@ -198,101 +168,101 @@ module hwt_pingpong (
       end
 
       StOpB: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdMutexUnlock;
-        call_handle = h2;
-        if (call_done) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdMutexUnlock;
+        call.handle = h2;
+        if (call_rsp.done) begin
           exit_d = ExitOsError;
           left_d = left_q - 5'd1;
-          state_d = !call_ok ? StExit : (left_q == 5'd1) ? StPost : StOpA;
+          state_d = !call_rsp.ok ? StExit : (left_q == 5'd1) ? StPost : StOpA;
         end
       end
 
       StPost: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdSemPost;
-        call_handle = h1;
-        if (call_done) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdSemPost;
+        call.handle = h1;
+        if (call_rsp.done) begin
           rounds_d = rounds_q + 12'd1;
           exit_d = ExitOsError;
-          if (call_ok) begin
+          if (call_rsp.ok) begin
             exit_d = 32'(num_rounds);
           end
-          state_d = (!call_ok || rounds_q + 12'd1 == num_rounds) ? StExit : StWait;
+          state_d = (!call_rsp.ok || rounds_q + 12'd1 == num_rounds) ? StExit : StWait;
         end
       end
 
       StPreLock0: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdMutexLock;
-        call_handle = h0;
-        if (call_done) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdMutexLock;
+        call.handle = h0;
+        if (call_rsp.done) begin
           exit_d = ExitOsError;
-          state_d = call_ok ? StPreLock1 : StExit;
+          state_d = call_rsp.ok ? StPreLock1 : StExit;
         end
       end
 
       StPreLock1: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdMutexLock;
-        call_handle = h1;
-        if (call_done) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdMutexLock;
+        call.handle = h1;
+        if (call_rsp.done) begin
           exit_d = ExitOsError;
-          state_d = call_ok ? StGate : StExit;
+          state_d = call_rsp.ok ? StGate : StExit;
         end
       end
 
       StGate: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdSemWait;
-        call_handle = gate;
-        if (call_done) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdSemWait;
+        call.handle = gate;
+        if (call_rsp.done) begin
           exit_d = ExitOsError;
-          state_d = call_ok ? StRingA : StExit;
+          state_d = call_rsp.ok ? StRingA : StExit;
         end
       end
 
       StPreLock2: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdMutexLock;
-        call_handle = h2;
-        if (call_done) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdMutexLock;
+        call.handle = h2;
+        if (call_rsp.done) begin
           exit_d = ExitOsError;
-          state_d = call_ok ? StRingA : StExit;
+          state_d = call_rsp.ok ? StRingA : StExit;
         end
       end
 
       StRingA: begin
-        call_req = 1'b1;
-        call_cmd = (mode == ModeRingFirst) ? weft_osif_pkg::CmdMutexUnlock
+        call.valid = 1'b1;
+        call.cmd = (mode == ModeRingFirst) ? weft_osif_pkg::CmdMutexUnlock
                                            : weft_osif_pkg::CmdMutexLock;
-        call_handle = ring_cur;
-        if (call_done) begin
+        call.handle = ring_cur;
+        if (call_rsp.done) begin
           exit_d = ExitOsError;
-          state_d = call_ok ? StRingB : StExit;
+          state_d = call_rsp.ok ? StRingB : StExit;
         end
       end
 
       StRingB: begin
-        call_req = 1'b1;
-        call_cmd = (mode == ModeRingFirst) ? weft_osif_pkg::CmdMutexLock
+        call.valid = 1'b1;
+        call.cmd = (mode == ModeRingFirst) ? weft_osif_pkg::CmdMutexLock
                                            : weft_osif_pkg::CmdMutexUnlock;
-        call_handle = ring_prev;
-        if (call_done) begin
+        call.handle = ring_prev;
+        if (call_rsp.done) begin
           rounds_d = rounds_q + 12'd1;
           idx_d = (idx_q == 2'd2) ? 2'd0 : idx_q + 2'd1;
           exit_d = ExitOsError;
-          if (call_ok) begin
+          if (call_rsp.ok) begin
             exit_d = 32'(num_rounds);
           end
-          state_d = (!call_ok || rounds_q + 12'd1 == num_rounds) ? StExit : StRingA;
+          state_d = (!call_rsp.ok || rounds_q + 12'd1 == num_rounds) ? StExit : StRingA;
         end
       end
 
       StExit: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdThreadExit;
-        call_nargs = 1'b1;
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdThreadExit;
+        call.nargs = 16'd1;
         call_args = exit_q;
       end
 
@@ -301,14 +271,9 @@ module hwt_pingpong (
   end
 
   // No memory traffic.
-  assign mem_cmd_data_o = '0;
-  assign mem_cmd_valid_o = 1'b0;
-  assign mem_wr_data_o = '0;
-  assign mem_wr_valid_o = 1'b0;
-  assign mem_rd_ready_o = 1'b0;
-
-  logic unused_inputs;
-  assign unused_inputs = ^{mem_cmd_ready_i, mem_wr_ready_i, mem_rd_data_i, mem_rd_valid_i};
+  assign slot_o.mem = '0;
+  logic unused_mem;
+  assign unused_mem = ^slot_i.mem;
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin

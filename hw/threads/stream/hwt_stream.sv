@@ -52,163 +52,64 @@ module hwt_stream #(
   logic        streaming_d, streaming_q;  // the RAM stream of a put was started
 
   // ---- OS call client, put and get streams, sharing the OSIF ----------------------
-  logic        call_req, call_done, call_err, call_busy;
-  logic [7:0]  call_cmd, call_handle, call_status;
-  logic [1:0]  call_nargs;
-  logic [95:0] call_args;
-  logic [1:0]  call_nres;
-  logic [95:0] call_results;
-  logic [31:0] unused_call_hdr;
+  // Clients of u_arb: 0 the call client, 1 the put stream, 2 the get stream; client c's
+  // side of the OSIF in bits [c*ReqW +: ReqW] of osif_req, the arbiter's answer in
+  // osif_rsp (flat vectors: Yosys takes no arrays of structs).
+  localparam int unsigned ReqW = weft_osif_pkg::OsifReqWidth;
+  localparam int unsigned RspW = weft_osif_pkg::OsifRspWidth;
+  logic [3*ReqW-1:0] osif_req;
+  logic [3*RspW-1:0] osif_rsp;
 
-  logic        put_req, put_done, put_busy, put_ready, put_valid;
-  logic [7:0]  put_status;
-  logic [31:0] put_moved, put_data;
-  logic        get_req, get_done, get_busy, get_valid;
-  logic [31:0] unused_put_data;
-  logic        unused_put_valid, unused_get_ready;
-  logic [7:0]  get_status;
-  logic [31:0] get_moved, get_data;
+  weft_hwt_pkg::call_req_t call;
+  weft_hwt_pkg::call_rsp_t call_rsp;
+  logic [95:0] call_args, call_results;
 
-  logic [95:0] c_out_data;
-  logic [2:0]  c_out_valid, c_out_ready, c_in_valid, c_in_ready, busy;
-  logic [31:0] c_in_data;
+  weft_osif_call #(.MaxArgs(3), .MaxResults(3)) u_call (
+    .clk_i, .rst_ni, .req_i(call), .args_i(call_args), .rsp_o(call_rsp),
+    .results_o(call_results), .osif_i(osif_rsp[0 +: RspW]), .osif_o(osif_req[0 +: ReqW]));
 
-  weft_osif_call #(
-    .MaxArgs   (3),
-    .MaxResults(3)
-  ) u_call (
-    .clk_i,
-    .rst_ni,
-    .req_i           (call_req),
-    .cmd_i           (call_cmd),
-    .handle_i        (call_handle),
-    .nargs_i         (call_nargs),
-    .args_i          (call_args),
-    .nresults_i      (2'd3),
-    .done_o          (call_done),
-    .status_o        (call_status),
-    .resp_err_o      (call_err),
-    .resp_hdr_o      (unused_call_hdr),
-    .nresults_o      (call_nres),
-    .results_o       (call_results),
-    .busy_o          (call_busy),
-    .osif_in_data_i  (c_in_data),
-    .osif_in_valid_i (c_in_valid[0]),
-    .osif_in_ready_o (c_in_ready[0]),
-    .osif_out_data_o (c_out_data[31:0]),
-    .osif_out_valid_o(c_out_valid[0]),
-    .osif_out_ready_i(c_out_ready[0])
-  );
+  // The put stream takes its words from the RAM stream, the get stream gives them to the
+  // RAM at once; the other direction of each is unused. The moved counts (and the RAM
+  // stream's busy flag) are not needed: a job either moves every word or reports the
+  // status that stopped it.
+  weft_hwt_pkg::stream_req_t put, get;
+  weft_hwt_pkg::stream_rsp_t put_rsp, get_rsp;
+  weft_hwt_pkg::word_stream_t put_words, get_words, unused_put_out;
+  logic put_ready, unused_get_ready;
 
-  weft_mbox_stream #(
-    .Put     (1'b1),
-    .MaxBurst(Burst)
-  ) u_put (
-    .clk_i,
-    .rst_ni,
-    .req_i           (put_req),
-    .handle_i        (data_h_q),
-    .count_i         (words_q),
-    .done_o          (put_done),
-    .status_o        (put_status),
-    .moved_o         (put_moved),
-    .busy_o          (put_busy),
-    .data_i          (put_data),
-    .valid_i         (put_valid),
-    .ready_o         (put_ready),
-    .data_o          (unused_put_data),
-    .valid_o         (unused_put_valid),
-    .ready_i         (1'b0),
-    .osif_in_data_i  (c_in_data),
-    .osif_in_valid_i (c_in_valid[1]),
-    .osif_in_ready_o (c_in_ready[1]),
-    .osif_out_data_o (c_out_data[63:32]),
-    .osif_out_valid_o(c_out_valid[1]),
-    .osif_out_ready_i(c_out_ready[1])
-  );
+  weft_mbox_stream #(.Put(1'b1), .MaxBurst(Burst)) u_put (
+    .clk_i, .rst_ni, .req_i(put), .rsp_o(put_rsp), .words_i(put_words),
+    .words_ready_o(put_ready), .words_o(unused_put_out), .words_ready_i(1'b0),
+    .osif_i(osif_rsp[RspW +: RspW]), .osif_o(osif_req[ReqW +: ReqW]));
 
-  weft_mbox_stream #(
-    .Put     (1'b0),
-    .MaxBurst(Burst)
-  ) u_get (
-    .clk_i,
-    .rst_ni,
-    .req_i           (get_req),
-    .handle_i        (data_h_q),
-    .count_i         (words_q),
-    .done_o          (get_done),
-    .status_o        (get_status),
-    .moved_o         (get_moved),
-    .busy_o          (get_busy),
-    .data_i          ('0),
-    .valid_i         (1'b0),
-    .ready_o         (unused_get_ready),
-    .data_o          (get_data),
-    .valid_o         (get_valid),
-    .ready_i         (1'b1),
-    .osif_in_data_i  (c_in_data),
-    .osif_in_valid_i (c_in_valid[2]),
-    .osif_in_ready_o (c_in_ready[2]),
-    .osif_out_data_o (c_out_data[95:64]),
-    .osif_out_valid_o(c_out_valid[2]),
-    .osif_out_ready_i(c_out_ready[2])
-  );
+  weft_mbox_stream #(.Put(1'b0), .MaxBurst(Burst)) u_get (
+    .clk_i, .rst_ni, .req_i(get), .rsp_o(get_rsp), .words_i('0),
+    .words_ready_o(unused_get_ready), .words_o(get_words), .words_ready_i(1'b1),
+    .osif_i(osif_rsp[2*RspW +: RspW]), .osif_o(osif_req[2*ReqW +: ReqW]));
 
-  assign busy = {get_busy, put_busy, call_busy};
-
-  weft_osif_arb #(
-    .NumClients(3)
-  ) u_arb (
-    .clk_i,
-    .rst_ni,
-    .busy_i         (busy),
-    .c_out_data_i   (c_out_data),
-    .c_out_valid_i  (c_out_valid),
-    .c_out_ready_o  (c_out_ready),
-    .c_in_data_o    (c_in_data),
-    .c_in_valid_o   (c_in_valid),
-    .c_in_ready_i   (c_in_ready),
-    .osif_in_data_i,
-    .osif_in_valid_i,
-    .osif_in_ready_o,
-    .osif_out_data_o,
-    .osif_out_valid_o,
-    .osif_out_ready_i
-  );
+  weft_osif_arb #(.NumClients(3)) u_arb (
+    .clk_i, .rst_ni, .busy_i({get_rsp.busy, put_rsp.busy, call_rsp.busy}),
+    .clients_i(osif_req), .clients_o(osif_rsp), .osif_i(slot_i.osif), .osif_o(slot_o.osif));
 
   // ---- memory and local RAM --------------------------------------------------------
-  logic                 mem_req, mem_done, unused_mem_busy;
-  logic [AddrWidth-1:0] mem_ram_addr, rd_raddr, ram_waddr, ram_raddr, get_idx_q;
-  logic                 mem_ram_we, ram_we;
-  logic [31:0]          mem_ram_wdata, ram_wdata, ram_rdata;
-  logic                 rd_busy;
+  weft_hwt_pkg::burst_req_t burst;
+  weft_hwt_pkg::burst_rsp_t burst_rsp;
+  logic [AddrWidth-1:0] burst_ram_addr, rd_raddr, ram_waddr, ram_raddr, get_idx_q;
+  logic                 burst_ram_we, ram_we;
+  logic [31:0]          burst_ram_wdata, ram_wdata, ram_rdata;
+  logic                 unused_rd_busy;
 
-  weft_memif_burst #(
-    .RamAddrWidth(AddrWidth)
-  ) u_memif (
-    .clk_i,
-    .rst_ni,
-    .req_i        (mem_req),
-    .dir_i        (state_q == StMemWrite),
-    .addr_i       (addr_q),
-    .len_i        (24'(words_q << 2)),
-    .ram_addr_i   ('0),
-    .done_o       (mem_done),
-    .busy_o       (unused_mem_busy),
-    .ram_addr_o   (mem_ram_addr),
-    .ram_we_o     (mem_ram_we),
-    .ram_wdata_o  (mem_ram_wdata),
-    .ram_rdata_i  (ram_rdata),
-    .mem_cmd_data_o,
-    .mem_cmd_valid_o,
-    .mem_cmd_ready_i,
-    .mem_wr_data_o,
-    .mem_wr_valid_o,
-    .mem_wr_ready_i,
-    .mem_rd_data_i,
-    .mem_rd_valid_i,
-    .mem_rd_ready_o
-  );
+  weft_memif_burst #(.RamAddrWidth(AddrWidth)) u_burst (
+    .clk_i, .rst_ni, .req_i(burst), .ram_addr_i('0), .rsp_o(burst_rsp),
+    .ram_addr_o(burst_ram_addr), .ram_we_o(burst_ram_we), .ram_wdata_o(burst_ram_wdata),
+    .ram_rdata_i(ram_rdata), .mem_i(slot_i.mem), .mem_o(slot_o.mem));
+
+  // The RAM's ports: the memory burst reads and writes in its states, the put stream
+  // reads while putting, the get stream writes while getting.
+  assign ram_we    = (state_q == StGet) ? get_words.valid : burst_ram_we;
+  assign ram_waddr = (state_q == StGet) ? get_idx_q : burst_ram_addr;
+  assign ram_wdata = (state_q == StGet) ? get_words.data : burst_ram_wdata;
+  assign ram_raddr = (state_q == StPut) ? rd_raddr : burst_ram_addr;
 
   weft_ram_stream #(
     .AddrWidth(AddrWidth)
@@ -218,11 +119,11 @@ module hwt_stream #(
     .start_i    (state_q == StPut && !streaming_q),
     .addr_i     ('0),
     .count_i    ((AddrWidth + 1)'(words_q)),
-    .busy_o     (rd_busy),
+    .busy_o     (unused_rd_busy),
     .ram_raddr_o(rd_raddr),
     .ram_rdata_i(ram_rdata),
-    .data_o     (put_data),
-    .valid_o    (put_valid),
+    .data_o     (put_words.data),
+    .valid_o    (put_words.valid),
     .ready_i    (put_ready)
   );
 
@@ -237,17 +138,7 @@ module hwt_stream #(
     .rdata_o(ram_rdata)
   );
 
-  // The RAM's ports: the memory burst reads and writes in its states, the put stream
-  // reads while putting, the get stream writes while getting.
-  assign ram_we    = (state_q == StGet) ? get_valid : mem_ram_we;
-  assign ram_waddr = (state_q == StGet) ? get_idx_q : mem_ram_addr;
-  assign ram_wdata = (state_q == StGet) ? get_data : mem_ram_wdata;
-  assign ram_raddr = (state_q == StPut) ? rd_raddr : mem_ram_addr;
-
   // ---- the state machine -----------------------------------------------------------
-  logic call_ok;
-  assign call_ok = (call_status == weft_osif_pkg::StatusOk) && !call_err;
-
   always_comb begin
     state_d     = state_q;
     job_h_d     = job_h_q;
@@ -261,37 +152,41 @@ module hwt_stream #(
     t_mbox_d    = t_mbox_q;
     start_d     = start_q;
     streaming_d = streaming_q;
-    call_req    = 1'b0;
-    call_cmd    = weft_osif_pkg::CmdGetInitData;
-    call_handle = '0;
-    call_nargs  = '0;
-    call_args   = '0;
-    put_req     = 1'b0;
-    get_req     = 1'b0;
-    mem_req     = 1'b0;
+    call = '0;
+    call.nresults = 16'd3;
+    call_args = '0;
+    put = '0;
+    put.handle = data_h_q;
+    put.count = words_q;
+    get = put;  // the same mailbox and count
+    burst = '0;
+    burst.write = (state_q == StMemWrite);
+    burst.addr = addr_q;
+    burst.len = 24'(words_q << 2);
 
     unique case (state_q)
       StInit: begin
-        call_req = 1'b1;
-        if (call_done) begin
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdGetInitData;
+        if (call_rsp.done) begin
           job_h_d  = call_results[7:0];
           rep_h_d  = call_results[15:8];
           data_h_d = call_results[23:16];
-          state_d  = call_ok ? StJob : StExit;
+          state_d  = call_rsp.ok ? StJob : StExit;
         end
       end
 
       StJob: begin
-        call_req    = 1'b1;
-        call_cmd    = weft_osif_pkg::CmdMboxGetBurst;
-        call_handle = job_h_q;
-        call_nargs  = 2'd1;
+        call.valid  = 1'b1;
+        call.cmd    = weft_osif_pkg::CmdMboxGetBurst;
+        call.handle = job_h_q;
+        call.nargs  = 16'd1;
         call_args[31:0] = 32'd3;
-        if (call_done) begin
+        if (call_rsp.done) begin
           op_d    = call_results[31:0];
           addr_d  = call_results[63:32];
           words_d = call_results[95:64];
-          state_d = (call_ok && call_nres == 2'd3) ? StDecode : StExit;
+          state_d = (call_rsp.ok && call_rsp.nresults == 16'd3) ? StDecode : StExit;
         end
       end
 
@@ -312,8 +207,8 @@ module hwt_stream #(
       end
 
       StMemRead: begin
-        mem_req = 1'b1;
-        if (mem_done) begin
+        burst.valid = 1'b1;
+        if (burst_rsp.done) begin
           t_mem_d     = now_q - start_q;
           start_d     = now_q;
           streaming_d = 1'b0;
@@ -323,47 +218,47 @@ module hwt_stream #(
 
       StPut: begin
         streaming_d = 1'b1;
-        put_req     = 1'b1;
-        if (put_done) begin
+        put.valid   = 1'b1;
+        if (put_rsp.done) begin
           t_mbox_d = now_q - start_q;
-          status_d = 32'(put_status);
+          status_d = 32'(put_rsp.status);
           state_d  = StReport;
         end
       end
 
       StGet: begin
-        get_req = 1'b1;
-        if (get_done) begin
+        get.valid = 1'b1;
+        if (get_rsp.done) begin
           t_mbox_d = now_q - start_q;
           start_d  = now_q;
-          status_d = 32'(get_status);
-          state_d  = (get_status == weft_osif_pkg::StatusOk) ? StMemWrite : StReport;
+          status_d = 32'(get_rsp.status);
+          state_d  = (get_rsp.status == weft_osif_pkg::StatusOk) ? StMemWrite : StReport;
         end
       end
 
       StMemWrite: begin
-        mem_req = 1'b1;
-        if (mem_done) begin
+        burst.valid = 1'b1;
+        if (burst_rsp.done) begin
           t_mem_d = now_q - start_q;
           state_d = StReport;
         end
       end
 
       StReport: begin
-        call_req    = 1'b1;
-        call_cmd    = weft_osif_pkg::CmdMboxPutBurst;
-        call_handle = rep_h_q;
-        call_nargs  = 2'd3;
+        call.valid  = 1'b1;
+        call.cmd    = weft_osif_pkg::CmdMboxPutBurst;
+        call.handle = rep_h_q;
+        call.nargs  = 16'd3;
         call_args   = {t_mbox_q, t_mem_q, status_q};
-        if (call_done) begin
-          state_d = call_ok ? StJob : StExit;
+        if (call_rsp.done) begin
+          state_d = call_rsp.ok ? StJob : StExit;
         end
       end
 
       StExit: begin
-        call_req = 1'b1;
-        call_cmd = weft_osif_pkg::CmdThreadExit;
-        call_nargs = 2'd1;
+        call.valid = 1'b1;
+        call.cmd = weft_osif_pkg::CmdThreadExit;
+        call.nargs = 16'd1;
         call_args[31:0] = '0;
       end
 
@@ -404,16 +299,11 @@ module hwt_stream #(
       // The get stream's words go to RAM words 0, 1, ... of the job.
       if (state_q != StGet) begin
         get_idx_q <= '0;
-      end else if (get_valid) begin
+      end else if (get_words.valid) begin
         get_idx_q <= get_idx_q + 1'b1;
       end
     end
   end
-
-  // The moved counts and the read stream's busy flag are not needed: a job either moves
-  // every word or reports the status that stopped it.
-  logic unused;
-  assign unused = ^{put_moved, get_moved, rd_busy};
 
   if (RamWords < 2 || (1 << AddrWidth) != RamWords) begin : gen_check_ram
     $error("hwt_stream: RamWords must be a power of two, at least 2");

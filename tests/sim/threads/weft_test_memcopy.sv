@@ -47,27 +47,27 @@ module weft_test_memcopy
       words_q <= '0;
     end else begin
       unique case (state_q)
-        GetSrc: if (osif_in_valid_i) begin src_q <= osif_in_data_i; state_q <= GetDst; end
-        GetDst: if (osif_in_valid_i) begin dst_q <= osif_in_data_i; state_q <= GetLen; end
-        GetLen: if (osif_in_valid_i) begin
-          len_q   <= osif_in_data_i[23:0];
-          last_q  <= dst_q + osif_in_data_i - 32'd4;
-          state_q <= (osif_in_data_i[23:0] == 24'd0) ? Done : RdCmd0;
+        GetSrc: if (slot_i.osif.in_valid) begin src_q <= slot_i.osif.in_data; state_q <= GetDst; end
+        GetDst: if (slot_i.osif.in_valid) begin dst_q <= slot_i.osif.in_data; state_q <= GetLen; end
+        GetLen: if (slot_i.osif.in_valid) begin
+          len_q   <= slot_i.osif.in_data[23:0];
+          last_q  <= dst_q + slot_i.osif.in_data - 32'd4;
+          state_q <= (slot_i.osif.in_data[23:0] == 24'd0) ? Done : RdCmd0;
         end
-        RdCmd0: if (mem_cmd_ready_i) begin
+        RdCmd0: if (slot_i.mem.cmd_ready) begin
           chunk_q <= chunk_d;
           words_q <= IdxW'(chunk_d >> 2);
           state_q <= RdCmd1;
         end
-        RdCmd1: if (mem_cmd_ready_i) begin idx_q <= '0; state_q <= RdData; end
-        RdData: if (mem_rd_valid_i) begin
-          buf_q[idx_q[IdxW-2:0]] <= mem_rd_data_i;
+        RdCmd1: if (slot_i.mem.cmd_ready) begin idx_q <= '0; state_q <= RdData; end
+        RdData: if (slot_i.mem.rd_valid) begin
+          buf_q[idx_q[IdxW-2:0]] <= slot_i.mem.rd_data;
           idx_q <= idx_q + 1'b1;
           if (idx_q + 1'b1 == words_q) state_q <= WrCmd0;
         end
-        WrCmd0: if (mem_cmd_ready_i) state_q <= WrCmd1;
-        WrCmd1: if (mem_cmd_ready_i) begin idx_q <= '0; state_q <= WrData; end
-        WrData: if (mem_wr_ready_i) begin
+        WrCmd0: if (slot_i.mem.cmd_ready) state_q <= WrCmd1;
+        WrCmd1: if (slot_i.mem.cmd_ready) begin idx_q <= '0; state_q <= WrData; end
+        WrData: if (slot_i.mem.wr_ready) begin
           idx_q <= idx_q + 1'b1;
           if (idx_q + 1'b1 == words_q) begin
             src_q <= src_q + 32'(chunk_q);
@@ -76,31 +76,31 @@ module weft_test_memcopy
             state_q <= (len_q == chunk_q) ? FenceCmd0 : RdCmd0;
           end
         end
-        FenceCmd0: if (mem_cmd_ready_i) state_q <= FenceCmd1;
-        FenceCmd1: if (mem_cmd_ready_i) state_q <= FenceData;
-        FenceData: if (mem_rd_valid_i) state_q <= Done;
-        Done: if (osif_out_ready_i) state_q <= GetSrc;
+        FenceCmd0: if (slot_i.mem.cmd_ready) state_q <= FenceCmd1;
+        FenceCmd1: if (slot_i.mem.cmd_ready) state_q <= FenceData;
+        FenceData: if (slot_i.mem.rd_valid) state_q <= Done;
+        Done: if (slot_i.osif.out_ready) state_q <= GetSrc;
         default: state_q <= GetSrc;
       endcase
     end
   end
 
   always_comb begin
-    osif_in_ready_o  = state_q inside {GetSrc, GetDst, GetLen};
-    osif_out_valid_o = state_q == Done;
-    osif_out_data_o  = DoneWord;
-    mem_cmd_valid_o  = state_q inside {RdCmd0, RdCmd1, WrCmd0, WrCmd1, FenceCmd0, FenceCmd1};
+    slot_o.osif.in_ready  = state_q inside {GetSrc, GetDst, GetLen};
+    slot_o.osif.out_valid = state_q == Done;
+    slot_o.osif.out_data  = DoneWord;
+    slot_o.mem.cmd_valid  = state_q inside {RdCmd0, RdCmd1, WrCmd0, WrCmd1, FenceCmd0, FenceCmd1};
     unique case (state_q)
-      RdCmd0:    mem_cmd_data_o = {MemifOpRead, 6'b0, chunk_d};
-      RdCmd1:    mem_cmd_data_o = src_q;
-      WrCmd0:    mem_cmd_data_o = {MemifOpWrite, 6'b0, chunk_q};
-      WrCmd1:    mem_cmd_data_o = dst_q;
-      FenceCmd0: mem_cmd_data_o = {MemifOpRead, 6'b0, 24'd4};
-      FenceCmd1: mem_cmd_data_o = last_q;
-      default:   mem_cmd_data_o = '0;
+      RdCmd0:    slot_o.mem.cmd_data = {MemifOpRead, 6'b0, chunk_d};
+      RdCmd1:    slot_o.mem.cmd_data = src_q;
+      WrCmd0:    slot_o.mem.cmd_data = {MemifOpWrite, 6'b0, chunk_q};
+      WrCmd1:    slot_o.mem.cmd_data = dst_q;
+      FenceCmd0: slot_o.mem.cmd_data = {MemifOpRead, 6'b0, 24'd4};
+      FenceCmd1: slot_o.mem.cmd_data = last_q;
+      default:   slot_o.mem.cmd_data = '0;
     endcase
-    mem_wr_valid_o = state_q == WrData;
-    mem_wr_data_o  = buf_q[idx_q[IdxW-2:0]];
-    mem_rd_ready_o = state_q inside {RdData, FenceData};
+    slot_o.mem.wr_valid = state_q == WrData;
+    slot_o.mem.wr_data  = buf_q[idx_q[IdxW-2:0]];
+    slot_o.mem.rd_ready = state_q inside {RdData, FenceData};
   end
 endmodule
