@@ -120,8 +120,8 @@ void check_work(Window *w, const std::vector<uint64_t> &b0, const std::vector<ui
                 const std::vector<size_t> &left)
 {
     for (size_t i = 0; i < b0.size() && i < b1.size() && w->cycles; ++i)
-        w->busy_min = std::min(w->busy_min, static_cast<double>(b1[i] - b0[i]) /
-                                                static_cast<double>(w->cycles));
+        w->busy_min = std::min(w->busy_min,
+                               static_cast<double>(b1[i] - b0[i]) / static_cast<double>(w->cycles));
     for (size_t i = 0; i < left.size(); ++i) {
         if (left[i] < 2) {
             w->valid = false;
@@ -597,14 +597,16 @@ int main(int argc, char **argv)
         const double target = kTargetRate[std::min<size_t>(i, 2)];
         std::printf("%-5s %12.0f %12.0f %12.0f %7.3f %7.3f   %12.0f %6s %6s\n",
                     (std::to_string(r.busy) + (r.busy == 0 ? "*" : "")).c_str(), c.rate(),
-                    r.best(r.every).rate(), r.best(r.flat).rate(), r.ratio(), r.ratio_cpu(),
-                    target, r.ratio_cpu() >= kTargetRatio ? "met" : "MISSED",
+                    r.best(r.every).rate(), r.best(r.flat).rate(), r.ratio(), r.ratio_cpu(), target,
+                    r.ratio_cpu() >= kTargetRatio ? "met" : "MISSED",
                     c.rate() >= target ? "met" : "MISSED");
         for (const auto *v : {&r.cosim, &r.every, &r.flat}) {
             for (const Window &w : *v) {
                 if (!w.valid)
                     std::printf("      %s window invalid: %s\n",
-                                v == &r.cosim ? "co-sim" : v == &r.every ? "every-model" : "flat",
+                                v == &r.cosim   ? "co-sim"
+                                : v == &r.every ? "every-model"
+                                                : "flat",
                                 w.why.c_str());
             }
         }
@@ -642,8 +644,9 @@ int main(int argc, char **argv)
     json_object_set_new(root, "window_s", json_real(o.window));
     json_object_set_new(root, "reps", json_integer(o.reps));
     json_object_set_new(root, "target_ratio", json_real(kTargetRatio));
-    json_object_set_new(root, "reference", json_string("one flattened Verilator model of the "
-                                                       "static region with hwt_sort in its slots"));
+    json_object_set_new(root, "reference",
+                        json_string("one flattened Verilator model of the "
+                                    "static region with hwt_sort in its slots"));
     json_t *jrows = json_array();
     for (size_t i = 0; i < rows.size(); ++i) {
         const Row &r = rows[i];

@@ -1,9 +1,10 @@
 // The reference half of weft-bench-sim-speed (sim_speed.cpp says what is measured): ONE
 // Verilated model of the static region with hwt_sort in its slots (bench/rtl/
 // weft_flat_top.sv), clocked by a plain loop on the calling thread (clock low, then high:
-// the slots' gated clocks are derived inside the model), with the AXI4 memory slave of the simulation backend and nothing else: no
-// runtime, no clock thread, no separately loaded images. The register window is driven
-// by hand, and a small responder in the loop answers hwt_sort's OS calls.
+// the slots' gated clocks are derived inside the model), with the AXI4 memory slave of the
+// simulation backend and nothing else: no runtime, no clock thread, no separately loaded images.
+// The register window is driven by hand, and a small responder in the loop answers hwt_sort's OS
+// calls.
 #include "sim_speed.h"
 
 #include <sys/mman.h>

@@ -6,10 +6,11 @@
  * announces, possibly spread over several interrupts), decode it, execute it on the
  * bound native object and write the response to SW2HW.
  *
- * Every blocking call waits in slices of WEFT_WAIT_SLICE_MS and re-checks the stop
- * request between them, so weft_hwthread_destroy() and weft_shutdown() never hang on an
- * object nobody will post. A call abandoned that way gets no response: the slot is
- * stopped anyway.
+ * Every blocking call but a condition wait waits in slices of WEFT_WAIT_SLICE_MS and
+ * re-checks the stop request between them, so weft_hwthread_destroy() and
+ * weft_shutdown() never hang on an object nobody will post; a condition wait is woken for
+ * that by a broadcast instead (exec_cond). A call abandoned that way gets no response:
+ * the slot is stopped anyway.
  *
  * Mutexes are locked by this pthread on the hardware thread's behalf (that is why each
  * hardware thread has exactly one delegate: an unlock must come from the locker). The
@@ -144,11 +145,11 @@ static struct timespec deadline_after_us(uint32_t us)
  * (-ETIMEDOUT; NULL: none) is seen between two of them. With a signal pending the call
  * still succeeds if it can without blocking. */
 static int wait_until(weft_hwthread_t *t, attempt_fn attempt, void *ctx,
-                      const struct timespec *deadline, bool heed_signals)
+                      const struct timespec *deadline, bool heed_signals, int slice_ms)
 {
     for (;;) {
         bool signalled = heed_signals && atomic_load(&t->signals) != 0;
-        int ms = signalled ? 0 : WEFT_WAIT_SLICE_MS;
+        int ms = signalled ? 0 : slice_ms;
         if (deadline) {
             int left = ms_until(deadline);
             if (left < ms)
@@ -169,13 +170,13 @@ static int wait_until(weft_hwthread_t *t, attempt_fn attempt, void *ctx,
 static int blocking_wait(weft_hwthread_t *t, attempt_fn attempt, void *ctx,
                          const struct timespec *deadline)
 {
-    return wait_until(t, attempt, ctx, deadline, true);
+    return wait_until(t, attempt, ctx, deadline, true, WEFT_WAIT_SLICE_MS);
 }
 
 /* The rest of a burst, once its first word moved: only a stop ends it. */
 static int finish_burst_word(weft_hwthread_t *t, attempt_fn attempt, void *ctx)
 {
-    return wait_until(t, attempt, ctx, NULL, false);
+    return wait_until(t, attempt, ctx, NULL, false, WEFT_WAIT_SLICE_MS);
 }
 
 static int attempt_sem(void *ctx, int ms)
@@ -204,6 +205,7 @@ static int attempt_cond(void *ctx, int ms)
     weft_hwthread_t *t = cc->t;
     pthread_mutex_lock(&t->lock);
     t->parked = true;
+    t->parked_cond = cc->c;
     pthread_mutex_unlock(&t->lock);
 
     int rc = weft_slice_cond_wait(cc->c, cc->m, ms);
@@ -381,11 +383,14 @@ static int exec_mutex(weft_hwthread_t *t, const weft_osif_decoded_t *d, const ui
     }
 }
 
-/* A wait nobody ends is answered as a spurious wake-up after WEFT_COND_WAKE_MS: between
- * two slices the delegate holds the mutex without re-checking the thread's condition, so
- * a signal sent after the signaller unlocked can fall into that gap; the thread, which
- * re-checks its condition after every wake-up as with any condition wait, then loses at
- * most that long. The mutex is held again on every return, as pthread_cond_*wait does. */
+/* One wait to its end, not slices: a slice that timed out just as a broadcast came would
+ * wait again without the thread re-checking its condition, and lose the broadcast. Stop
+ * requests and signals wake the wait with a broadcast of their own (hwthread.c), which
+ * the thread sees as a spurious wake-up. A wait nobody ends is answered as a spurious
+ * wake-up after WEFT_COND_WAKE_MS, so a signal sent without the mutex between the
+ * thread's check and its wait costs it at most that long; the thread re-checks its
+ * condition after every wake-up, as with any condition wait. The mutex is held again on
+ * every return, as pthread_cond_*wait does. */
 static int exec_cond(weft_hwthread_t *t, const weft_osif_decoded_t *d, const uint32_t *args,
                      exec_result_t *r)
 {
@@ -404,7 +409,7 @@ static int exec_cond(weft_hwthread_t *t, const weft_osif_decoded_t *d, const uin
         bool fallback = !is_timed(d) || args[1] >= WEFT_COND_WAKE_MS * 1000u;
         struct timespec until =
             fallback ? deadline_after_us(WEFT_COND_WAKE_MS * 1000u) : timed_deadline(d, args);
-        int rc = blocking_wait(t, attempt_cond, &cc, &until);
+        int rc = wait_until(t, attempt_cond, &cc, &until, true, INT_MAX);
         if (rc == -ETIMEDOUT && fallback) {
             atomic_fetch_add(&t->cond_fallbacks, 1);
             rc = 0;

@@ -362,7 +362,18 @@ void weft_hwthread_stop(weft_hwthread_t *t)
 
     struct timespec deadline = weft_deadline_after(CLOCK_MONOTONIC, WEFT_ABANDON_MS);
     pthread_mutex_lock(&t->lock);
-    bool exited = wait_exited(t, &deadline);
+    bool exited = false;
+    for (;;) {
+        /* A condition wait is one long wait (delegate.c, exec_cond): wake it, again every
+         * slice, since a broadcast just before the delegate waits finds nobody. */
+        if (t->parked)
+            pthread_cond_broadcast(t->parked_cond);
+        struct timespec slice = weft_deadline_after(CLOCK_MONOTONIC, WEFT_WAIT_SLICE_MS);
+        bool last = weft_timespec_cmp(&slice, &deadline) >= 0;
+        exited = wait_exited(t, last ? &deadline : &slice);
+        if (exited || last)
+            break;
+    }
     if (!exited && t->parked) {
         t->abandoned = true;
         weft_abandoned_add();
@@ -442,6 +453,9 @@ int weft_hwthread_signal(weft_hwthread_t *t, unsigned signals)
         if (!t->slot_stopped)
             slot_write(t->platform, t->slot, WEFT_SLOT_REG_CONTROL,
                        WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN | WEFT_CONTROL_SIGNAL);
+        /* A condition wait sees the signal when woken (delegate.c, exec_cond). */
+        if (t->parked)
+            pthread_cond_broadcast(t->parked_cond);
     }
     pthread_mutex_unlock(&t->lock);
     return done ? -ESRCH : 0;

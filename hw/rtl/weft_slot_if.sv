@@ -707,12 +707,18 @@ module weft_slot_if #(
   assign irq_o       = irq_en_q && (!hw2sw_empty || fault_any);
 
   // Quiet: not clocked, or held in reset after one clocked edge, or blocked in an OSIF
-  // call with no response waiting and no MEMIF command pending. Idle: quiet, with no
-  // read data left for the thread and no burst of its own on the bus.
-  logic memif_idle;
+  // call with no response waiting, no MEMIF command pending and no word the thread offers
+  // taken at this edge (a thread may wait for one response while it sends its next
+  // request). Idle: quiet, with no read data left for the thread and no burst of its own
+  // on the bus.
+  logic memif_idle, offer_taken;
   assign memif_idle = stopped_q || (!act_valid_q && !w0_valid_q && cmd_empty);
+  assign offer_taken = (req.osif.out_valid && slot_rsp_o.osif.out_ready) ||
+                       (req.mem.cmd_valid && slot_rsp_o.mem.cmd_ready) ||
+                       (req.mem.wr_valid && slot_rsp_o.mem.wr_ready);
   assign quiet_o = !run_q || (reset_q && rst_seen_q) ||
-                   (!reset_q && req.osif.in_ready && sw2hw_empty && memif_idle && rt_quiet);
+                   (!reset_q && req.osif.in_ready && !offer_taken && sw2hw_empty && memif_idle &&
+                    rt_quiet);
   assign idle_o  = quiet_o && (!run_q || reset_q || (rd_empty && !burst_busy_i));
 
   // Still: no FIFO or router moves, no command is taken, no register is accessed, no

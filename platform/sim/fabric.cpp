@@ -220,8 +220,7 @@ void Fabric::clock_main()
         }
         const bool fresh = prepare();
         // A quiet fabric gets no edge: its time stands still while it sleeps.
-        if (fresh && may_rest() && top_->quiet_o &&
-            !attention_.load(std::memory_order_relaxed)) {
+        if (fresh && may_rest() && top_->quiet_o && !attention_.load(std::memory_order_relaxed)) {
             catch_up();
             // The answer to the call that made the fabric quiet usually comes within
             // microseconds: wait for it awake, then sleep (and lend the models out).

@@ -101,8 +101,13 @@ void model_eval(weft_slot_model_t *m, int edge, int rst_n, const uint32_t *rsp, 
 }
 
 const weft_slot_model_abi_t kAbi = {
-    WEFT_SLOT_MODEL_ABI_VERSION, WEFT_IMAGE_THREAD_NAME, WEFT_SLOT_REQ_BITS, WEFT_SLOT_RSP_BITS,
-    model_create, model_destroy, model_eval,
+    WEFT_SLOT_MODEL_ABI_VERSION,
+    WEFT_IMAGE_THREAD_NAME,
+    WEFT_SLOT_REQ_BITS,
+    WEFT_SLOT_RSP_BITS,
+    model_create,
+    model_destroy,
+    model_eval,
 };
 
 } // namespace

@@ -114,8 +114,8 @@ void SlotWorkers::end_epoch()
         use_helper_ = epoch_ == 1;
     } else if (epoch_ == 2) {
         use_helper_ = epoch_ns_[1] < epoch_ns_[0];
-        exploit_epochs_ = use_helper_ ? kExploitEpochs
-                                      : std::min(2 * exploit_epochs_, kMaxExploitEpochs);
+        exploit_epochs_ =
+            use_helper_ ? kExploitEpochs : std::min(2 * exploit_epochs_, kMaxExploitEpochs);
     }
 }
 

@@ -17,7 +17,8 @@ namespace detail
 {
 // Verilator 5.006 keeps clk_i's value at the last trigger evaluation in the root.
 template <class Root>
-inline auto mark_clock_low(Root *root, int) -> decltype((void)(root->__Vtrigrprev__TOP__clk_i = 0), true)
+inline auto mark_clock_low(Root *root, int)
+    -> decltype((void)(root->__Vtrigrprev__TOP__clk_i = 0), true)
 {
     root->__Vtrigrprev__TOP__clk_i = 0;
     return true;

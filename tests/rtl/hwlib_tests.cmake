@@ -18,6 +18,7 @@ function(weft_hwlib_tb test)
     TOP_MODULE ${ARG_TOP}
     PREFIX V${ARG_TOP}
     VERILATOR_ARGS -Wall --assert -O3 ${WEFT_HWLIB_INCLUDE})
+  weft_share_verilated_runtime(${test})
   target_include_directories(${test} PRIVATE ${_hwlib_tb_dir})
   target_link_libraries(${test} PRIVATE weft_headers Threads::Threads)
   add_test(NAME ${test} COMMAND ${test})

@@ -146,8 +146,7 @@ class Checker
                 expect("decoupled slot outputs", v, 0);
             } else {
                 expect("osif_in_valid", RSP(d, s, OSIF_IN_VALID), !m.sw2hw.empty());
-                expect("osif_out_ready", RSP(d, s, OSIF_OUT_READY),
-                       m.hw2sw.size() < kOsifDepth);
+                expect("osif_out_ready", RSP(d, s, OSIF_OUT_READY), m.hw2sw.size() < kOsifDepth);
                 if (!m.sw2hw.empty())
                     expect("osif_in_data", RSP(d, s, OSIF_IN_DATA), m.sw2hw.front());
             }

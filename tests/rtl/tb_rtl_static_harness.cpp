@@ -228,31 +228,12 @@ struct Outputs {
     }
 };
 
-const char *const kOutputNames[] = {"slot_rst_no",
-                                    "slot_run_o",
-                                    "irq_o",
-                                    "slot_rsp_o[0]",
-                                    "slot_rsp_o[1]",
-                                    "slot_rsp_o[2]",
-                                    "slot_rsp_o[3]",
-                                    "slot_rsp_o[4]",
-                                    "slot_rsp_o[5]",
-                                    "slot_rsp_o[6]",
-                                    "slot_rsp_o[7]",
-                                    "slot_rsp_o[8]",
-                                    "slot_rsp_o[9]",
-                                    "slot_rsp_o[10]",
-                                    "slot_rsp_o[11]",
-                                    "m_axi_aw*",
-                                    "m_axi_awaddr_o",
-                                    "m_axi_w*",
-                                    "m_axi_wdata_o",
-                                    "m_axi_bready_o",
-                                    "m_axi_ar*",
-                                    "m_axi_araddr_o",
-                                    "m_axi_rready_o",
-                                    "s_axil_ready/valid",
-                                    "s_axil_rdata_o"};
+const char *const kOutputNames[] = {
+    "slot_rst_no",   "slot_run_o",     "irq_o",          "slot_rsp_o[0]",      "slot_rsp_o[1]",
+    "slot_rsp_o[2]", "slot_rsp_o[3]",  "slot_rsp_o[4]",  "slot_rsp_o[5]",      "slot_rsp_o[6]",
+    "slot_rsp_o[7]", "slot_rsp_o[8]",  "slot_rsp_o[9]",  "slot_rsp_o[10]",     "slot_rsp_o[11]",
+    "m_axi_aw*",     "m_axi_awaddr_o", "m_axi_w*",       "m_axi_wdata_o",      "m_axi_bready_o",
+    "m_axi_ar*",     "m_axi_araddr_o", "m_axi_rready_o", "s_axil_ready/valid", "s_axil_rdata_o"};
 
 Outputs capture(Vweft_static &d)
 {

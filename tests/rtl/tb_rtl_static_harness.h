@@ -98,10 +98,10 @@ class StaticHarness
 
 /** A field of slot s's side of the boundary (weft/osif_protocol.h, WEFT_SLOT_*): RSP(d, s,
  *  OSIF_IN_VALID) reads what the static region drives, REQ/SET_REQ what the thread drives. */
-#define RSP(d, s, field) WEFT_SLOT_GET((d).slot_rsp_o.data() + (s) * WEFT_SLOT_RSP_WORDS, RSP_##field)
-#define REQ(d, s, field) WEFT_SLOT_GET((d).slot_req_i.data() + (s) * WEFT_SLOT_REQ_WORDS, REQ_##field)
-#define SET_REQ(d, s, field, v)                                                                   \
-    WEFT_SLOT_SET((d).slot_req_i.data() + (s) * WEFT_SLOT_REQ_WORDS, REQ_##field,              \
+#define RSP(d, s, field) WEFT_SLOT_GET((d).slot_rsp_o.data() + (s)*WEFT_SLOT_RSP_WORDS, RSP_##field)
+#define REQ(d, s, field) WEFT_SLOT_GET((d).slot_req_i.data() + (s)*WEFT_SLOT_REQ_WORDS, REQ_##field)
+#define SET_REQ(d, s, field, v)                                                                    \
+    WEFT_SLOT_SET((d).slot_req_i.data() + (s)*WEFT_SLOT_REQ_WORDS, REQ_##field,                    \
                   static_cast<uint32_t>(v))
 
 inline bool bit(uint32_t v, unsigned s)

@@ -472,12 +472,14 @@ TEST_F(SimPlatformTest, HoldingStaticRegionCountsEveryCycle)
     const auto s0 = stats();
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     const auto s1 = stats();
-    const uint32_t c1 = rd(WEFT_REG_CYCLE_LO);
     const uint32_t b1 = rd(WEFT_SLOT_REG(0, WEFT_SLOT_REG_BUSY_LO));
+    const uint32_t c1 = rd(WEFT_REG_CYCLE_LO);
     wr(WEFT_SLOT_REG(0, WEFT_SLOT_REG_CONTROL), WEFT_CONTROL_RESET);
     EXPECT_GT(s1.cycles - s0.cycles, 1000u);
     EXPECT_GT(s1.held_cycles - s0.held_cycles, (s1.cycles - s0.cycles) / 2);
-    // The reads sit the same number of cycles apart both times.
-    EXPECT_EQ(c1 - c0, b1 - b0);
-    EXPECT_GE(c1 - c0, s1.cycles - s0.cycles);
+    // The clock runs on between the reads, so the intervals nest: CYCLE's (outermost)
+    // holds BUSY's, which holds the engine's; BUSY falling short of the engine's count
+    // would mean held edges went uncounted.
+    EXPECT_GE(c1 - c0, b1 - b0);
+    EXPECT_GE(b1 - b0, s1.cycles - s0.cycles);
 }
