@@ -86,10 +86,10 @@ def section_os(doc, bench_dir, md):
     misses = [r for r in turn if (r.get("ratio_to_sw_sw") or 0) > 2.0]
     md.append("\nTarget: SW↔HW turnaround at most 2x SW↔SW. " + (
         "**Missed**: " + ", ".join(f"{r['primitive']} {r['ratio_to_sw_sw']:.1f}x" for r in misses)
-        + ". A hardware thread's call here crosses the co-simulated fabric, which runs about a "
-        "million cycles per host second, so each fabric cycle of the call costs about a "
-        "microsecond of host time that a 100 MHz fabric would spend in 10 ns; the fabric cycles "
-        "column gives the hardware side's own cost." if misses else "Met."))
+        + ". A hardware thread's call here crosses the co-simulated fabric: the delegate's "
+        "wake-up and its register-window transactions, each a few simulated fabric cycles, cost "
+        "host microseconds that a 100 MHz fabric would spend in tens of nanoseconds; the fabric "
+        "cycles column gives the hardware side's own cost." if misses else "Met."))
     # Plot: turnarounds, Weft median vs the seed, log scale.
     names = [f"{r['primitive']}\n{r['path']}" for r in doc["results"] if r["kind"] == "turnaround"]
     weft = [r["median_us"] for r in doc["results"] if r["kind"] == "turnaround"]
@@ -243,8 +243,8 @@ def section_image(doc, bench_dir, md):
         return
     md.append(f"{doc['frames']} frames of {doc['width']}x{doc['height']} per run, frames from a "
               f"{doc['source']} sender over TCP on loopback. Frames/s are wall clock on this "
-              "host with the hardware threads co-simulated (about a million fabric cycles per "
-              "host second), so a hardware stage is far slower here than on a fabric; the "
+              "host with the hardware threads co-simulated (one to three million fabric cycles "
+              "per host second), so a hardware stage is far slower here than on a fabric; the "
               "hardware threads' own cost is in fabric cycles per frame, projected at "
               f"{doc['clock_mhz']:.0f} MHz. In brackets: the paper's frames/s.\n")
     runs = doc["runs"]
