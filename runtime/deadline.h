@@ -21,12 +21,4 @@ static inline struct timespec weft_deadline_after(clockid_t clock, int ms)
     return ts;
 }
 
-/** @brief Negative, zero or positive as a is before, at or after b. */
-static inline int weft_timespec_cmp(const struct timespec *a, const struct timespec *b)
-{
-    if (a->tv_sec != b->tv_sec)
-        return a->tv_sec < b->tv_sec ? -1 : 1;
-    return a->tv_nsec < b->tv_nsec ? -1 : a->tv_nsec > b->tv_nsec;
-}
-
 #endif /* WEFT_DEADLINE_H */

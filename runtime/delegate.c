@@ -140,7 +140,7 @@ static struct timespec deadline_after_us(uint32_t us)
     return ts;
 }
 
-/* Every blocking call runs here: in slices of WEFT_WAIT_SLICE_MS, so a stop request
+/* Every blocking call runs here: in slices of slice_ms, so a stop request
  * (-ECANCELED: the thread ends), a signal (-EINTR: answered CANCELED) or the deadline
  * (-ETIMEDOUT; NULL: none) is seen between two of them. With a signal pending the call
  * still succeeds if it can without blocking. */
@@ -204,14 +204,13 @@ static int attempt_cond(void *ctx, int ms)
     cond_ctx_t *cc = ctx;
     weft_hwthread_t *t = cc->t;
     pthread_mutex_lock(&t->lock);
-    t->parked = true;
-    t->parked_cond = cc->c;
+    t->parked = cc->c;
     pthread_mutex_unlock(&t->lock);
 
     int rc = weft_slice_cond_wait(cc->c, cc->m, ms);
 
     pthread_mutex_lock(&t->lock);
-    t->parked = false;
+    t->parked = NULL;
     bool abandoned = t->abandoned;
     pthread_mutex_unlock(&t->lock);
     return abandoned && rc != -EINVAL ? -ECANCELED : rc;

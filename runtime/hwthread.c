@@ -360,19 +360,15 @@ void weft_hwthread_stop(weft_hwthread_t *t)
     atomic_store(&t->stop, WEFT_STOP_REQUESTED);
     t->platform->ops->irq_cancel(t->platform, t->slot);
 
-    struct timespec deadline = weft_deadline_after(CLOCK_MONOTONIC, WEFT_ABANDON_MS);
     pthread_mutex_lock(&t->lock);
     bool exited = false;
-    for (;;) {
+    for (int waited = 0; !exited && waited < WEFT_ABANDON_MS; waited += WEFT_WAIT_SLICE_MS) {
         /* A condition wait is one long wait (delegate.c, exec_cond): wake it, again every
          * slice, since a broadcast just before the delegate waits finds nobody. */
         if (t->parked)
-            pthread_cond_broadcast(t->parked_cond);
+            pthread_cond_broadcast(t->parked);
         struct timespec slice = weft_deadline_after(CLOCK_MONOTONIC, WEFT_WAIT_SLICE_MS);
-        bool last = weft_timespec_cmp(&slice, &deadline) >= 0;
-        exited = wait_exited(t, last ? &deadline : &slice);
-        if (exited || last)
-            break;
+        exited = wait_exited(t, &slice);
     }
     if (!exited && t->parked) {
         t->abandoned = true;
@@ -455,7 +451,7 @@ int weft_hwthread_signal(weft_hwthread_t *t, unsigned signals)
                        WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN | WEFT_CONTROL_SIGNAL);
         /* A condition wait sees the signal when woken (delegate.c, exec_cond). */
         if (t->parked)
-            pthread_cond_broadcast(t->parked_cond);
+            pthread_cond_broadcast(t->parked);
     }
     pthread_mutex_unlock(&t->lock);
     return done ? -ESRCH : 0;

@@ -89,15 +89,15 @@ struct weft_hwthread {
     bool done;
     bool slot_stopped; /**< the slot was reset on the way to done; busy_final is final */
     weft_exit_status_t status;
-    uint64_t busy_final;         /**< BUSY counter read just before the slot was reset */
-    uint64_t link_calls_final;   /**< LINK_CALLS read just before the slot was reset */
-    bool exited;                 /**< the delegate has finished with t (guarded by lock) */
-    bool abandoned;              /**< destroy or shutdown stopped waiting for the delegate: it must
-                                      not touch the slot, the platform or the runtime any more */
-    bool released;               /**< destroy is done with t: an abandoned delegate frees it */
-    bool parked;                 /**< the delegate is in a condition wait (see delegate.c) */
-    pthread_cond_t *parked_cond; /**< the condition it waits on while parked */
-    unsigned sw2hw_depth;        /**< words the slot's response FIFO holds (FIFO_DEPTH) */
+    uint64_t busy_final;       /**< BUSY counter read just before the slot was reset */
+    uint64_t link_calls_final; /**< LINK_CALLS read just before the slot was reset */
+    bool exited;               /**< the delegate has finished with t (guarded by lock) */
+    bool abandoned;            /**< destroy or shutdown stopped waiting for the delegate: it must
+                                    not touch the slot, the platform or the runtime any more */
+    bool released;             /**< destroy is done with t: an abandoned delegate frees it */
+    pthread_cond_t *parked;    /**< the condition the delegate waits on, NULL when it does
+                                    not (see delegate.c) */
+    unsigned sw2hw_depth;      /**< words the slot's response FIFO holds (FIFO_DEPTH) */
 };
 
 /** Send one formatted line to the runtime's log. */
