@@ -35,14 +35,6 @@ CONFIGS = ["sw-sw-sw", "sw-hw-sw", "sw-hw-hw", "sw-hw-hw-db"]
 BEFORE_DIR = pathlib.Path(__file__).resolve().parent / "before"
 
 
-def load_before(name):
-    path = BEFORE_DIR / f"{name}.json"
-    if not path.exists():
-        return None
-    with open(path) as f:
-        return json.load(f)
-
-
 def load(bench_dir, name):
     path = bench_dir / f"{name}.json"
     if not path.exists():
@@ -335,7 +327,7 @@ def main():
           "the simulation's speed. ReconOS figures: Lübbers and Platzner, ACM TECS 2009.\n"]
     section_os(load(bench_dir, "os_overhead"), bench_dir, md)
     section_comm(load(bench_dir, "communication"), md)
-    section_sim(load(bench_dir, "sim_speed"), load_before("sim_speed"), md)
+    section_sim(load(bench_dir, "sim_speed"), load(BEFORE_DIR, "sim_speed"), md)
     section_sort(load(bench_dir, "sort_study"), md)
     section_image(load(bench_dir, "image_study"), bench_dir, md)
     section_area(load(bench_dir, "area"), md)
