@@ -84,6 +84,7 @@ class Fabric
     bool prepare();
     bool may_rest() const;
     void advance(bool fresh);
+    void hold_cycles(const uint8_t *list, unsigned count);
     void static_edge();
     void catch_up();
     bool take_requests();

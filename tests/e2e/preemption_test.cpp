@@ -91,7 +91,10 @@ class Preemption : public Fabric
 // Moved between slots mid-work: slot 0, then slot 2, then slot 1, where it finishes.
 TEST_F(Preemption, YieldedThreadResumesInAnotherSlotAndFinishesRight)
 {
-    constexpr uint32_t kStart = 1, kEnd = 4001;
+    // About 4 M fabric cycles of work: far more than can pass between RunFor's polls and
+    // the signal however fast the fabric runs (4,000 numbers, 0.3 M cycles, could finish
+    // within one 2 ms poll once held cycles ran back to back).
+    constexpr uint32_t kStart = 1, kEnd = 40001;
     weft_hwthread_t *t = StartCollatz(0);
     ASSERT_NE(t, nullptr);
     Job(kStart, kEnd);
