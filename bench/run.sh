@@ -26,11 +26,12 @@ if [[ -n "$quick" ]]; then
   out=$build/bench/quick
   os_args=(--reps 3)
   comm_args=(--reps 1)
-  sim_args=(--window 0.1 --idle 0.1 --reps 1 --blocks 16)
+  sim_args=(--window 0.1 --idle 0.1 --reps 1)
   sort_args=(--chunks 8 --words 256)
   image_args=(--config all --w 3 --block 40 --frames 1)
   trace_frames=1
-  area_args=(--quick --param NumSlots=1 --param NumLinks=0)  # one slot: the pipeline, fast
+  # Two slots and one link: every static-region module, the only synthesis `make test` runs.
+  area_args=(--quick --param NumSlots=2 --param NumLinks=1)
 else
   out=$build/bench
   os_args=()

@@ -6,6 +6,7 @@
 #define WEFT_BENCH_SIM_SPEED_H
 
 #include <cstdint>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -41,9 +42,37 @@ struct Window {
 [[noreturn]] void die(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 double now_s();
 double cpu_s(); // process CPU time, every thread, user + system
-/** The random words of slot `slot`'s blocks in repetition `rep`: the same for both halves. */
-void fill_blocks(uint32_t *dst, unsigned blocks, unsigned slot, unsigned rep);
-bool blocks_sorted(const uint32_t *blocks, unsigned n);
+
+/**
+ * A busy slot's work: `blocks` blocks of random words in the DMA region, handed out as
+ * descriptors (bus address, length) in turn. A block the thread reports done (its
+ * SEM_POST) is checked, refilled with fresh random words and handed out again, so a
+ * thread never runs out of work however fast the host clocks it. The words come from one
+ * generator per slot and repetition, so both halves sort the same sequence of blocks.
+ */
+class BlockRing
+{
+  public:
+    /** Fills all `blocks` blocks at cpu (bus address bus). */
+    void init(uint32_t *cpu, uint32_t bus, unsigned blocks, unsigned slot, unsigned rep);
+    unsigned blocks() const { return blocks_; }
+    uint32_t bus_of(unsigned b) const { return bus_ + b * kBlockBytes; }
+    /**
+     * The thread reported its oldest outstanding block done: checks that block (false
+     * when it is not sorted), refills it and stores its index in *b, to be handed out again.
+     */
+    bool recycle(unsigned *b);
+    uint64_t done() const { return done_; }
+
+  private:
+    void fill(unsigned b);
+    std::mt19937 rng_;
+    uint32_t *cpu_ = nullptr;
+    uint32_t bus_ = 0;
+    unsigned blocks_ = 0;
+    uint64_t done_ = 0;
+};
+
 /**
  * Records the least busy share of the window (b0, b1: BUSY counters at its start and end)
  * and marks w invalid when a busy slot ran out of work: `left` holds the descriptor words

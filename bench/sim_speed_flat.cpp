@@ -88,12 +88,10 @@ template <class M> class FlatLoop
             const uint64_t bytes = uint64_t{blocks} * kBlockBytes;
             if (offset + bytes > kDmaSize)
                 die("flat model: %u blocks per slot do not fit the DMA region", blocks);
-            sl.cpu = reinterpret_cast<uint32_t *>(dma_ + offset);
-            fill_blocks(sl.cpu, blocks, slot, rep);
-            for (unsigned b = 0; b < blocks; ++b) {
-                sl.mbox.push_back(static_cast<uint32_t>(kDmaBus + offset + b * kBlockBytes));
-                sl.mbox.push_back(kBlockBytes);
-            }
+            sl.ring.init(reinterpret_cast<uint32_t *>(dma_ + offset),
+                         static_cast<uint32_t>(kDmaBus + offset), blocks, slot, rep);
+            for (unsigned b = 0; b < blocks; ++b)
+                queue(sl, b);
             write(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_WIN_SIZE(0)), static_cast<uint32_t>(bytes));
             write(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_WIN_BASE(0)),
                   static_cast<uint32_t>(kDmaBus + offset));
@@ -158,11 +156,9 @@ template <class M> class FlatLoop
                     left.push_back(sl.mbox.size());
             }
             check_work(&w, b0, busy(), left);
-            for (Slot &sl : slots_) {
-                if (sl.busy && sl.posted && !blocks_sorted(sl.cpu, sl.posted)) {
-                    w.valid = false;
-                    w.why = "a block reported done is not sorted";
-                }
+            if (unsorted_) {
+                w.valid = false;
+                w.why = "a block reported done is not sorted";
             }
         }
         if (!error_.empty()) {
@@ -179,8 +175,7 @@ template <class M> class FlatLoop
     struct Slot {
         // The in-loop OS call responder's view of the thread.
         bool busy = false;
-        uint32_t *cpu = nullptr;   // its blocks
-        unsigned posted = 0;       // SEM_POSTs: blocks done
+        BlockRing ring;            // its blocks
         std::deque<uint32_t> mbox; // descriptor words still to hand out
         std::vector<uint32_t> req; // request words received so far
         uint32_t nargs = 0;        // of the request in req
@@ -349,10 +344,14 @@ template <class M> class FlatLoop
                 sl.mbox.pop_front();
             }
             break;
-        case WEFT_OSIF_CMD_SEM_POST:
-            ++sl.posted;
+        case WEFT_OSIF_CMD_SEM_POST: {
+            // A block done: back into the ring, as the co-simulation's measuring thread does.
+            unsigned b = 0;
+            unsorted_ = !sl.ring.recycle(&b) || unsorted_;
+            queue(sl, b);
             respond(s, cmd, WEFT_OSIF_OK, {});
             break;
+        }
         case WEFT_OSIF_CMD_THREAD_EXIT:
             stop(s, "the thread exited");
             break;
@@ -360,6 +359,12 @@ template <class M> class FlatLoop
             stop(s, "unexpected command 0x" + hex(cmd));
             break;
         }
+    }
+
+    static void queue(Slot &sl, unsigned b)
+    {
+        sl.mbox.push_back(sl.ring.bus_of(b));
+        sl.mbox.push_back(kBlockBytes);
     }
 
     void respond(unsigned s, uint32_t cmd, uint32_t status, std::initializer_list<uint32_t> words)
@@ -394,6 +399,7 @@ template <class M> class FlatLoop
     uint8_t *dma_ = nullptr;
     uint64_t cycle_ = 0;
     std::string error_;
+    bool unsorted_ = false;
 };
 
 } // namespace
