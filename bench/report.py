@@ -235,7 +235,7 @@ def section_image(doc, bench_dir, md):
         return
     md.append(f"{doc['frames']} frames of {doc['width']}x{doc['height']} per run, frames from a "
               f"{doc['source']} sender over TCP on loopback. Frames/s are wall clock on this "
-              "host with the hardware threads co-simulated (one to three million fabric cycles "
+              "host with the hardware threads co-simulated (a few million fabric cycles "
               "per host second), so a hardware stage is far slower here than on a fabric; the "
               "hardware threads' own cost is in fabric cycles per frame, projected at "
               f"{doc['clock_mhz']:.0f} MHz. In brackets: the paper's frames/s.\n")

@@ -27,3 +27,14 @@ unset(_m)
 # hw/rtl.
 set(WEFT_RTL_INCLUDE -I${WEFT_RTL_DIR})
 set(WEFT_RTL_VERILATOR_ARGS ${WEFT_VLT_CONFIG} ${WEFT_RTL_INCLUDE})
+
+# WEFT_VERILATOR_PROFILE: the fabric's models (the static region and the thread images)
+# verilated with --prof-cfuncs, which gives every always block and assignment a C++
+# function named after its module and line, so that `perf report` says which RTL block a
+# cycle's time goes to (tools/sim_profile.py sums them by module). About 5% slower; for
+# a build directory of its own (docs/benchmarks.md, "Where a cycle's time goes").
+option(WEFT_VERILATOR_PROFILE "Verilate the fabric's models with --prof-cfuncs" OFF)
+set(WEFT_MODEL_VERILATOR_ARGS)
+if(WEFT_VERILATOR_PROFILE)
+  set(WEFT_MODEL_VERILATOR_ARGS --prof-cfuncs)
+endif()

@@ -62,7 +62,7 @@ function(weft_add_hw_thread)
     endif()
   endforeach()
   set(vsources ${vconfigs} ${vsources})
-  set(vargs -Wall ${WEFT_HWLIB_INCLUDE})
+  set(vargs -Wall ${WEFT_HWLIB_INCLUDE} ${WEFT_MODEL_VERILATOR_ARGS})
 
   # verilate() runs Verilator while configuring and a failure there stops the whole
   # configure; check first, so a thread Verilator rejects only loses its own image.
