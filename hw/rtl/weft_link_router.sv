@@ -101,7 +101,8 @@ module weft_link_router #(
   /// One-cycle pulse: a call served here completed (its response was taken).
   output logic                  call_done_o,
   /// Nothing here can move without another slot or software acting: idle, or blocked on
-  /// a link with no timeout and no signal.
+  /// a link with no timeout and no signal (a burst put on a full link included, once its
+  /// first word moved or when neither may end it).
   output logic                  quiet_o,
   /// The next edge changes no register here (a simulator hint, docs/architecture.md,
   /// "Holding"); 0 whenever unsure.
@@ -491,6 +492,7 @@ module weft_link_router #(
     unique case (state_q)
       RtPass:     quiet_o = 1'b1;
       RtWaitPut, RtWaitGet: quiet_o = !can_go && !try_q && !timed_q && !signal_i;
+      RtBurstPut: quiet_o = link_full_i && (started_q || (!timed_q && !signal_i));
       RtBurstGet: quiet_o = link_empty_i;
       default:    quiet_o = 1'b0;
     endcase

@@ -706,20 +706,27 @@ module weft_slot_if #(
   assign slot_run_o  = run_q;
   assign irq_o       = irq_en_q && (!hw2sw_empty || fault_any);
 
-  // Quiet: not clocked, or held in reset after one clocked edge, or blocked in an OSIF
-  // call with no response waiting, no MEMIF command pending and no word the thread offers
-  // taken at this edge (a thread may wait for one response while it sends its next
-  // request). Idle: quiet, with no read data left for the thread and no burst of its own
-  // on the bus.
-  logic memif_idle, offer_taken;
+  // Quiet: not clocked, or held in reset after one clocked edge, or waiting with nothing
+  // to do here: no response waiting, no MEMIF command pending, no word the thread offers
+  // taken at this edge, and the thread either blocked in an OSIF call (boundary rule 2;
+  // it may wait for one response while it sends its next request) or offering a request
+  // word there is no room for (a full HW2SW FIFO, which software drains, or a full
+  // hardware link). Idle: stopped, or blocked in a call, with no read data left for the
+  // thread and no burst of its own on the bus. A thread waiting for room is not idle: it
+  // is clocked while the fabric runs, since it may count its own cycles meanwhile; only a
+  // fabric where every slot is quiet stops.
+  logic memif_idle, offer_taken, nothing_here, blocked, waits_room, stopped_or_reset;
   assign memif_idle = stopped_q || (!act_valid_q && !w0_valid_q && cmd_empty);
   assign offer_taken = (req.osif.out_valid && slot_rsp_o.osif.out_ready) ||
                        (req.mem.cmd_valid && slot_rsp_o.mem.cmd_ready) ||
                        (req.mem.wr_valid && slot_rsp_o.mem.wr_ready);
-  assign quiet_o = !run_q || (reset_q && rst_seen_q) ||
-                   (!reset_q && req.osif.in_ready && !offer_taken && sw2hw_empty && memif_idle &&
-                    rt_quiet);
-  assign idle_o  = quiet_o && (!run_q || reset_q || (rd_empty && !burst_busy_i));
+  assign nothing_here = !reset_q && !offer_taken && sw2hw_empty && memif_idle && rt_quiet;
+  assign blocked = nothing_here && req.osif.in_ready;
+  assign waits_room = nothing_here && req.osif.out_valid && !slot_rsp_o.osif.out_ready;
+  assign stopped_or_reset = !run_q || (reset_q && rst_seen_q);
+  assign quiet_o = stopped_or_reset || blocked || waits_room;
+  assign idle_o  = (stopped_or_reset || blocked) &&
+                   (!run_q || reset_q || (rd_empty && !burst_busy_i));
 
   // Still: no FIFO or router moves, no command is taken, no register is accessed, no
   // burst event, and a slot held in reset has nothing left to clear.

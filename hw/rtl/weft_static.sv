@@ -18,11 +18,13 @@
 // slot_rsp_o, W is the struct's stride in whole words, weft_osif_pkg). Every output
 // towards a slot is a function of static-region registers only. slot_run_o tells the
 // simulation host which slots to clock; quiet_o is high when no slot needs a clock
-// (each is stopped, held in reset, or blocked in an OSIF call with no response waiting,
-// no MEMIF command pending and no word of its own taken at this edge) and no AXI4
-// transaction is in flight. quiet_o is a hint for the host, not a slot input: it may
-// depend combinationally on the slots' outputs. slot_idle_o says the same per slot, and also that no read data or burst
-// of the slot is pending, so a simulator may leave that thread unevaluated.
+// (each is stopped, held in reset, or waits with no response waiting, no MEMIF command
+// pending and no word of its own taken at this edge: blocked in an OSIF call, or
+// offering a request word with no room for it in a full HW2SW FIFO or hardware link)
+// and no AXI4 transaction is in flight. quiet_o is a hint for the host, not a slot
+// input: it may depend combinationally on the slots' outputs. slot_idle_o says per slot
+// that it is stopped, or blocked in a call with no read data or burst of its own
+// pending, so a simulator may leave that thread unevaluated while others run.
 module weft_static #(
   /// Number of reconfigurable slots.
   parameter int unsigned NumSlots = 4,
