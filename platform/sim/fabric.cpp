@@ -65,6 +65,9 @@ constexpr uint64_t kMmioTimeoutCycles = 1u << 20;
 constexpr uint32_t kMaxSkipped = 1u << 30;
 // Held cycles run back to back without the full cycle's checks (hold_cycles()).
 constexpr uint64_t kMaxHeldRun = 4096;
+// Cycles a borrower of the models runs after its MMIO transaction while the fabric has
+// work (run_on_caller()), before it hands the fabric back to the clock thread.
+constexpr uint64_t kRunAheadCycles = 256;
 constexpr unsigned kReqWords = WEFT_SLOT_REQ_WORDS;
 constexpr unsigned kRspWords = WEFT_SLOT_RSP_WORDS;
 
@@ -223,16 +226,13 @@ void Fabric::clock_main()
                 break;
         }
         const bool fresh = prepare();
-        // A quiet fabric gets no edge: its time stands still while it sleeps.
+        // A quiet fabric gets no edge: its time stands still while it rests.
         if (fresh && may_rest() && top_->quiet_o && !attention_.load(std::memory_order_relaxed)) {
             catch_up();
-            // The answer to the call that made the fabric quiet usually comes within
-            // microseconds: wait for it awake, then sleep (and lend the models out).
-            if (!spin_until([this] { return attention_.load(std::memory_order_acquire); }))
-                sleep_while_quiet();
+            rest();
             continue;
         }
-        advance(fresh);
+        advance(fresh, kMaxHeldRun);
     }
     // Stopping: fail whatever is still queued, then free the slot models on this thread.
     {
@@ -308,8 +308,8 @@ void Fabric::catch_up()
     stat_static_evals_.fetch_add(1, std::memory_order_relaxed);
 }
 
-// Steps 3 and 4 of a cycle.
-void Fabric::advance(bool fresh)
+// Steps 3 and 4 of a cycle; a holding static region may run up to max_held cycles.
+void Fabric::advance(bool fresh, uint64_t max_held)
 {
     Vweft_static &t = *top_;
     const unsigned n = nslots_;
@@ -325,7 +325,7 @@ void Fabric::advance(bool fresh)
             list[count++] = static_cast<uint8_t>(s);
     }
     if (hold) {
-        hold_cycles(list, count);
+        hold_cycles(list, count, max_held);
         return;
     }
     workers_.edges(slots_.data(), list, count, [this] { static_edge(); });
@@ -343,8 +343,8 @@ void Fabric::advance(bool fresh)
 // (the static region's outputs, the slots' inputs, quiet_o, hold_o and slot_idle_o are
 // as they were) or a request came in, so further cycles follow here without prepare()
 // and its comparisons: the same edges the clock loop would give, at less cost a cycle.
-// At most kMaxHeldRun in a row, so that the held-cycle count stays current.
-void Fabric::hold_cycles(const uint8_t *list, unsigned count)
+// At most max_held in a row, so that the held-cycle count stays current.
+void Fabric::hold_cycles(const uint8_t *list, unsigned count, uint64_t max_held)
 {
     const uint32_t *req_all = top_->slot_req_i.data();
     uint64_t held = 0;
@@ -358,7 +358,7 @@ void Fabric::hold_cycles(const uint8_t *list, unsigned count)
         same = true;
         for (unsigned i = 0; i < count && same; ++i)
             same = words_equal(slots_[list[i]].req, req_all + list[i] * kReqWords, kReqWords);
-    } while (same && held < kMaxHeldRun && skipped_ < kMaxSkipped &&
+    } while (same && held < max_held && skipped_ < kMaxSkipped &&
              !attention_.load(std::memory_order_relaxed));
     stat_held_.fetch_add(held, std::memory_order_relaxed);
 }
@@ -429,8 +429,11 @@ void Fabric::finish_lite()
     t.s_axil_rready_i = l.r;
 }
 
+// Changes the static region's inputs: skipped hold edges are given to it first, with the
+// inputs they saw.
 void Fabric::start_lite(Request *req)
 {
+    catch_up();
     Vweft_static &t = *top_;
     LiteMaster &l = lite_;
     l = LiteMaster{};
@@ -531,22 +534,32 @@ void Fabric::publish_irq(uint64_t irq)
     }
 }
 
-void Fabric::sleep_while_quiet()
+// The clock thread on a quiet fabric. While it rests, a runtime thread with an MMIO
+// request borrows the models and runs the cycles itself (submit()). The next request
+// usually comes within microseconds, so it first waits awake, then sleeps; it goes on
+// when a request is queued, a borrower left the fabric running (kick_) or it must stop,
+// and never while the models are lent out.
+void Fabric::rest()
 {
+    {
+        std::lock_guard<std::mutex> lk(mu_);
+        resting_ = true;
+    }
+    const bool woken = spin_until([this] { return attention_.load(std::memory_order_acquire); });
     std::unique_lock<std::mutex> lk(mu_);
-    if (!queue_.empty() || stop_)
-        return;
-    stat_sleeps_.fetch_add(1, std::memory_order_relaxed);
-    sleeping_ = true;
+    if (!woken && queue_.empty() && !stop_ && !kick_)
+        stat_sleeps_.fetch_add(1, std::memory_order_relaxed);
     wake_cv_.wait(lk, [this] { return !borrowed_ && (!queue_.empty() || stop_ || kick_); });
-    sleeping_ = false;
+    resting_ = false;
     kick_ = false;
 }
 
-// Runs one MMIO transaction on the calling thread while the clock thread sleeps: the
-// same cycles the clock thread would run, without the two thread hand-offs a queued
-// request costs. The fabric is left where the clock thread left it, prepared for its
-// next cycle.
+// Runs one MMIO transaction on the calling thread while the clock thread rests: the same
+// cycles the clock thread would run, without the two thread hand-offs a queued request
+// costs. Then, if the fabric still has work, the caller runs up to kRunAheadCycles more
+// of it (a register write usually answers a thread, which makes its next request within
+// a few cycles; the caller waiting for that interrupt would otherwise wait for the clock
+// thread to wake up and run them). The fabric is left prepared for its next cycle.
 void Fabric::run_on_caller(Request *req)
 {
     start_lite(req);
@@ -554,7 +567,14 @@ void Fabric::run_on_caller(Request *req)
         const bool fresh = prepare();
         if (!lite_.req)
             break;
-        advance(fresh);
+        advance(fresh, kMaxHeldRun);
+    }
+    const uint64_t until = cycle_ + kRunAheadCycles;
+    while (cycle_ < until && !attention_.load(std::memory_order_relaxed)) {
+        const bool fresh = prepare();
+        if (fresh && may_rest() && top_->quiet_o)
+            break;
+        advance(fresh, until - cycle_);
     }
 }
 
@@ -565,8 +585,8 @@ int Fabric::submit(Request *req)
     std::unique_lock<std::mutex> lk(mu_);
     if (stop_)
         return -ECANCELED;
-    if (req->kind != Request::Kind::kReconfigure && sleeping_ && !borrowed_ && queue_.empty()) {
-        // Quiet fabric, sleeping clock thread: borrow the models. mu_ hands them over in
+    if (req->kind != Request::Kind::kReconfigure && resting_ && !borrowed_ && queue_.empty()) {
+        // Quiet fabric, resting clock thread: borrow the models. mu_ hands them over in
         // both directions, so the clock thread sees everything done here.
         borrowed_ = true;
         lk.unlock();
@@ -574,8 +594,10 @@ int Fabric::submit(Request *req)
         const bool quiet = top_->quiet_o && may_rest();
         lk.lock();
         borrowed_ = false;
-        if (!quiet)
+        if (!quiet) {
             kick_ = true;
+            attention_.store(true, std::memory_order_release); // ends the clock thread's spin
+        }
         if (!quiet || !queue_.empty() || stop_)
             wake_cv_.notify_one();
         return req->rc;

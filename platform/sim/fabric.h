@@ -83,8 +83,8 @@ class Fabric
     void reset_fabric();
     bool prepare();
     bool may_rest() const;
-    void advance(bool fresh);
-    void hold_cycles(const uint8_t *list, unsigned count);
+    void advance(bool fresh, uint64_t max_held);
+    void hold_cycles(const uint8_t *list, unsigned count, uint64_t max_held);
     void static_edge();
     void catch_up();
     bool take_requests();
@@ -93,7 +93,7 @@ class Fabric
     void complete(Request *req, int rc);
     void do_reconfigure(Request *req);
     void publish_irq(uint64_t irq);
-    void sleep_while_quiet();
+    void rest();
     void run_on_caller(Request *req);
 
     // Models and simulation state: the clock thread's alone once it runs.
@@ -121,10 +121,11 @@ class Fabric
     std::condition_variable wake_cv_; // clock thread sleeping on a quiet fabric
     std::deque<Request *> queue_;
     bool stop_ = false;
-    // A quiet fabric's clock thread sleeps (sleeping_); an MMIO caller that finds it so
-    // borrows the models (borrowed_) and runs the transaction on its own thread; kick_
-    // wakes the clock thread when the caller left the fabric with work to do.
-    bool sleeping_ = false;
+    // A quiet fabric's clock thread rests (resting_: waiting awake, then asleep); an MMIO
+    // caller that finds it so borrows the models (borrowed_) and runs the transaction on
+    // its own thread; kick_ wakes the clock thread when the caller left the fabric with
+    // work to do.
+    bool resting_ = false;
     bool borrowed_ = false;
     bool kick_ = false;
     std::atomic<bool> attention_{false};
