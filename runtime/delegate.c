@@ -173,12 +173,6 @@ static int blocking_wait(weft_hwthread_t *t, attempt_fn attempt, void *ctx,
     return wait_until(t, attempt, ctx, deadline, true, WEFT_WAIT_SLICE_MS);
 }
 
-/* The rest of a burst, once its first word moved: only a stop ends it. */
-static int finish_burst_word(weft_hwthread_t *t, attempt_fn attempt, void *ctx)
-{
-    return wait_until(t, attempt, ctx, NULL, false, WEFT_WAIT_SLICE_MS);
-}
-
 static int attempt_sem(void *ctx, int ms)
 {
     return weft_slice_sem_wait(ctx, ms);
@@ -258,7 +252,7 @@ static int attempt_mq_receive(void *ctx, int ms)
 typedef struct exec_result {
     uint8_t status;
     unsigned nresults;
-    uint32_t results[1 + WEFT_OSIF_MAX_ARGS]; /* a burst get's words, or an MQ message */
+    uint32_t results[1 + WEFT_OSIF_MAX_ARGS]; /* a burst get's words and end, or an MQ message */
     const char *why;                          /**< for a non-OK status worth a log line */
     char why_buf[96];
 } exec_result_t;
@@ -422,8 +416,11 @@ static int exec_cond(weft_hwthread_t *t, const weft_osif_decoded_t *d, const uin
     }
 }
 
-/* MBOX_(TIMED)PUT_BURST and MBOX_(TIMED)GET_BURST: a signal or the timeout only ends the
- * call before its first word moves; after that, only a stop does. */
+/* MBOX_(TIMED)PUT_BURST and MBOX_(TIMED)GET_BURST. A signal or the timeout ends the call
+ * while it waits: before the first word moves the status says so (no result word); after
+ * it the status is OK and the burst_end word says how the call ended and how many words
+ * moved, so none is lost (a get's words after them are 0). A stop ends it without an
+ * answer. */
 static int exec_mbox_burst(weft_hwthread_t *t, const weft_osif_decoded_t *d, const uint32_t *args,
                            exec_result_t *r)
 {
@@ -436,19 +433,28 @@ static int exec_mbox_burst(weft_hwthread_t *t, const weft_osif_decoded_t *d, con
     // A put sends its words after the fixed arguments; a get says how many it wants.
     unsigned n = put ? (unsigned)(d->hdr.nargs - d->info->nargs) : args[0];
     const uint32_t *words = args + d->info->nargs;
+    attempt_fn attempt = put ? attempt_mbox_put : attempt_mbox_get;
 
-    for (unsigned i = 0; i < n; i++) {
-        attempt_fn attempt = put ? attempt_mbox_put : attempt_mbox_get;
+    unsigned moved = 0;
+    int rc = 0;
+    for (; moved < n; moved++) {
         if (put)
-            mc.word = words[i];
-        int rc =
-            i == 0 ? blocking_wait(t, attempt, &mc, deadline) : finish_burst_word(t, attempt, &mc);
+            mc.word = words[moved];
+        rc = blocking_wait(t, attempt, &mc, deadline);
         if (rc != 0)
-            return wait_status(rc, r);
+            break;
         if (!put)
-            r->results[i] = mc.word;
+            r->results[moved] = mc.word;
     }
-    r->nresults = put ? 0 : n;
+    if (rc != 0 && (moved == 0 || rc == -ECANCELED))
+        return wait_status(rc, r);
+    exec_result_t end = {.status = WEFT_OSIF_OK};
+    if (rc != 0 && wait_status(rc, &end) != 0)
+        return rc;
+    if (!put)
+        memset(r->results + moved, 0, (n - moved) * sizeof r->results[0]);
+    r->nresults = put ? 1 : n + 1;
+    r->results[r->nresults - 1] = weft_osif_burst_end(end.status, moved);
     return 0;
 }
 
@@ -742,23 +748,6 @@ static void describe_fault(weft_hwthread_t *t, ending_t *e)
     weft_log(t->w, "%s", e->message);
 }
 
-static void framing_fault(weft_hwthread_t *t, uint32_t header, ending_t *e)
-{
-    weft_osif_header_t h = weft_osif_header_split(header);
-    const weft_osif_cmd_info_t *info = weft_osif_cmd_lookup(h.cmd);
-    char cmd[24];
-    if (info)
-        snprintf(cmd, sizeof cmd, "%s", info->name);
-    else
-        snprintf(cmd, sizeof cmd, "command 0x%02x", h.cmd);
-    e->kind = WEFT_EXIT_FAULTED;
-    set_message(e,
-                "thread '%s' slot %u: framing fault: %s handle %u announces %u argument "
-                "words (header 0x%08" PRIx32 ", limit %u); thread stopped",
-                t->name, t->slot, cmd, h.handle, h.nargs, header, WEFT_OSIF_MAX_ARGS);
-    weft_log(t->w, "%s", e->message);
-}
-
 /* ---- the end of a thread ----------------------------------------------------------- */
 
 /* Unlocking never blocks; quiet is for an abandoned delegate, which may not log. */
@@ -878,15 +867,8 @@ void *weft_delegate_main(void *arg)
                 out = SERVE_FAULT;
                 break;
             }
-            if (have == 0) {
-                int nargs = weft_osif_frame(word);
-                if (nargs < 0) {
-                    framing_fault(t, word, &e);
-                    out = SERVE_FAULT;
-                    break;
-                }
-                want = 1u + (unsigned)nargs;
-            }
+            if (have == 0)
+                want = 1u + weft_osif_header_split(word).nargs;
             req[have++] = word;
             if (have == want) {
                 have = 0;

@@ -11,15 +11,9 @@ weft_osif_header_t weft_osif_header_split(uint32_t header)
 {
     weft_osif_header_t h;
     h.cmd = (uint8_t)((header >> WEFT_OSIF_REQ_CMD_SHIFT) & WEFT_OSIF_REQ_CMD_MASK);
-    h.handle = (uint8_t)((header >> WEFT_OSIF_REQ_HANDLE_SHIFT) & WEFT_OSIF_REQ_HANDLE_MASK);
+    h.handle = (uint16_t)((header >> WEFT_OSIF_REQ_HANDLE_SHIFT) & WEFT_OSIF_REQ_HANDLE_MASK);
     h.nargs = (uint16_t)((header >> WEFT_OSIF_REQ_NARGS_SHIFT) & WEFT_OSIF_REQ_NARGS_MASK);
     return h;
-}
-
-int weft_osif_frame(uint32_t header)
-{
-    weft_osif_header_t h = weft_osif_header_split(header);
-    return h.nargs > WEFT_OSIF_MAX_ARGS ? -1 : (int)h.nargs;
 }
 
 static void reject(weft_osif_decoded_t *out, uint8_t status, weft_osif_reject_t why)
@@ -40,12 +34,6 @@ void weft_osif_decode(uint32_t header, const uint32_t *args, const weft_resource
     out->info = NULL;
     out->res = NULL;
     out->arg_res = NULL;
-
-    if (weft_osif_frame(header) < 0) {
-        out->verdict = WEFT_OSIF_FRAMING;
-        out->status = WEFT_OSIF_BADARGS;
-        return;
-    }
 
     out->args0 = (out->hdr.nargs > 0 && args) ? args[0] : 0;
 

@@ -4,10 +4,10 @@
  *        resource array. Pure: no I/O, no locks, no allocation, so it can be tested and
  *        fuzzed on its own.
  *
- * A delegate uses it in two steps. weft_osif_frame() looks at a request header alone and
- * says how many argument words follow, or that the header cannot be trusted (a framing
- * fault). Once the argument words are in, weft_osif_decode() classifies the request:
- * accepted, rejected with an error status (the stream stays in step), or not.
+ * A delegate uses it in two steps. weft_osif_header_split() says how many argument words
+ * follow a header (any number the field holds is a request's; since protocol version 4
+ * there is no framing fault). Once they are in, weft_osif_decode() classifies the
+ * request: accepted, or rejected with an error status (the stream stays in step).
  */
 #ifndef WEFT_OSIF_DECODE_H
 #define WEFT_OSIF_DECODE_H
@@ -15,9 +15,6 @@
 #include <stdint.h>
 
 #include "weft/weft.h"
-
-/* WEFT_OSIF_MAX_ARGS (protocol/osif.yaml, weft/osif_protocol.h) bounds nargs: a header
- * announcing more cannot be trusted and is a framing fault that stops the thread. */
 
 #ifdef __cplusplus
 extern "C" {
@@ -47,9 +44,8 @@ static inline uint32_t weft_mq_info(uint32_t length, uint32_t prio)
 
 /** What to do with a request. */
 typedef enum weft_osif_verdict {
-    WEFT_OSIF_ACCEPT = 0,  /**< carry it out */
-    WEFT_OSIF_REJECT = 1,  /**< answer with status (no result words); the thread goes on */
-    WEFT_OSIF_FRAMING = 2, /**< framing fault: stop the thread as FAULTED */
+    WEFT_OSIF_ACCEPT = 0, /**< carry it out */
+    WEFT_OSIF_REJECT = 1, /**< answer with status (no result words); the thread goes on */
 } weft_osif_verdict_t;
 
 /** Why a request was rejected, for the log line. */
@@ -69,7 +65,7 @@ typedef enum weft_osif_reject {
 /** A request header taken apart. */
 typedef struct weft_osif_header {
     uint8_t cmd;
-    uint8_t handle;
+    uint16_t handle;
     uint16_t nargs;
 } weft_osif_header_t;
 
@@ -89,13 +85,6 @@ typedef struct weft_osif_decoded {
 weft_osif_header_t weft_osif_header_split(uint32_t header);
 
 /**
- * @brief Framing check of a request header.
- * @return the number of argument words that follow the header (0..WEFT_OSIF_MAX_ARGS),
- *         or -1 when the header announces more than WEFT_OSIF_MAX_ARGS (framing fault)
- */
-int weft_osif_frame(uint32_t header);
-
-/**
  * @brief Classify one whole request.
  * @param header request header word
  * @param args the argument words that followed it (as many as the header announced;
@@ -103,7 +92,7 @@ int weft_osif_frame(uint32_t header);
  * @param res, num_res the thread's resource array
  * @param out receives the verdict; never NULL
  *
- * Checks, in order: framing bound; unknown command (NOSYS); handle outside the array, or
+ * Checks, in order: unknown command (NOSYS); handle outside the array, or
  * non-zero for a command without a handle (BADHANDLE); handle bound to another type
  * (WRONG_TYPE); argument count, exact or, for a variadic command, at least the fixed
  * ones (BADARGS); argument values: a message send's data words against its length, a

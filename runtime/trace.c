@@ -47,7 +47,8 @@ typedef struct trace_event {
     uint64_t cyc0, cyc1;
     uint32_t track; /**< index into tracks */
     uint32_t value;
-    uint8_t kind, flags, cmd, handle, status;
+    uint8_t kind, flags, cmd, status;
+    uint16_t handle;
     char name[WEFT_TRACE_NAME_MAX]; /**< software call, instant or mark text */
 } trace_event_t;
 
@@ -63,7 +64,8 @@ typedef struct trace_track {
     unsigned seq; /**< place in its group (software or hardware), in order of appearance */
     char name[WEFT_NAME_MAX + 16];
     /* The span the track is in. */
-    uint8_t state, cmd, handle;
+    uint8_t state, cmd;
+    uint16_t handle;
     bool have_cyc;
     int64_t since;
     uint64_t cyc_since;
@@ -323,7 +325,7 @@ void weft_trace_hw_created(weft_hwthread_t *t)
     pthread_mutex_unlock(&tr->lock);
 }
 
-void weft_trace_hw_call(weft_hwthread_t *t, uint8_t cmd, uint8_t handle)
+void weft_trace_hw_call(weft_hwthread_t *t, uint8_t cmd, uint16_t handle)
 {
     struct weft_trace *tr = recording(t->w);
     if (!tr)

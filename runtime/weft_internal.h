@@ -141,7 +141,7 @@ void weft_trace_fini(weft_t *w);
  *  full, the response written, ended. Each returns at once while nothing is recorded;
  *  none may be called by an abandoned delegate (t->w may be gone). */
 void weft_trace_hw_created(weft_hwthread_t *t);
-void weft_trace_hw_call(weft_hwthread_t *t, uint8_t cmd, uint8_t handle);
+void weft_trace_hw_call(weft_hwthread_t *t, uint8_t cmd, uint16_t handle);
 void weft_trace_hw_served(weft_hwthread_t *t, uint8_t status);
 void weft_trace_hw_ended(weft_hwthread_t *t, weft_exit_kind_t kind, uint32_t value);
 

@@ -81,14 +81,20 @@ def slot_layout(sb, direction):
 
 def validate(spec):
     _require(isinstance(spec, dict), "top level must be a mapping")
-    for key in ("version", "limits", "request_header", "response_header", "resource_types", "commands", "errors", "memif",
-                "slot_boundary", "registers"):
+    for key in ("version", "limits", "request_header", "response_header", "resource_types", "commands", "errors",
+                "burst_end", "memif", "slot_boundary", "registers"):
         _require(key in spec, f"missing top-level key '{key}'")
-    max_args = spec["limits"].get("max_args")
-    _require(isinstance(max_args, int) and 1 <= max_args < (1 << 16),
-             "limits.max_args: must be a number 1..65535 (it must fit the header's nargs field)")
     _check_fields("request_header", spec["request_header"])
     _check_fields("response_header", spec["response_header"])
+    _check_fields("burst_end", spec["burst_end"])
+    fields = {f["name"]: f for f in spec["request_header"]}
+    _require(set(fields) == {"cmd", "handle", "nargs"}, "request_header: needs exactly cmd, handle and nargs")
+    _require({f["name"] for f in spec["burst_end"]} == {"moved", "status"}, "burst_end: needs exactly moved and status")
+    nargs_max = _mask(fields["nargs"])
+    max_args = spec["limits"].get("max_args")
+    _require(max_args == nargs_max,
+             f"limits.max_args: must be {nargs_max}, what the header's nargs field holds, so that "
+             "every header frames a request")
     _check_fields("memif.command_word0", spec["memif"]["command_word0"])
     _check_codes("commands", spec["commands"], 8)
     _check_codes("errors", spec["errors"], 8)
@@ -139,12 +145,12 @@ def c_header(spec, src):
     w("#include <stdint.h>")
     w("")
     w(f"#define WEFT_OSIF_VERSION {spec['version']}u")
-    w("/** Most argument words a request may announce (more is a framing fault); also the most")
+    w("/** Most argument words a request may carry (what its nargs field holds); also the most")
     w(" *  words of one mailbox burst. */")
     w(f"#define WEFT_OSIF_MAX_ARGS {spec['limits']['max_args']}u")
     w("")
     for hdr, prefix in (("request_header", "WEFT_OSIF_REQ"), ("response_header", "WEFT_OSIF_RESP"),
-                        ):
+                        ("burst_end", "WEFT_OSIF_BURST_END")):
         for f in spec[hdr]:
             n = f["name"].upper()
             w(f"#define {prefix}_{n}_SHIFT {f['lsb']}u")
@@ -249,6 +255,13 @@ def c_header(spec, src):
     w("           ((nwords & WEFT_OSIF_RESP_NWORDS_MASK) << WEFT_OSIF_RESP_NWORDS_SHIFT);")
     w("}")
     w("")
+    w("/** The last result word of a mailbox burst that started: how it ended. */")
+    w("static inline uint32_t weft_osif_burst_end(uint32_t status, uint32_t moved)")
+    w("{")
+    w("    return ((status & WEFT_OSIF_BURST_END_STATUS_MASK) << WEFT_OSIF_BURST_END_STATUS_SHIFT) |")
+    w("           ((moved & WEFT_OSIF_BURST_END_MOVED_MASK) << WEFT_OSIF_BURST_END_MOVED_SHIFT);")
+    w("}")
+    w("")
     w("/* MEMIF command word 0 */")
     for f in spec["memif"]["command_word0"]:
         n = f["name"].upper()
@@ -337,7 +350,7 @@ def sv_package(spec, src):
     def camel(name):
         return "".join(p.capitalize() for p in name.lower().split("_"))
 
-    for hdr, prefix in (("request_header", "Req"), ("response_header", "Resp")):
+    for hdr, prefix in (("request_header", "Req"), ("response_header", "Resp"), ("burst_end", "BurstEnd")):
         for f in spec[hdr]:
             w(f"  localparam int unsigned {prefix}{camel(f['name'])}Lsb = {f['lsb']};")
             w(f"  localparam int unsigned {prefix}{camel(f['name'])}Msb = {f['msb']};")
@@ -404,7 +417,8 @@ def sv_package(spec, src):
         w("")
     w("  // Header words, so no module assembles the fields by hand.")
     for fn, hdr, fields in (("req_header", "request_header", ("cmd", "handle", "nargs")),
-                            ("resp_header", "response_header", ("cmd", "status", "nwords"))):
+                            ("resp_header", "response_header", ("cmd", "status", "nwords")),
+                            ("burst_end", "burst_end", ("status", "moved"))):
         f = {x["name"]: x for x in spec[hdr]}
         params = ", ".join(f"input logic [{f[n]['msb'] - f[n]['lsb']}:0] {n}" for n in fields)
         w(f"  function automatic logic [31:0] {fn}({params});")

@@ -16,7 +16,7 @@ package weft_hwt_pkg;
   typedef struct packed {
     logic        valid;     // make the call
     logic [7:0]  cmd;       // command code, a weft_osif_pkg::Cmd* constant
-    logic [7:0]  handle;    // resource handle (0 for commands that take none)
+    logic [15:0] handle;    // resource handle (0 for commands that take none)
     logic [15:0] nargs;     // argument words to send, at most the client's MaxArgs
     logic [15:0] nresults;  // most result words accepted (at most MaxResults); more: err
   } call_req_t;
@@ -35,7 +35,7 @@ package weft_hwt_pkg;
   /// A transfer of words into or out of a mailbox, towards weft_mbox_stream.
   typedef struct packed {
     logic        valid;     // start the transfer
-    logic [7:0]  handle;    // mailbox handle (a software mailbox or a hardware link)
+    logic [15:0] handle;    // mailbox handle (a software mailbox or a hardware link)
     logic [31:0] count;     // words to move, at least 1
   } stream_req_t;
 

@@ -12,11 +12,13 @@
 //   - Put: words are taken from words_i/words_ready_o, in order. Get: words are offered
 //     on words_o/words_ready_i, in order. Either side may pause at any time.
 //   - The transfer is cut into MBOX_PUT_BURST / MBOX_GET_BURST calls of at most MaxBurst
-//     words. A signal (STOP, YIELD) ends a burst only before its first word moves: then
-//     `status` is StatusCanceled and `moved` tells how many words moved before it (for a
-//     put, the words of the cancelled burst were taken from words_i but not delivered;
-//     send them again from word `moved` when resuming). StatusInternal: a malformed
-//     response (its words are drained).
+//     words. A signal (STOP, YIELD) ends a burst while it waits for room or a word: then
+//     `status` is StatusCanceled and `moved` tells how many words moved in all, this
+//     burst's included (its burst_end word says how many of its words moved). A put's
+//     words after `moved` were taken from words_i but not delivered: send them again from
+//     word `moved` when resuming. A get offers every word of a burst on words_o, so after
+//     an early end the words after `moved` are 0. StatusInternal: a malformed response
+//     (its words are drained).
 //   - `rsp_o.busy` is high while a transfer is in progress or requested (for
 //     weft_osif_arb).
 //
@@ -59,6 +61,7 @@ module weft_mbox_stream #(
     StWords,    // put: the burst's words; get: its count argument
     StRespHdr,  // waiting for the response header
     StData,     // get: the burst's words; or draining a malformed response
+    StEnd,      // the burst's burst_end word
     StDone      // done_o pulse
   } state_e;
 
@@ -73,17 +76,26 @@ module weft_mbox_stream #(
   logic [15:0] next_burst;
   assign next_burst = (left_q > 32'(MaxBurst)) ? 16'(MaxBurst) : left_q[15:0];
 
-  logic [7:0]  in_cmd, in_status;
-  logic [15:0] in_nwords;
+  logic [7:0]  in_cmd, in_status, end_status;
+  logic [15:0] in_nwords, end_moved;
   assign in_cmd    = osif_i.in_data[weft_osif_pkg::RespCmdMsb:weft_osif_pkg::RespCmdLsb];
   assign in_status = osif_i.in_data[weft_osif_pkg::RespStatusMsb:weft_osif_pkg::RespStatusLsb];
   assign in_nwords = osif_i.in_data[weft_osif_pkg::RespNwordsMsb:weft_osif_pkg::RespNwordsLsb];
+  assign end_status = osif_i.in_data[weft_osif_pkg::BurstEndStatusMsb:weft_osif_pkg::BurstEndStatusLsb];
+  assign end_moved = osif_i.in_data[weft_osif_pkg::BurstEndMovedMsb:weft_osif_pkg::BurstEndMovedLsb];
+
+  // A burst_end word that fits its burst: OK with every word moved, or CANCELED or
+  // TIMEDOUT with fewer.
+  logic end_ok;
+  assign end_ok = (end_status == weft_osif_pkg::StatusOk) ? (end_moved == burst_q) :
+                  ((end_status == weft_osif_pkg::StatusCanceled ||
+                    end_status == weft_osif_pkg::StatusTimedout) && end_moved < burst_q);
 
   localparam logic [7:0] Cmd = Put ? weft_osif_pkg::CmdMboxPutBurst
                                    : weft_osif_pkg::CmdMboxGetBurst;
 
   logic [31:0] hdr;
-  assign hdr = weft_osif_pkg::req_header(Cmd, req_i.handle, Put ? next_burst : 16'd1);
+  assign hdr = weft_osif_pkg::req_header(Cmd, req_i.handle, Put ? 8'(next_burst) : 8'd1);
 
   logic done;
 
@@ -141,12 +153,13 @@ module weft_mbox_stream #(
         end
       end
 
+      // An OK response carries burst_end (after the burst's words, for a get).
       StRespHdr: begin
         osif_o.in_ready = 1'b1;
         if (osif_i.in_valid) begin
           idx_d = '0;
           if (in_cmd != Cmd || (in_status == weft_osif_pkg::StatusOk &&
-                                in_nwords != (Put ? 16'd0 : burst_q))) begin
+                                in_nwords != (Put ? 16'd1 : burst_q + 16'd1))) begin
             status_d = weft_osif_pkg::StatusInternal;
             burst_d  = in_nwords;
             drain_d  = 1'b1;
@@ -156,13 +169,9 @@ module weft_mbox_stream #(
             burst_d  = in_nwords;
             drain_d  = 1'b1;
             state_d  = (in_nwords == '0) ? StDone : StData;
-          end else if (Put) begin
-            moved_d = moved_q + 32'(burst_q);
-            left_d  = left_q - 32'(burst_q);
-            state_d = (left_q == 32'(burst_q)) ? StDone : StHdr;
           end else begin
             drain_d = 1'b0;
-            state_d = StData;
+            state_d = Put ? StEnd : StData;
           end
         end
       end
@@ -172,12 +181,24 @@ module weft_mbox_stream #(
         osif_o.in_ready = drain_q || words_ready_i;
         if (osif_i.in_valid && osif_o.in_ready) begin
           idx_d = idx_q + 16'd1;
-          if (!drain_q) begin
-            moved_d = moved_q + 32'd1;
-            left_d  = left_q - 32'd1;
-          end
           if (idx_q + 16'd1 == burst_q) begin
-            state_d = (drain_q || left_d == '0) ? StDone : StHdr;
+            state_d = drain_q ? StDone : StEnd;
+          end
+        end
+      end
+
+      StEnd: begin
+        osif_o.in_ready = 1'b1;
+        if (osif_i.in_valid) begin
+          if (!end_ok) begin
+            status_d = weft_osif_pkg::StatusInternal;
+            state_d  = StDone;
+          end else begin
+            moved_d  = moved_q + 32'(end_moved);
+            left_d   = left_q - 32'(end_moved);
+            status_d = end_status;
+            state_d  = (end_status != weft_osif_pkg::StatusOk || left_q == 32'(burst_q)) ?
+                       StDone : StHdr;
           end
         end
       end

@@ -81,7 +81,7 @@ module weft_osif_call #(
   logic out_fire, in_fire, done;
 
   // Request header built from the live inputs (held stable by the caller).
-  assign req_hdr = weft_osif_pkg::req_header(req_i.cmd, req_i.handle, req_i.nargs);
+  assign req_hdr = weft_osif_pkg::req_header(req_i.cmd, req_i.handle, 8'(req_i.nargs));
 
   // Fields of the incoming word read as a response header.
   assign in_cmd = osif_i.in_data[weft_osif_pkg::RespCmdMsb:weft_osif_pkg::RespCmdLsb];

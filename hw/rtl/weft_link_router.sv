@@ -23,10 +23,12 @@
 //
 // Semantics, as the delegate's: a call that cannot go on now blocks; a try call answers
 // AGAIN; a pending signal (signal_i, CONTROL.SIGNAL) answers CANCELED and a passed timeout
-// TIMEDOUT, but only while the call cannot go on, and for a burst only before its first
-// word moved. Timeouts count microseconds of ClockMhz fabric cycles. A burst put takes its
-// words straight from the thread into the link and a burst get streams them out, one word
-// per cycle while the link allows.
+// TIMEDOUT, but only while the call cannot go on. Timeouts count microseconds of ClockMhz
+// fabric cycles. A burst put takes its words straight from the thread into the link and a
+// burst get streams them out, one word per cycle while the link allows. A burst that has
+// moved words and is then ended while it waits is answered OK with a burst_end word that
+// says CANCELED or TIMEDOUT and how many words moved: a put drops the rest of its request
+// words, a get sends 0 words for the rest of its count before burst_end.
 //
 // Boundary rule 1: out_ready_o, in_valid_o and in_data_o are functions of registers only
 // (this module's state, the link FIFO's state, the HW2SW/SW2HW FIFOs' state).
@@ -52,7 +54,7 @@ module weft_link_router #(
   input  logic                  flush_i,
   /// A signal is pending for the thread (CONTROL.SIGNAL).
   input  logic                  signal_i,
-  /// LINK_BIND registers: [31] enable, [20:16] link, [7:0] handle.
+  /// LINK_BIND registers: [31] enable, [20:16] link, [15:0] handle.
   input  logic [BindRegs*32-1:0] bind_i,
 
   // ---- the thread's OSIF streams (already decoupled by the caller) ----
@@ -120,10 +122,12 @@ module weft_link_router #(
     RtWaitPut,   // single put: waiting for room
     RtWaitGet,   // single get or burst get: waiting for a word
     RtBurstPut,  // burst put: moving the thread's words into the link
-    RtDiscard,   // burst put ended before its first word: dropping the rest of its words
+    RtDiscard,   // burst put ended early: dropping the rest of its words
     RtResp,      // sending the response header
     RtRespWord,  // sending the single get's word
-    RtBurstGet   // burst get: streaming words from the link to the thread
+    RtBurstGet,  // burst get: streaming words from the link to the thread
+    RtPad,       // burst get ended early: 0 words for the rest of its count
+    RtEnd        // a started burst's burst_end word
   } state_e;
 
   state_e      state_q;
@@ -132,8 +136,10 @@ module weft_link_router #(
   logic        put_q, burst_q, try_q, timed_q;
   logic [15:0] fixed_q;      // fixed argument words of the call
   logic [15:0] argi_q;       // fixed argument words taken so far
-  logic [15:0] cnt_q;        // burst words still to move
+  logic [15:0] cnt_q;        // burst words still to move (or to drop or pad)
   logic        started_q;    // a burst word moved
+  logic [15:0] moved_q;      // burst words moved
+  logic [7:0]  end_q;        // how a started burst ended: its burst_end status
   logic [31:0] val_q;        // single put: the value; single get: the word
   logic [31:0] tmo_q;        // microseconds left
   logic [PreW-1:0] pre_q;    // cycles into the current microsecond
@@ -146,11 +152,11 @@ module weft_link_router #(
   logic        hdr_now;
   assign hdr_now = (state_q == RtPass) && out_valid_i && (pass_left_q == '0);
 
-  logic [7:0]  h_cmd, h_handle;
-  logic [15:0] h_nargs;
+  logic [7:0]  h_cmd;
+  logic [15:0] h_handle, h_nargs;
   assign h_cmd    = out_data_i[weft_osif_pkg::ReqCmdMsb:weft_osif_pkg::ReqCmdLsb];
   assign h_handle = out_data_i[weft_osif_pkg::ReqHandleMsb:weft_osif_pkg::ReqHandleLsb];
-  assign h_nargs  = out_data_i[weft_osif_pkg::ReqNargsMsb:weft_osif_pkg::ReqNargsLsb];
+  assign h_nargs  = 16'(out_data_i[weft_osif_pkg::ReqNargsMsb:weft_osif_pkg::ReqNargsLsb]);
 
   logic             h_bound;
   logic [LinkW-1:0] h_link;
@@ -158,7 +164,7 @@ module weft_link_router #(
     h_bound = 1'b0;
     h_link  = '0;
     for (int b = 0; b < NumBindsSigned; b++) begin
-      if (hdr_now && !h_bound && bind_i[b*32 + 31] && (bind_i[b*32 +: 8] == h_handle)) begin
+      if (hdr_now && !h_bound && bind_i[b*32 + 31] && (bind_i[b*32 +: 16] == h_handle)) begin
         h_bound = 1'b1;
         h_link  = bind_i[b*32 + 16 +: LinkW];
       end
@@ -277,8 +283,9 @@ module weft_link_router #(
       RtResp: begin
         in_valid_o = 1'b1;
         in_data_o  = weft_osif_pkg::resp_header(cmd_q, status_q,
-                              (status_q != weft_osif_pkg::StatusOk || put_q) ? 16'd0 :
-                              (burst_q ? cnt_q : 16'd1));
+                              (status_q != weft_osif_pkg::StatusOk) ? 16'd0 :
+                              put_q ? (burst_q ? 16'd1 : 16'd0) :
+                              (burst_q ? cnt_q + 16'd1 : 16'd1));
       end
       RtRespWord: begin
         in_valid_o = 1'b1;
@@ -287,6 +294,14 @@ module weft_link_router #(
       RtBurstGet: begin
         in_valid_o = !link_empty_i;
         in_data_o  = link_rdata_i;
+      end
+      RtPad: begin
+        in_valid_o = 1'b1;
+        in_data_o  = '0;
+      end
+      RtEnd: begin
+        in_valid_o = 1'b1;
+        in_data_o  = weft_osif_pkg::burst_end(end_q, moved_q);
       end
       default: ;
     endcase
@@ -314,12 +329,10 @@ module weft_link_router #(
         link_push_o  = out_fire;
         link_wdata_o = out_data_i;
       end
-      RtResp: call_done_o = in_fire && !(status_q == weft_osif_pkg::StatusOk && !put_q);
-      RtRespWord: call_done_o = in_fire;
-      RtBurstGet: begin
-        link_pop_o  = in_fire;
-        call_done_o = in_fire && (cnt_q == 16'd1);
-      end
+      RtResp: call_done_o = in_fire && (status_q != weft_osif_pkg::StatusOk ||
+                                        (put_q && !burst_q));
+      RtRespWord, RtEnd: call_done_o = in_fire;
+      RtBurstGet: link_pop_o = in_fire;
       default: ;
     endcase
   end
@@ -339,15 +352,18 @@ module weft_link_router #(
       cnt_q       <= '0;
       cnt_bad_q   <= 1'b0;
       started_q   <= 1'b0;
+      moved_q     <= '0;
+      end_q       <= '0;
       val_q       <= '0;
       tmo_q       <= '0;
       pre_q       <= '0;
       status_q    <= '0;
       link_q      <= '0;
     end else begin
-      // The timeout runs in the waiting states.
-      if ((state_q == RtWaitPut || state_q == RtWaitGet ||
-           (state_q == RtBurstPut && !started_q)) && timed_q && !expired) begin
+      // The timeout runs while the call is served here: in the waiting states and through
+      // a burst (whose word moves do not wait for it).
+      if ((state_q == RtWaitPut || state_q == RtWaitGet || state_q == RtBurstPut ||
+           state_q == RtBurstGet) && timed_q && !expired) begin
         pre_q <= tick ? '0 : pre_q + 1'b1;
         if (tick) begin
           tmo_q <= tmo_q - 32'd1;
@@ -371,6 +387,8 @@ module weft_link_router #(
               link_q    <= h_link;
               argi_q    <= '0;
               started_q <= 1'b0;
+              moved_q   <= '0;
+              end_q     <= weft_osif_pkg::StatusOk;
               cnt_bad_q <= 1'b0;
               tmo_q     <= '0;
               pre_q     <= '0;
@@ -429,17 +447,25 @@ module weft_link_router #(
           end
         end
 
+        // A burst put ended while it waits for room drops the rest of its words: before
+        // its first word moved the header says why, after it burst_end does.
         RtBurstPut: begin
           if (out_fire) begin
             started_q <= 1'b1;
+            moved_q   <= moved_q + 16'd1;
             cnt_q     <= cnt_q - 16'd1;
             if (cnt_q == 16'd1) begin
               status_q <= weft_osif_pkg::StatusOk;
               state_q  <= RtResp;
             end
-          end else if (!started_q && link_full_i && (signal_i || expired)) begin
-            status_q <= signal_i ? weft_osif_pkg::StatusCanceled : weft_osif_pkg::StatusTimedout;
-            state_q  <= RtDiscard;
+          end else if (link_full_i && (signal_i || expired)) begin
+            if (started_q) begin
+              status_q <= weft_osif_pkg::StatusOk;
+              end_q    <= signal_i ? weft_osif_pkg::StatusCanceled : weft_osif_pkg::StatusTimedout;
+            end else begin
+              status_q <= signal_i ? weft_osif_pkg::StatusCanceled : weft_osif_pkg::StatusTimedout;
+            end
+            state_q <= RtDiscard;
           end
         end
 
@@ -454,25 +480,42 @@ module weft_link_router #(
 
         RtResp: begin
           if (in_fire) begin
-            if (status_q == weft_osif_pkg::StatusOk && !put_q) begin
-              state_q <= burst_q ? RtBurstGet : RtRespWord;
-            end else begin
+            if (status_q != weft_osif_pkg::StatusOk) begin
               state_q <= RtPass;
+            end else if (burst_q) begin
+              state_q <= put_q ? RtEnd : RtBurstGet;
+            end else begin
+              state_q <= put_q ? RtPass : RtRespWord;
             end
           end
         end
 
-        RtRespWord: begin
+        RtRespWord, RtEnd: begin
           if (in_fire) begin
             state_q <= RtPass;
           end
         end
 
+        // A burst get ended while it waits for a word sends 0 words for the rest of its
+        // count, then burst_end.
         RtBurstGet: begin
+          if (in_fire) begin
+            moved_q <= moved_q + 16'd1;
+            cnt_q   <= cnt_q - 16'd1;
+            if (cnt_q == 16'd1) begin
+              state_q <= RtEnd;
+            end
+          end else if (link_empty_i && (signal_i || expired)) begin
+            end_q   <= signal_i ? weft_osif_pkg::StatusCanceled : weft_osif_pkg::StatusTimedout;
+            state_q <= RtPad;
+          end
+        end
+
+        RtPad: begin
           if (in_fire) begin
             cnt_q <= cnt_q - 16'd1;
             if (cnt_q == 16'd1) begin
-              state_q <= RtPass;
+              state_q <= RtEnd;
             end
           end
         end
@@ -492,20 +535,21 @@ module weft_link_router #(
     unique case (state_q)
       RtPass:     quiet_o = 1'b1;
       RtWaitPut, RtWaitGet: quiet_o = !can_go && !try_q && !timed_q && !signal_i;
-      RtBurstPut: quiet_o = link_full_i && (started_q || (!timed_q && !signal_i));
-      RtBurstGet: quiet_o = link_empty_i;
+      RtBurstPut: quiet_o = link_full_i && !timed_q && !signal_i;
+      RtBurstGet: quiet_o = link_empty_i && !timed_q && !signal_i;
       default:    quiet_o = 1'b0;
     endcase
   end
 
   // Still: no handshake that moves the state machine, no timeout counting, no flush to
-  // do. Conservative: a timed burst put that has not started is never still.
+  // do. Conservative: a timed burst is never still.
   always_comb begin
     unique case (state_q)
       RtPass, RtArgs, RtDiscard: still_o = !out_fire;
       RtWaitPut, RtWaitGet: still_o = !can_go && !try_q && !timed_q && !signal_i;
-      RtBurstPut: still_o = !out_fire && (started_q || (!timed_q && !(signal_i && link_full_i)));
-      RtResp, RtRespWord, RtBurstGet: still_o = !in_fire;
+      RtBurstPut: still_o = !out_fire && !timed_q && !(signal_i && link_full_i);
+      RtBurstGet: still_o = !in_fire && !timed_q && !(signal_i && link_empty_i);
+      RtResp, RtRespWord, RtPad, RtEnd: still_o = !in_fire;
       default: still_o = 1'b0;
     endcase
     if (flush_i && (state_q != RtPass || pass_left_q != '0)) begin
@@ -516,8 +560,8 @@ module weft_link_router #(
 `ifndef SYNTHESIS
   StillMeansStable_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
       still_o |=> $stable({state_q, pass_left_q, cmd_q, put_q, burst_q, try_q, timed_q,
-                           fixed_q, argi_q, cnt_q, cnt_bad_q, started_q, val_q, tmo_q, pre_q,
-                           status_q, link_q}));
+                           fixed_q, argi_q, cnt_q, cnt_bad_q, started_q, moved_q, end_q, val_q,
+                           tmo_q, pre_q, status_q, link_q}));
   if (NumBinds > 8) begin : gen_binds_check
     $error("weft_link_router: at most 8 bindings (LINK_BIND registers)");
   end

@@ -248,7 +248,8 @@ module weft_slot_if #(
   localparam int unsigned BindStride = weft_osif_pkg::SlotRegLinkBindStride;
   localparam logic [7:0] BindFirst = weft_osif_pkg::SlotRegLinkBind;
   localparam logic [31:0] BindMask = weft_osif_pkg::LinkBindEn |
-      (weft_osif_pkg::LinkBindLinkMask << weft_osif_pkg::LinkBindLinkShift) | 32'hff;
+      (weft_osif_pkg::LinkBindLinkMask << weft_osif_pkg::LinkBindLinkShift) |
+      weft_osif_pkg::LinkBindHandleMask;
 
   logic [BindRegs*32-1:0] bind_q;
   logic [7:0]  bind_rel;

@@ -55,8 +55,8 @@ typedef struct weft_mem_window {
     unsigned perm; /**< WEFT_MEM_READ and/or WEFT_MEM_WRITE */
 } weft_mem_window_t;
 
-/** Largest resource array a hardware thread can have (handles are 8 bits). */
-#define WEFT_MAX_RESOURCES 256u
+/** Largest resource array a hardware thread can have (handles are 16 bits). */
+#define WEFT_MAX_RESOURCES 65536u
 
 /** How a hardware thread is created. */
 typedef struct weft_hwthread_attr {

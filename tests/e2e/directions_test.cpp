@@ -325,7 +325,10 @@ class Directions : public Fabric, public ::testing::WithParamInterface<Placement
                     ASSERT_EQ(weft_mbox_put(&f->mbox_, w), 0);
                 return;
             }
-            ASSERT_EQ(HwOk(WEFT_OSIF_CMD_MBOX_PUT_BURST, kMbox, words), WEFT_OSIF_OK);
+            std::vector<uint32_t> res;
+            ASSERT_EQ(HwOk(WEFT_OSIF_CMD_MBOX_PUT_BURST, kMbox, words, &res), WEFT_OSIF_OK);
+            const auto n = static_cast<uint32_t>(words.size());
+            EXPECT_EQ(res, std::vector<uint32_t>{weft_osif_burst_end(WEFT_OSIF_OK, n)});
         }
         std::vector<uint32_t> GetMany(uint32_t n)
         {
@@ -338,7 +341,13 @@ class Directions : public Fabric, public ::testing::WithParamInterface<Placement
                 }
                 return out;
             }
+            // The words, then burst_end.
             EXPECT_EQ(HwOk(WEFT_OSIF_CMD_MBOX_GET_BURST, kMbox, {n}, &out), WEFT_OSIF_OK);
+            EXPECT_EQ(out.size(), n + 1);
+            if (out.size() == n + 1) {
+                EXPECT_EQ(out.back(), weft_osif_burst_end(WEFT_OSIF_OK, n));
+                out.pop_back();
+            }
             return out;
         }
 

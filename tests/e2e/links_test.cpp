@@ -124,9 +124,9 @@ TEST_F(Links, SameThreadsMoveABlockThroughALinkOrASoftwareMailbox)
         ASSERT_EQ(weft_hwthread_stats(source, &ss), 0);
         ASSERT_EQ(weft_hwthread_stats(sink, &sk), 0);
         // Each thread: GET_INIT_DATA, the job, the report and maybe already its wait for
-        // the next job through its delegate; the data calls (8 bursts of 256 words)
-        // through the link or through the delegate.
-        const uint64_t data_calls = kWords / 256;
+        // the next job through its delegate; the data calls (9 bursts of at most 255
+        // words) through the link or through the delegate.
+        const uint64_t data_calls = (kWords + WEFT_OSIF_MAX_ARGS - 1) / WEFT_OSIF_MAX_ARGS;
         for (const weft_hwthread_stats_t &st : {ss, sk}) {
             EXPECT_EQ(st.link_calls, hardware ? data_calls : 0u);
             uint64_t own = st.calls - (hardware ? 0u : data_calls);

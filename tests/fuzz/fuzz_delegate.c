@@ -9,25 +9,26 @@
  * them, signalled YIELD at once so that any call that would block is answered CANCELED
  * instead of blocking; then the request words the input describes, one request at a
  * time, each answer checked; then destroy, and the objects' final state checked. The
- * harness is the objects' only user, except for a mailbox burst that moves its first
- * word but cannot finish alone: for it the harness also plays the mailbox's other side
- * (struct peer), because after the first word nothing but a stop ends a burst.
+ * harness is the objects' only user: with YIELD pending nothing waits, a mailbox burst
+ * included, which moves what it can and then ends (burst_end says CANCELED and how many
+ * words moved).
  *
  * Input: byte 0 the resource array (its length and rotation), byte 1 the thread's start
  * state (init data, resume, what the objects hold), then requests, each a mode byte:
- * bit 6 set: one lone raw word (framing may drift: the harness follows it as the delegate
- * must); otherwise a request from fuzz_request() (bits 0-5).
+ * bit 6 set: one lone raw word (the request stream may then read it as a header: the
+ * harness follows the framing as the delegate must); otherwise a request from
+ * fuzz_request() (bits 0-5).
  *
  * Checked for every request: the documented classification (osif_spec.c); a response
  * echoing the command with a known status, no result words unless OK and then as many
  * as the command has; what a single user of the objects must see (a model of the
  * semaphore count, mutex holds, mailbox and queue contents, mailbox bursts included:
- * all words in order, CANCELED only before the first);
+ * the words that could move, in order, then burst_end; CANCELED when none could);
  * PERM for a well-formed mailbox call on a hardware link (the static region serves the
  * ones in the link's direction; the fake platform serves none); one log line per
  * rejected request and per call answered PERM or INTERNAL, naming command, handle and
  * status, and none for any other answer. THREAD_EXIT and THREAD_YIELD end the thread
- * with their value, a framing fault as FAULTED. Nothing may take longer than WAIT_MS. At
+ * with their value. Nothing may take longer than WAIT_MS. At
  * the end every mutex is free again and the objects hold what the model says.
  *
  * With FUZZ_DELEGATE_TRACE set in the environment every request sent and its answer are
@@ -56,9 +57,8 @@
 
 #define SLOT 0u /* an end of both of the fake's links (0: slot 0 -> 1, 1: slot 1 -> 0) */
 #define THREAD_NAME "fuzz-hw"
-/* Longest a response, the end of the thread or one word of a burst the harness helps
- * along may take: with YIELD pending nothing else blocks, so this is only reached by a
- * hang (or a badly overloaded machine). */
+/* Longest a response or the end of the thread may take: with YIELD pending nothing
+ * blocks, so this is only reached by a hang (or a badly overloaded machine). */
 #define WAIT_MS 5000
 #define MAX_REQUESTS 64u
 /* The small mailbox is full or empty after a word or two; the large one takes a whole
@@ -154,10 +154,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 enum { MUTEX_NORMAL, MUTEX_RECURSIVE, MUTEX_ERRORCHECK, NUM_MUTEXES };
 enum { MBOX_SMALL, MBOX_BIG, NUM_MBOXES };
 
-/* A mailbox's words, oldest first (a ring). While a burst put runs against the harness
- * taking words out (see struct peer) the model holds all of the burst's words at once, so
- * the ring has room for a full mailbox and a whole burst. */
-#define MODEL_RING (BIG_MBOX_CAP + WEFT_OSIF_MAX_ARGS)
+/* A mailbox's words, oldest first (a ring). */
+#define MODEL_RING BIG_MBOX_CAP
 typedef struct mbox_model {
     uint32_t words[MODEL_RING];
     unsigned head, count, cap;
@@ -357,7 +355,7 @@ static void world_check_and_free(world_t *w)
 
 typedef struct response {
     uint32_t cmd, status, nwords;
-    uint32_t words[WEFT_OSIF_MAX_ARGS];
+    uint32_t words[WEFT_OSIF_MAX_ARGS + 1]; /* a burst get's words and its burst_end */
 } response_t;
 
 /* Like the slot's OSIF client, wait while the request FIFO is full: a request may be
@@ -388,8 +386,8 @@ static void collect(weft_hwthread_t *t, response_t *r)
     r->cmd = hdr >> WEFT_OSIF_RESP_CMD_SHIFT & WEFT_OSIF_RESP_CMD_MASK;
     r->status = hdr >> WEFT_OSIF_RESP_STATUS_SHIFT & WEFT_OSIF_RESP_STATUS_MASK;
     r->nwords = hdr >> WEFT_OSIF_RESP_NWORDS_SHIFT & WEFT_OSIF_RESP_NWORDS_MASK;
-    /* No response is longer than a request may be. */
-    if (r->nwords > WEFT_OSIF_MAX_ARGS)
+    /* No response is longer than a burst get's: its count and burst_end. */
+    if (r->nwords > WEFT_OSIF_MAX_ARGS + 1)
         fail("response header 0x%08x announces %u words", hdr, r->nwords);
     for (uint32_t i = 0; i < r->nwords; i++)
         if (fake_hw_pop(fake, SLOT, &r->words[i], WAIT_MS) != 0)
@@ -432,6 +430,24 @@ static void want_words(const response_t *r, unsigned n, uint32_t w0, uint32_t w1
     for (unsigned i = 0; i < n && i < 2; i++)
         if (r->words[i] != w[i])
             fail("result word %u is 0x%08x, expected 0x%08x", i, r->words[i], w[i]);
+}
+
+/* A burst's answer: nwords result words, the last its burst_end: every word moved, or
+ * ended by the pending YIELD (or a timed call's timeout) after `moved` of them. */
+static void want_burst_end(const response_t *r, unsigned nwords, const weft_osif_cmd_info_t *info,
+                           unsigned moved, unsigned n)
+{
+    if (r->nwords != nwords)
+        fail("burst: %u result words, expected %u", r->nwords, nwords);
+    uint32_t end = r->words[nwords - 1];
+    uint32_t status = end >> WEFT_OSIF_BURST_END_STATUS_SHIFT & WEFT_OSIF_BURST_END_STATUS_MASK;
+    uint32_t got = end >> WEFT_OSIF_BURST_END_MOVED_SHIFT & WEFT_OSIF_BURST_END_MOVED_MASK;
+    int ok = moved == n ? status == WEFT_OSIF_OK
+                        : status == WEFT_OSIF_CANCELED ||
+                              ((info->code & 0x80u) && status == WEFT_OSIF_TIMEDOUT);
+    if (!ok || got != moved)
+        fail("burst_end 0x%08x: %s after %u words, expected %u of %u moved", end,
+             weft_osif_status_name(status), got, moved, n);
 }
 
 /* Check an accepted call's answer against the model and update it. */
@@ -529,35 +545,33 @@ static void model_call(world_t *w, const osif_expect_t *e, const uint32_t *args,
         }
         break;
     }
-    /* Bursts: one that can move its first word moves them all, with the harness's help
-     * (struct peer) where the mailbox alone does not hold or take enough. A put's words
-     * go into the model all at once; play_request() then takes out what the harness took
-     * from the mailbox meanwhile. */
+    /* Bursts move what they can (the room, the words waiting) and then end: OK with a
+     * burst_end that says CANCELED and how many moved, or CANCELED when none could. */
     case WEFT_OSIF_CMD_MBOX_PUT_BURST:
     case WEFT_OSIF_CMD_MBOX_TIMEDPUT_BURST: {
         mbox_model_t *m = mbox_model(w, obj);
-        if (m->count == m->cap) {
+        unsigned n = e->nargs - info->nargs, moved = m->cap - m->count < n ? m->cap - m->count : n;
+        if (moved == 0) {
             want_blocked(r, info);
         } else {
             want(r, WEFT_OSIF_OK);
-            for (unsigned i = info->nargs; i < e->nargs; i++)
-                mbox_push(m, args[i]);
+            for (unsigned i = 0; i < moved; i++)
+                mbox_push(m, args[info->nargs + i]);
+            want_burst_end(r, 1, info, moved, n);
         }
         break;
     }
     case WEFT_OSIF_CMD_MBOX_GET_BURST:
     case WEFT_OSIF_CMD_MBOX_TIMEDGET_BURST: {
         mbox_model_t *m = mbox_model(w, obj);
-        if (m->count == 0) {
+        unsigned n = args[0], moved = m->count < n ? m->count : n;
+        if (moved == 0) {
             want_blocked(r, info);
         } else {
             want(r, WEFT_OSIF_OK);
-            if (args[0] > m->count) /* the harness put what the model lacks */
-                fail("harness: a burst get of %u words for %u waiting", args[0], m->count);
-            if (r->nwords != args[0])
-                fail("burst get: %u result words for a count of %u", r->nwords, args[0]);
-            for (unsigned i = 0; i < args[0]; i++) {
-                uint32_t v = mbox_pop(m);
+            want_burst_end(r, n + 1, info, moved, n);
+            for (unsigned i = 0; i < n; i++) {
+                uint32_t v = i < moved ? mbox_pop(m) : 0;
                 if (r->words[i] != v)
                     fail("burst get: word %u is 0x%08x, expected 0x%08x", i, r->words[i], v);
             }
@@ -620,101 +634,15 @@ static void model_call(world_t *w, const osif_expect_t *e, const uint32_t *args,
     }
 }
 
-/*
- * The mailbox's other user, for a burst that can move its first word but not its last.
- *
- * Once a burst's first word has moved, neither the pending YIELD nor a timeout ends it
- * any more, only a stop (exec_mbox_burst()). With the harness as the mailbox's only user,
- * a burst get of more words than wait in it, or a burst put of more than there is room
- * for, would wait for ever: the harness could not tell that from a hang, and stopping
- * the thread ends the thread, not the call. Leaving such bursts out of the inputs cannot
- * be done by the generator (the stream is made before the thread runs, and lone raw words
- * make burst headers of whatever follows them), and cutting them down as they are sent
- * would never let a burst wait between two words. So the harness plays the other side
- * instead: right after sending such a burst it puts exactly the words a get still lacks,
- * or takes exactly the words a put needs room for, each within WAIT_MS. Either way the
- * burst must end OK and the words come out in the order the model gives, however the
- * delegate's and the harness's steps interleave: the harness only adds words for a get
- * and only removes them for a put, and the first word can move from the start. This also
- * checks that a burst goes on after its first word with YIELD pending and after a timed
- * burst's timeout (often 0) has passed. A burst that cannot move its first word (empty
- * mailbox, full mailbox) gets no help: it must be answered CANCELED at once, and a word
- * supplied meanwhile could race with that answer. Nothing else blocks, so no input can
- * make the harness wait for ever.
- */
-typedef struct peer {
-    weft_mbox_t *mb;
-    mbox_model_t *m;
-    unsigned put;  /**< words to put for a burst get */
-    unsigned take; /**< words to take for a burst put */
-    uint32_t taken[WEFT_OSIF_MAX_ARGS];
-} peer_t;
-
-static void peer_plan(world_t *w, const osif_expect_t *e, const uint32_t *args, peer_t *p)
-{
-    p->put = p->take = 0;
-    if (e->verdict != WEFT_OSIF_ACCEPT || e->res < 0 || w->res[e->res].type != WEFT_RES_MBOX)
-        return;
-    p->mb = w->res[e->res].object;
-    p->m = mbox_model(w, p->mb);
-    unsigned waiting = p->m->count, room = p->m->cap - p->m->count;
-    if (osif_spec_burst_get(e->cmd) && waiting > 0 && args[0] > waiting)
-        p->put = args[0] - waiting;
-    if (osif_spec_burst_put(e->cmd) && room > 0 && e->nargs - e->info->nargs > room)
-        p->take = e->nargs - e->info->nargs - room;
-}
-
-/* Whether a response word waits for the thread (STATUS [31:16]; nothing is taken). */
-static int answered(void)
-{
-    weft_platform_t *p = fake_platform_base(fake);
-    uint32_t st = 0;
-    p->ops->mmio_read(p, WEFT_SLOT_REG(SLOT, WEFT_SLOT_REG_STATUS), &st);
-    return (st >> 16) != 0;
-}
-
-static void peer_stalled(const char *what, unsigned done, unsigned total)
-{
-    uint32_t hdr;
-    if (fake_hw_pop(fake, SLOT, &hdr, 0) == 0)
-        fail("%s: answered %s (0x%08x) while %u of the %u words the harness moves were left", what,
-             weft_osif_status_name(hdr >> WEFT_OSIF_RESP_STATUS_SHIFT & WEFT_OSIF_RESP_STATUS_MASK),
-             hdr, total - done, total);
-    fail("%s: the delegate stopped within %d ms (%u of %u words moved by the harness)", what,
-         WAIT_MS, done, total);
-}
-
-/* Move the words, each within WAIT_MS, in slices that end early when the delegate
- * answers before the burst can be complete. */
-static void peer_run(peer_t *p)
-{
-    enum { SLICE_MS = 10 };
-    static uint32_t serial;
-    for (unsigned i = 0; i < p->put; i++) {
-        uint32_t v = 0x9ee70000u + (serial++ & 0xffffu);
-        for (int ms = 0; weft_mbox_timedput(p->mb, v, SLICE_MS) != 0; ms += SLICE_MS)
-            if (answered() || ms >= WAIT_MS)
-                peer_stalled("burst get", i, p->put);
-        mbox_push(p->m, v);
-    }
-    for (unsigned i = 0; i < p->take; i++)
-        for (int ms = 0; weft_mbox_timedget(p->mb, &p->taken[i], SLICE_MS) != 0; ms += SLICE_MS)
-            if (answered() || ms >= WAIT_MS)
-                peer_stalled("burst put", i, p->take);
-}
-
 /* Serve one whole request; returns 1 when the thread has ended. */
 static int play_request(world_t *w, weft_hwthread_t *t, const uint32_t *req)
 {
-    static peer_t peer;
     const uint32_t *args = req + 1;
     osif_expect_t e;
     osif_spec(req[0], args, w->res, w->num_res, &e);
-    peer_plan(w, &e, args, &peer);
     unsigned lines = atomic_load(&log_lines);
     for (unsigned i = 0; i <= e.nargs; i++)
         push(req[i]);
-    peer_run(&peer);
 
     if (e.verdict == WEFT_OSIF_ACCEPT &&
         (e.info->code == WEFT_OSIF_CMD_THREAD_EXIT || e.info->code == WEFT_OSIF_CMD_THREAD_YIELD)) {
@@ -734,9 +662,6 @@ static int play_request(world_t *w, weft_hwthread_t *t, const uint32_t *req)
             fprintf(stderr, " 0x%08x", r.words[i]);
         if (r.nwords > 4)
             fprintf(stderr, " ... (%u words)", r.nwords);
-        if (peer.put || peer.take)
-            fprintf(stderr, " (the harness %s %u word(s))", peer.put ? "put" : "took",
-                    peer.put + peer.take);
         fputc('\n', stderr);
     }
     if (r.cmd != e.cmd)
@@ -751,7 +676,7 @@ static int play_request(world_t *w, weft_hwthread_t *t, const uint32_t *req)
                  weft_osif_status_name(e.status));
         /* The model checks a variadic response's exact length. */
         unsigned least = e.info->nresults;
-        unsigned most = e.info->variadic_results ? WEFT_OSIF_MAX_ARGS : least;
+        unsigned most = e.info->variadic_results ? WEFT_OSIF_MAX_ARGS + 1 : least;
         if (r.nwords < least || r.nwords > most)
             fail("OK with %u result words, %s has %u", r.nwords, e.info->name, least);
     }
@@ -764,12 +689,6 @@ static int play_request(world_t *w, weft_hwthread_t *t, const uint32_t *req)
                  weft_osif_status_name(e.status));
     } else {
         model_call(w, &e, args, &r);
-        for (unsigned i = 0; i < peer.take; i++) {
-            uint32_t v = mbox_pop(peer.m);
-            if (peer.taken[i] != v)
-                fail("burst put: the harness took 0x%08x as word %u, the model says 0x%08x",
-                     peer.taken[i], i, v);
-        }
     }
 
     /* One log line for a rejection and for an answer that points at a bug of the thread
@@ -839,11 +758,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         cur_header = words[pos];
         unsigned nargs = words[pos] >> WEFT_OSIF_REQ_NARGS_SHIFT & WEFT_OSIF_REQ_NARGS_MASK;
         uint32_t cmd = words[pos] >> WEFT_OSIF_REQ_CMD_SHIFT & WEFT_OSIF_REQ_CMD_MASK;
-        if (nargs > WEFT_OSIF_MAX_ARGS) {
-            push(words[pos]);
-            expect_end(t, WEFT_EXIT_FAULTED, 0);
-            ended = 1;
-        } else if (n - pos - 1 < nargs) {
+        if (n - pos - 1 < nargs) {
             /* Unfinished at the end of the input: read, but no answer. */
             while (pos < n)
                 push(words[pos++]);

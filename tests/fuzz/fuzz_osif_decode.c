@@ -108,14 +108,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     osif_spec(r.header, args, res, n, &e);
 
     /* The contract of osif_decode.h. */
-    int frame = weft_osif_frame(r.header);
-    CHECK((d.verdict == WEFT_OSIF_FRAMING) == (e.nargs > WEFT_OSIF_MAX_ARGS));
-    CHECK(frame == (d.verdict == WEFT_OSIF_FRAMING ? -1 : (int)e.nargs));
     CHECK(d.hdr.cmd == e.cmd && d.hdr.handle == e.handle && d.hdr.nargs == e.nargs);
-    CHECK(d.verdict == WEFT_OSIF_ACCEPT || d.verdict == WEFT_OSIF_REJECT ||
-          d.verdict == WEFT_OSIF_FRAMING);
-    if (d.verdict != WEFT_OSIF_FRAMING)
-        CHECK(d.args0 == (e.nargs > 0 ? args[0] : 0));
+    CHECK(e.nargs <= WEFT_OSIF_MAX_ARGS);
+    CHECK(d.verdict == WEFT_OSIF_ACCEPT || d.verdict == WEFT_OSIF_REJECT);
+    CHECK(d.args0 == (e.nargs > 0 ? args[0] : 0));
     if (d.verdict == WEFT_OSIF_ACCEPT) {
         CHECK(d.status == WEFT_OSIF_OK && d.why == WEFT_REJECT_NONE);
         CHECK(d.info != NULL && d.info->code == e.cmd);
@@ -141,21 +137,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (d.verdict == WEFT_OSIF_REJECT)
         CHECK(d.status != WEFT_OSIF_OK && d.why != WEFT_REJECT_NONE &&
               reason_status(d.why) == d.status);
-    CHECK(same_info(d.info, weft_osif_cmd_lookup(e.cmd)) || d.verdict == WEFT_OSIF_FRAMING);
+    CHECK(same_info(d.info, weft_osif_cmd_lookup(e.cmd)));
 
     /* The documented rules, checked in their order. */
     if (e.exact) {
         CHECK(d.verdict == e.verdict);
         CHECK(d.status == e.status);
-        CHECK(d.verdict == WEFT_OSIF_FRAMING || d.why == e.why);
+        CHECK(d.why == e.why);
     } else if (e.verdict == WEFT_OSIF_ACCEPT) {
         CHECK(d.verdict == WEFT_OSIF_ACCEPT ||
               (d.verdict == WEFT_OSIF_REJECT && d.status == WEFT_OSIF_BADARGS));
     } else {
         CHECK(d.verdict == e.verdict && d.status == e.status && d.why == e.why);
     }
-    if (d.verdict != WEFT_OSIF_FRAMING)
-        CHECK(same_info(d.info, e.info));
+    CHECK(same_info(d.info, e.info));
     if (d.verdict == WEFT_OSIF_ACCEPT && e.exact) {
         CHECK(e.res < 0 || d.res == &res[e.res]);
         CHECK(e.arg_res < 0 || d.arg_res == &res[e.arg_res]);

@@ -49,7 +49,7 @@ static int is_burst_get(const weft_osif_cmd_info_t *info)
 
 /* Variadic words of a command's own count, from one byte: a message's 0..5 words (up to
  * 20 bytes); a burst's 0..5 words (b < 0x80) or 2..256 in steps of 2, capped at what
- * one request can carry after the fixed arguments. */
+ * one request can carry after the fixed arguments (255 words in all). */
 static uint32_t variadic_words(const weft_osif_cmd_info_t *info, uint8_t b)
 {
     if (!is_burst_put(info) || b < 0x80u)
@@ -69,7 +69,11 @@ void fuzz_request(fuzz_input_t *in, uint8_t mode, const weft_resource_t *res, un
         uint8_t c = fuzz_u8(in);
         uint32_t code = (mode & 2) || ncmds == 0 ? c : cmds[c % ncmds];
         info = weft_osif_cmd_lookup(code);
+        /* A raw handle: one byte, or with bit 7 set 15 bits of two (past the 8 bits of
+         * earlier protocol versions). */
         uint32_t handle = fuzz_u8(in);
+        if ((mode & 4) && (handle & 0x80u))
+            handle = (handle & 0x7fu) << 8 | fuzz_u8(in);
         if (!(mode & 4) && info)
             handle = info->handle_type == WEFT_RES_NONE
                          ? 0
@@ -90,14 +94,13 @@ void fuzz_request(fuzz_input_t *in, uint8_t mode, const weft_resource_t *res, un
             nargs = fuzz_u8(in);
             break;
         default:
-            nargs = fuzz_u16(in);
+            nargs = WEFT_OSIF_MAX_ARGS - fuzz_u8(in) % 4u; /* the longest requests */
             break;
         }
         r->header = weft_osif_req_header(code, handle, nargs);
     }
 
-    unsigned nargs = r->header >> WEFT_OSIF_REQ_NARGS_SHIFT & WEFT_OSIF_REQ_NARGS_MASK;
-    r->nargs = nargs <= WEFT_OSIF_MAX_ARGS ? nargs : 0;
+    r->nargs = r->header >> WEFT_OSIF_REQ_NARGS_SHIFT & WEFT_OSIF_REQ_NARGS_MASK;
     int plausible = (mode & 0x21) == 0x20 && info && r->nargs >= info->nargs;
     /* A plausible burst put's words are counted up from one raw word, so a long burst
      * costs the input 4 bytes, not 4 per word. */

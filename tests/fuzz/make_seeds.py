@@ -24,7 +24,7 @@ RES = {t["name"]: t["code"] for t in PROTO["resource_types"]}
 
 # fuzz_request() mode bits
 RAW_HEADER, RAW_CODE, RAW_HANDLE, PLAUSIBLE = 0x01, 0x02, 0x04, 0x20
-NARGS_DELTA, NARGS_U8, NARGS_U16 = 1 << 3, 2 << 3, 3 << 3
+NARGS_DELTA, NARGS_U8, NARGS_LONGEST = 1 << 3, 2 << 3, 3 << 3
 LONE_WORD = 0x40  # fuzz_delegate only
 
 
@@ -42,13 +42,26 @@ def is_burst_put(c):
 def variadic_byte(c, words):
     """The byte fuzz_request() turns into `words` variadic words (variadic_words() in
     fuzz_request.c): 0..5 as such; a burst's even 2..256 as 0x80 | (words / 2 - 1),
-    capped at what fits one request after the fixed arguments."""
+    capped at what fits one request after the fixed arguments (so the cap itself, odd or
+    even, is 0xFF)."""
     if words <= 5:
         return words
     fixed = len(c["args"])
-    if not (is_burst_put(c) and words % 2 == 0 and words <= MAX_ARGS - fixed):
+    if is_burst_put(c) and words == MAX_ARGS - fixed:
+        return 0xFF
+    if not (is_burst_put(c) and words % 2 == 0 and words < MAX_ARGS - fixed):
         raise ValueError(f"{c['name']}: {words} variadic words cannot be encoded")
     return 0x80 | (words // 2 - 1)
+
+
+def handle_bytes(handle, mode):
+    """A raw handle as fuzz_request() reads it: one byte below 0x80, else 15 bits in two
+    (the first with bit 7 set)."""
+    if not mode & RAW_HANDLE or handle < 0x80:
+        return bytes([handle & 0xFF])
+    if handle >= 0x8000:
+        raise ValueError(f"handle {handle:#x} cannot be encoded")
+    return bytes([0x80 | handle >> 8, handle & 0xFF])
 
 
 def request(name, args=(), handle=0, data_words=0, mode=PLAUSIBLE | RAW_HANDLE, nargs_bytes=b""):
@@ -58,7 +71,7 @@ def request(name, args=(), handle=0, data_words=0, mode=PLAUSIBLE | RAW_HANDLE, 
     or resource entries are added. With PLAUSIBLE a burst put's words are counted up from
     one word: args are then its fixed arguments and that word."""
     c = CMDS[name]
-    out = bytes([mode | RAW_CODE, c["code"], handle])
+    out = bytes([mode | RAW_CODE, c["code"]]) + handle_bytes(handle, mode)
     if c.get("variadic_args"):
         out += bytes([variadic_byte(c, data_words)])
     out += nargs_bytes
@@ -66,7 +79,7 @@ def request(name, args=(), handle=0, data_words=0, mode=PLAUSIBLE | RAW_HANDLE, 
 
 
 def raw_header(cmd_code, handle, nargs, args=()):
-    return bytes([RAW_HEADER]) + u32(cmd_code << 24 | handle << 16 | nargs, *args)
+    return bytes([RAW_HEADER]) + u32(cmd_code << 24 | handle << 8 | nargs, *args)
 
 
 def write(target, name, data):
@@ -101,7 +114,8 @@ def decode_seeds():
         write("osif_decode", f"mbox_get_burst_{count}",
               array + request("MBOX_GET_BURST", [count], handle_of["MBOX"], mode=RAW_HANDLE))
     write("osif_decode", "unknown_command", array + bytes([RAW_CODE, 0x7E, 0]))
-    write("osif_decode", "framing", array + raw_header(CMDS["MBOX_PUT"]["code"], 0, 40000))
+    write("osif_decode", "longest", array + raw_header(CMDS["MBOX_PUT"]["code"], 0, MAX_ARGS))
+    write("osif_decode", "handle_16_bits", array + raw_header(CMDS["SEM_POST"]["code"], 0x1234, 0))
     write("osif_decode", "empty_array", bytes([0x40]) + request("SEM_POST"))
 
 
@@ -158,20 +172,19 @@ def delegate_seeds():
          request("MUTEX_UNLOCK", handle=1),
          bytes([LONE_WORD]) + u32(0),
          request("THREAD_YIELD", [0x5AFE]))
-    seed("framing", 0x00,
-         request("SEM_POST"), raw_header(CMDS["MBOX_PUT"]["code"], 0, 40000))
+    seed("longest", 0x00,
+         request("SEM_POST"), raw_header(CMDS["MBOX_PUT"]["code"], 0, MAX_ARGS, [1] * MAX_ARGS))
     seed("unfinished", 0x00,
          request("GET_INIT_DATA"), raw_header(CMDS["MBOX_PUT"]["code"], 3, 1))
     # Bursts on the small mailbox (one word waiting): longer than what it holds or has
-    # room for (the harness plays the other side: it puts the words a get lacks, takes
-    # those a put has no room for), or answered CANCELED before their first word; then a
-    # few on the large one.
+    # room for (they end after what could move), or answered CANCELED before their first
+    # word; then a few on the large one.
     seed("burst", 0x08,
-         request("MBOX_GET_BURST", [2], SMALL),               # 1 word waits: harness puts 1
+         request("MBOX_GET_BURST", [2], SMALL),               # 1 word waits: ends after 1
          request("MBOX_GET_BURST", [1], SMALL),               # empty: CANCELED
-         words("MBOX_PUT_BURST", SMALL, [7, 8, 9]),           # room for 2: harness takes 1
+         words("MBOX_PUT_BURST", SMALL, [7, 8, 9]),           # room for 2: ends after 2
          words("MBOX_TIMEDPUT_BURST", SMALL, [10], 1000),     # full: CANCELED
-         request("MBOX_TIMEDGET_BURST", [2, 0], SMALL),       # 8, 9; no time left
+         request("MBOX_TIMEDGET_BURST", [2, 0], SMALL),       # 7, 8; no time left
          request("MBOX_PUT_BURST", [0x100], BIG, 5),          # 0x100 .. 0x104
          request("MBOX_TIMEDGET_BURST", [5, 0], BIG),
          request("MBOX_TRYGET", handle=BIG))                  # empty again: AGAIN
@@ -181,27 +194,27 @@ def delegate_seeds():
          request("MBOX_PUT_BURST", [0xA000], BIG, MAX_ARGS),
          request("MBOX_GET_BURST", [MAX_ARGS], BIG),
          request("MBOX_TIMEDPUT_BURST", [0, 0xB000], BIG, 254),
-         request("MBOX_PUT_BURST", [0xC000], BIG, 12),        # room for 10: harness takes 2
+         request("MBOX_PUT_BURST", [0xC000], BIG, 12),        # room for 9: ends after 9
          request("MBOX_PUT_BURST", [0xD000], BIG, 1),         # full: CANCELED
          request("MBOX_TRYPUT", [1], BIG),                    # full: AGAIN
          request("MBOX_TIMEDGET_BURST", [MAX_ARGS, 100], BIG))
     seed("burst_full", 0x80 | 0x10,                           # all but one; small full
-         request("MBOX_PUT_BURST", [0xE000], BIG, 4),         # room for 1: harness takes 3
+         request("MBOX_PUT_BURST", [0xE000], BIG, 4),         # room for 1: ends after 1
          request("MBOX_PUT_BURST", [0xF000], BIG, 2),         # full: CANCELED
          request("MBOX_GET_BURST", [MAX_ARGS], BIG),
          request("MBOX_TIMEDGET_BURST", [BIG_CAP - MAX_ARGS + 1, 100], BIG),  # 8 wait: +1
          request("MBOX_GET_BURST", [1], BIG),                 # empty: CANCELED
          request("MBOX_PUT_BURST", [0x1234], SMALL, 2),       # small full: CANCELED
          request("MBOX_GET_BURST", [2], SMALL))
-    # Whole bursts through the 2-word mailbox: the harness hands over 255 words one by
-    # one to a get and takes 254 from a put, so both wait between words with YIELD
-    # pending (and a timed one past its timeout of 0).
-    seed("burst_handoff", 0x08,
-         request("MBOX_GET_BURST", [MAX_ARGS], SMALL),
-         request("MBOX_PUT_BURST", [0x5000], SMALL, MAX_ARGS),
+    # Bursts longer than the 2-word mailbox holds: each moves what it can with YIELD
+    # pending and ends there (burst_end CANCELED with the words moved), a timed one
+    # past its timeout of 0 too.
+    seed("burst_partial", 0x08,
+         request("MBOX_GET_BURST", [MAX_ARGS], SMALL),            # 1 waits: ends after 1
+         request("MBOX_PUT_BURST", [0x5000], SMALL, MAX_ARGS),    # ends after 2
          request("MBOX_TIMEDPUT_BURST", [0, 0x6000], SMALL, 4),   # full: CANCELED
-         request("MBOX_TIMEDGET_BURST", [3, 0], SMALL),           # 2 wait: harness puts 1
-         request("MBOX_TIMEDPUT_BURST", [0, 0x7000], SMALL, 20))  # empty: harness takes 18
+         request("MBOX_TIMEDGET_BURST", [3, 0], SMALL),           # 2 wait: ends after 2
+         request("MBOX_TIMEDPUT_BURST", [0, 0x7000], SMALL, 20))  # empty: ends after 2
     seed("burst_errors", 0x08,
          request("MBOX_PUT_BURST", handle=SMALL),             # no word: BADARGS
          request("MBOX_TIMEDPUT_BURST", [1000], SMALL),       # no word: BADARGS

@@ -80,7 +80,7 @@ void osif_spec(uint32_t header, const uint32_t *args, const weft_resource_t *res
                osif_expect_t *out)
 {
     out->cmd = (uint8_t)(header >> WEFT_OSIF_REQ_CMD_SHIFT & WEFT_OSIF_REQ_CMD_MASK);
-    out->handle = (uint8_t)(header >> WEFT_OSIF_REQ_HANDLE_SHIFT & WEFT_OSIF_REQ_HANDLE_MASK);
+    out->handle = (uint16_t)(header >> WEFT_OSIF_REQ_HANDLE_SHIFT & WEFT_OSIF_REQ_HANDLE_MASK);
     out->nargs = (uint16_t)(header >> WEFT_OSIF_REQ_NARGS_SHIFT & WEFT_OSIF_REQ_NARGS_MASK);
     out->verdict = WEFT_OSIF_ACCEPT;
     out->status = WEFT_OSIF_OK;
@@ -90,20 +90,15 @@ void osif_spec(uint32_t header, const uint32_t *args, const weft_resource_t *res
     out->exact = 1;
     out->why = WEFT_REJECT_NONE;
 
-    /* 1. nargs above the limit: the stream cannot be followed any more. */
-    if (out->nargs > WEFT_OSIF_MAX_ARGS) {
-        out->verdict = WEFT_OSIF_FRAMING;
-        out->status = WEFT_OSIF_BADARGS;
-        return;
-    }
-    /* 2. unknown command. */
+    /* 1. unknown command (every header frames a request: nargs holds no more than one may
+     * carry). */
     const weft_osif_cmd_info_t *info = weft_osif_cmd_lookup(out->cmd);
     out->info = info;
     if (!info) {
         rejected(out, WEFT_OSIF_NOSYS, WEFT_REJECT_UNKNOWN_CMD);
         return;
     }
-    /* 3. handle outside the array, or non-zero for a command without one. */
+    /* 2. handle outside the array, or non-zero for a command without one. */
     if (info->handle_type == WEFT_RES_NONE && out->handle != 0) {
         rejected(out, WEFT_OSIF_BADHANDLE, WEFT_REJECT_HANDLE_NOT_ZERO);
         return;
@@ -112,7 +107,7 @@ void osif_spec(uint32_t header, const uint32_t *args, const weft_resource_t *res
         rejected(out, WEFT_OSIF_BADHANDLE, WEFT_REJECT_HANDLE_RANGE);
         return;
     }
-    /* 4. handle bound to a type that does not take the command (a LINK takes MBOX's). */
+    /* 3. handle bound to a type that does not take the command (a LINK takes MBOX's). */
     if (info->handle_type != WEFT_RES_NONE) {
         out->res = out->handle;
         if (!osif_spec_takes((unsigned)res[out->handle].type, info->handle_type)) {
@@ -125,12 +120,12 @@ void osif_spec(uint32_t header, const uint32_t *args, const weft_resource_t *res
         out->exact = 0;
         return;
     }
-    /* 5. argument count: exact, or at least the fixed ones for a variadic command. */
+    /* 4. argument count: exact, or at least the fixed ones for a variadic command. */
     if (info->variadic_args ? out->nargs < info->nargs : out->nargs != info->nargs) {
         rejected(out, WEFT_OSIF_BADARGS, WEFT_REJECT_ARG_COUNT);
         return;
     }
-    /* 6. argument values: a message's data words against its length, ... */
+    /* 5. argument values: a message's data words against its length, ... */
     if (info->variadic_args && info->handle_type == WEFT_RES_MQ) {
         uint32_t len = args[0] & 0xffffu;
         uint32_t words = (uint32_t)out->nargs - info->nargs;
@@ -139,8 +134,8 @@ void osif_spec(uint32_t header, const uint32_t *args, const weft_resource_t *res
             return;
         }
     }
-    /* ... a burst put's words after its fixed arguments: at least one (the framing bound
-     * already caps them at WEFT_OSIF_MAX_ARGS), ... */
+    /* ... a burst put's words after its fixed arguments: at least one (the nargs field
+     * caps them at WEFT_OSIF_MAX_ARGS), ... */
     if (osif_spec_burst_put(info->code) && out->nargs == info->nargs) {
         rejected(out, WEFT_OSIF_BADARGS, WEFT_REJECT_BURST_EMPTY);
         return;

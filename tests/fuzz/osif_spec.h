@@ -15,7 +15,8 @@
 typedef struct osif_expect {
     weft_osif_verdict_t verdict;
     uint8_t status; /**< WEFT_OSIF_OK unless REJECT */
-    uint8_t cmd, handle;
+    uint8_t cmd;
+    uint16_t handle;
     uint16_t nargs;
     const weft_osif_cmd_info_t *info; /**< NULL for an unknown command */
     int res;     /**< index of the entry the handle names, -1 when none is checked */

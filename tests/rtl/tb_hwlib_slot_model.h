@@ -506,39 +506,51 @@ template <class M> class SlotModel
             return mbox_put_or(cmd, h, r.args[0], WEFT_OSIF_TIMEDOUT);
         case WEFT_OSIF_CMD_MBOX_PUT_BURST:
         case WEFT_OSIF_CMD_MBOX_TIMEDPUT_BURST: {
-            // Words after the fixed arguments, put as room allows; a timeout only before
-            // the first.
+            // Words after the fixed arguments, put as room allows; a timed call ends as
+            // soon as it waits (its timeout counts no time here): before its first word
+            // with TIMEDOUT, after it with burst_end saying TIMEDOUT.
             const size_t first = cmd == WEFT_OSIF_CMD_MBOX_PUT_BURST ? 0 : 1;
             size_t put = static_cast<size_t>(r.phase);
             while (first + put < r.args.size() && res[h].mbox.size() < res[h].cap)
                 res[h].mbox.push_back(r.args[first + put++]);
             r.phase = static_cast<int>(put);
+            const uint32_t moved = static_cast<uint32_t>(put);
             if (first + put == r.args.size()) {
-                respond(cmd, WEFT_OSIF_OK);
+                respond(cmd, WEFT_OSIF_OK, {weft_osif_burst_end(WEFT_OSIF_OK, moved)});
                 return true;
             }
-            if (put == 0 && first == 1) {
-                respond(cmd, WEFT_OSIF_TIMEDOUT);
+            if (first == 1) {
+                if (put == 0)
+                    respond(cmd, WEFT_OSIF_TIMEDOUT);
+                else
+                    respond(cmd, WEFT_OSIF_OK, {weft_osif_burst_end(WEFT_OSIF_TIMEDOUT, moved)});
                 return true;
             }
             return false;
         }
         case WEFT_OSIF_CMD_MBOX_GET_BURST:
         case WEFT_OSIF_CMD_MBOX_TIMEDGET_BURST: {
-            // Words taken as they come; a timeout only before the first.
+            // Words taken as they come, then burst_end; a timed call ends as soon as it
+            // waits, after its first word with the rest of its count 0 and burst_end
+            // saying TIMEDOUT.
             while (r.got.size() < r.args[0] && !res[h].mbox.empty()) {
                 r.got.push_back(res[h].mbox.front());
                 res[h].mbox.pop_front();
             }
-            if (r.got.size() == r.args[0]) {
-                respond(cmd, WEFT_OSIF_OK, r.got);
-                return true;
-            }
-            if (r.got.empty() && cmd == WEFT_OSIF_CMD_MBOX_TIMEDGET_BURST) {
+            const bool timed = cmd == WEFT_OSIF_CMD_MBOX_TIMEDGET_BURST;
+            if (r.got.size() < r.args[0] && !(timed && !r.got.empty())) {
+                if (!timed)
+                    return false;
                 respond(cmd, WEFT_OSIF_TIMEDOUT);
                 return true;
             }
-            return false;
+            const uint32_t moved = static_cast<uint32_t>(r.got.size());
+            std::vector<uint32_t> words = r.got;
+            words.resize(r.args[0], 0);
+            words.push_back(
+                weft_osif_burst_end(moved == r.args[0] ? WEFT_OSIF_OK : WEFT_OSIF_TIMEDOUT, moved));
+            respond(cmd, WEFT_OSIF_OK, words);
+            return true;
         }
         default:
             respond(cmd, WEFT_OSIF_NOSYS);

@@ -88,7 +88,8 @@ uint32_t array_bits(uint32_t off)
         if (off == WEFT_SLOT_REG_WIN_PERM(w))
             return WEFT_WIN_READ | WEFT_WIN_WRITE;
     if (off >= WEFT_SLOT_REG_LINK_BIND(0))
-        return WEFT_LINK_BIND_EN | WEFT_LINK_BIND_LINK_MASK << WEFT_LINK_BIND_LINK_SHIFT | 0xFFu;
+        return WEFT_LINK_BIND_EN | WEFT_LINK_BIND_LINK_MASK << WEFT_LINK_BIND_LINK_SHIFT |
+               WEFT_LINK_BIND_HANDLE_MASK;
     return 0xFFFFFFFFu;
 }
 

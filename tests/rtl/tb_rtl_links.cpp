@@ -201,12 +201,14 @@ class Bench
         CHECK(r.size() == 2 && r[1] == 0, "first word after filling: 0x%08x",
               r.size() > 1 ? r[1] : 0);
         CHECK(wait_in(t0, base + 1), "PUT did not complete once room appeared");
-        // Drain with one burst get of all words, in order.
-        r = call(t1, {hdr(WEFT_OSIF_CMD_MBOX_GET_BURST, kRx, 1), kLinkDepth}, kLinkDepth);
-        expect_status(r, WEFT_OSIF_CMD_MBOX_GET_BURST, WEFT_OSIF_OK, kLinkDepth, "GET_BURST");
-        for (uint32_t i = 0; i + 1 < r.size(); ++i)
+        // Drain with one burst get of all words, in order, then its burst_end.
+        r = call(t1, {hdr(WEFT_OSIF_CMD_MBOX_GET_BURST, kRx, 1), kLinkDepth}, kLinkDepth + 1);
+        expect_status(r, WEFT_OSIF_CMD_MBOX_GET_BURST, WEFT_OSIF_OK, kLinkDepth + 1, "GET_BURST");
+        for (uint32_t i = 0; i < kLinkDepth && 1 + i < r.size(); ++i)
             CHECK(r[1 + i] == (i + 1 < kLinkDepth ? i + 1 : 1000u), "burst word %u: 0x%08x", i,
                   r[1 + i]);
+        CHECK(r.back() == weft_osif_burst_end(WEFT_OSIF_OK, kLinkDepth), "GET_BURST end 0x%08x",
+              r.back());
         CHECK(level(WEFT_LINK_RING01) == 0, "link not empty after draining");
     }
 
@@ -306,6 +308,78 @@ class Bench
         // LINK_FLUSH empties the link; the slots go on.
         h.mmio_write(WEFT_REG_LINK_FLUSH, 1u << WEFT_LINK_RING01);
         CHECK(level(WEFT_LINK_RING01) == 0, "LINK_FLUSH left %u words", level(WEFT_LINK_RING01));
+
+        // A burst put that moved words and then waits for room, ended by SIGNAL: OK, its
+        // burst_end says CANCELED and how many moved; the rest of its words are dropped
+        // and the next call is framed right.
+        h.mmio_write(WEFT_SLOT_REG(0, WEFT_SLOT_REG_CONTROL),
+                     WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN);
+        for (uint32_t i = 0; i + 2 < kLinkDepth; ++i)
+            call(t0, {hdr(WEFT_OSIF_CMD_MBOX_PUT, kTx, 1), 0x200 + i}, 0);
+        base = t0.in.size();
+        for (uint32_t w : {hdr(WEFT_OSIF_CMD_MBOX_PUT_BURST, kTx, 5), 1u, 2u, 3u, 4u, 5u})
+            t0.out.push_back(w);
+        h.step(100);
+        CHECK(t0.in.size() == base, "a burst put waiting for room was answered");
+        CHECK(level(WEFT_LINK_RING01) == kLinkDepth, "the burst put did not fill the link");
+        h.mmio_write(WEFT_SLOT_REG(0, WEFT_SLOT_REG_CONTROL),
+                     WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN | WEFT_CONTROL_SIGNAL);
+        CHECK(wait_in(t0, base + 2, 200), "SIGNAL did not end the waiting burst put");
+        r.assign(t0.in.begin() + static_cast<long>(base), t0.in.end());
+        expect_status(r, WEFT_OSIF_CMD_MBOX_PUT_BURST, WEFT_OSIF_OK, 1, "PUT_BURST partial");
+        CHECK(r.size() == 2 && r[1] == weft_osif_burst_end(WEFT_OSIF_CANCELED, 2),
+              "PUT_BURST partial end 0x%08x", r.size() > 1 ? r[1] : 0);
+        r = call(t0, {hdr(WEFT_OSIF_CMD_MBOX_TRYPUT, kTx, 1), 9}, 0);
+        expect_status(r, WEFT_OSIF_CMD_MBOX_TRYPUT, WEFT_OSIF_AGAIN, 0, "TRYPUT after partial");
+        // The link holds exactly what moved: the fill, then words 1 and 2.
+        r = call(t1, {hdr(WEFT_OSIF_CMD_MBOX_GET_BURST, kRx, 1), kLinkDepth}, kLinkDepth + 1);
+        CHECK(r.size() == kLinkDepth + 2 && r[kLinkDepth - 1] == 1 && r[kLinkDepth] == 2,
+              "the partial burst's words in the link");
+        CHECK(r.back() == weft_osif_burst_end(WEFT_OSIF_OK, kLinkDepth), "drain end");
+
+        // A burst get that took words and then waits for more, ended by SIGNAL: OK, 0
+        // words for the rest of its count, burst_end CANCELED with how many were taken.
+        call(t0, {hdr(WEFT_OSIF_CMD_MBOX_PUT_BURST, kTx, 2), 0x31, 0x32}, 1);
+        h.mmio_write(WEFT_SLOT_REG(1, WEFT_SLOT_REG_CONTROL),
+                     WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN);
+        base = t1.in.size();
+        t1.out.push_back(hdr(WEFT_OSIF_CMD_MBOX_GET_BURST, kRx, 1));
+        t1.out.push_back(5);
+        h.step(100);
+        CHECK(t1.in.size() == base + 3, "partial get: %zu words before the signal, want 3",
+              t1.in.size() - base);
+        h.mmio_write(WEFT_SLOT_REG(1, WEFT_SLOT_REG_CONTROL),
+                     WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN | WEFT_CONTROL_SIGNAL);
+        CHECK(wait_in(t1, base + 7, 200), "SIGNAL did not end the waiting burst get");
+        r.assign(t1.in.begin() + static_cast<long>(base), t1.in.end());
+        expect_status(r, WEFT_OSIF_CMD_MBOX_GET_BURST, WEFT_OSIF_OK, 6, "GET_BURST partial");
+        CHECK(r.size() == 7 && r[1] == 0x31 && r[2] == 0x32 && r[3] == 0 && r[4] == 0 &&
+                  r[5] == 0 && r[6] == weft_osif_burst_end(WEFT_OSIF_CANCELED, 2),
+              "GET_BURST partial words");
+        CHECK(level(WEFT_LINK_RING01) == 0, "partial get left words in the link");
+        h.mmio_write(WEFT_SLOT_REG(1, WEFT_SLOT_REG_CONTROL),
+                     WEFT_CONTROL_RUN | WEFT_CONTROL_RESET);
+        h.step(3);
+        h.mmio_write(WEFT_SLOT_REG(1, WEFT_SLOT_REG_CONTROL),
+                     WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN);
+
+        // A timed burst get: its timeout counts through the burst, and ends it after the
+        // words it took (TIMEDOUT in burst_end) at 2 us.
+        call(t0, {hdr(WEFT_OSIF_CMD_MBOX_PUT, kTx, 1), 0x41}, 0);
+        base = t1.in.size();
+        start = h.cycle();
+        t1.out.push_back(hdr(WEFT_OSIF_CMD_MBOX_TIMEDGET_BURST, kRx, 2));
+        t1.out.push_back(3);
+        t1.out.push_back(2);
+        CHECK(wait_in(t1, base + 5, 2000), "TIMEDGET_BURST never timed out");
+        took = t1.in_cycles.back() - start;
+        CHECK(took >= 2 * WEFT_PLATFORM_CLOCK_MHZ && took <= 2 * WEFT_PLATFORM_CLOCK_MHZ + 12,
+              "TIMEDGET_BURST of 2 us took %llu cycles", (unsigned long long)took);
+        r.assign(t1.in.begin() + static_cast<long>(base), t1.in.end());
+        CHECK(r.size() == 5 && r[1] == 0x41 && r[4] == weft_osif_burst_end(WEFT_OSIF_TIMEDOUT, 1),
+              "TIMEDGET_BURST partial words");
+        h.mmio_write(WEFT_REG_LINK_FLUSH, 1u << WEFT_LINK_RING01);
+        CHECK(level(WEFT_LINK_RING01) == 0, "LINK_FLUSH left %u words", level(WEFT_LINK_RING01));
         h.mmio_write(WEFT_SLOT_REG(0, WEFT_SLOT_REG_CONTROL),
                      WEFT_CONTROL_RUN | WEFT_CONTROL_RESET);
         h.step(3);
@@ -325,8 +399,8 @@ class Bench
             t0.out.push_back(w);
         t1.out.push_back(hdr(WEFT_OSIF_CMD_MBOX_GET_BURST, kRx, 1));
         t1.out.push_back(kBurst);
-        CHECK(wait_in(t1, base1 + 1 + kBurst), "streaming burst incomplete");
-        uint64_t first = t1.in_cycles[base1 + 1], last = t1.in_cycles.back();
+        CHECK(wait_in(t1, base1 + 2 + kBurst), "streaming burst incomplete");
+        uint64_t first = t1.in_cycles[base1 + 1], last = t1.in_cycles[base1 + kBurst];
         CHECK(last - first == kBurst - 1, "%u burst words took %llu cycles at the consumer", kBurst,
               (unsigned long long)(last - first + 1));
         for (uint32_t i = 0; i < kBurst; ++i)
@@ -354,12 +428,13 @@ class Bench
                 if (n == 1 || rng() % 3 == 0) {
                     t0.out.push_back(hdr(WEFT_OSIF_CMD_MBOX_PUT, kTx, 1));
                     t0.out.push_back(next_put++);
+                    t0_expected_ += 1; // the header
                 } else {
                     t0.out.push_back(hdr(WEFT_OSIF_CMD_MBOX_PUT_BURST, kTx, n));
                     for (uint32_t i = 0; i < n; ++i)
                         t0.out.push_back(next_put++);
+                    t0_expected_ += 2; // the header and burst_end
                 }
-                ++t0_expected_;
             }
             // Consumer: one call at a time; parse its response once complete.
             if (!consumer_busy_ && t1.sent()) {
@@ -368,15 +443,17 @@ class Bench
                 if (n == 1 || rng() % 3 == 0) {
                     t1.out.push_back(hdr(WEFT_OSIF_CMD_MBOX_GET, kRx, 0));
                     want_words_ = 1;
+                    want_end_ = false;
                 } else {
                     t1.out.push_back(hdr(WEFT_OSIF_CMD_MBOX_GET_BURST, kRx, 1));
                     t1.out.push_back(n);
                     want_words_ = n;
+                    want_end_ = true;
                 }
                 consumer_busy_ = true;
             }
             h.step();
-            if (consumer_busy_ && t1.in.size() >= parsed + 1 + want_words_) {
+            if (consumer_busy_ && t1.in.size() >= parsed + 1 + want_words_ + want_end_) {
                 CHECK(resp_status(t1.in[parsed]) == WEFT_OSIF_OK, "random get status %u",
                       resp_status(t1.in[parsed]));
                 for (uint32_t i = 0; i < want_words_; ++i) {
@@ -387,7 +464,11 @@ class Bench
                     }
                     ++next_get;
                 }
-                parsed += 1 + want_words_;
+                if (want_end_)
+                    CHECK(t1.in[parsed + 1 + want_words_] ==
+                              weft_osif_burst_end(WEFT_OSIF_OK, want_words_),
+                          "random traffic: burst_end 0x%08x", t1.in[parsed + 1 + want_words_]);
+                parsed += 1 + want_words_ + want_end_;
                 consumer_busy_ = false;
                 ++calls_done;
             }
@@ -406,6 +487,7 @@ class Bench
     size_t t0_expected_ = 0;
     bool consumer_busy_ = false;
     uint32_t want_words_ = 0;
+    bool want_end_ = false;
 };
 
 } // namespace

@@ -192,12 +192,13 @@ void test_calls(uint32_t seed)
           sm.exited, sm.exit_value);
 }
 
-// A raw request claiming 40000 argument words breaks framing: the slot is faulted.
+// A raw request's words go out verbatim: one claiming more argument words than the model
+// takes (its max_nargs, 16) faults the model's slot.
 void test_raw(uint32_t seed)
 {
     Bench b(seed);
     auto &sm = *b.sm;
-    const uint32_t bad = req_hdr(WEFT_OSIF_CMD_SEM_POST, kSem, 40000);
+    const uint32_t bad = req_hdr(WEFT_OSIF_CMD_SEM_POST, kSem, WEFT_OSIF_MAX_ARGS);
     b.exec({req_hdr(kRaw, 0, 3), bad, 1, 2}, 1);
     CHECK(sm.osif_fault, "raw malformed request: no OSIF fault");
     CHECK(!sm.osif_log.empty() && sm.osif_log.back() == bad,

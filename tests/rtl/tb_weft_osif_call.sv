@@ -10,7 +10,7 @@ module tb_weft_osif_call (
   // call_req_t
   input  logic                     req_i,
   input  logic [7:0]               cmd_i,
-  input  logic [7:0]               handle_i,
+  input  logic [15:0]              handle_i,
   input  logic [15:0]              nargs_i,
   input  logic [15:0]              nresults_i,
   input  logic [63:0]              args_i,

@@ -40,10 +40,18 @@ class GenProtocol(unittest.TestCase):
         self.assertIn("already used", res.stderr)
 
     def test_overlapping_header_fields_are_rejected(self):
-        self.spec["request_header"][1]["lsb"] = 10
+        self.spec["request_header"][1]["lsb"] = 4  # the handle into nargs [7:0]
         res, _, _ = run_gen(yaml.safe_dump(self.spec))
         self.assertNotEqual(res.returncode, 0)
         self.assertIn("overlaps", res.stderr)
+
+    def test_max_args_must_be_what_nargs_holds(self):
+        # Every header must frame a request (protocol version 4): no count a header can
+        # announce may be more than a request may carry.
+        self.spec["limits"]["max_args"] = 200
+        res, _, _ = run_gen(yaml.safe_dump(self.spec))
+        self.assertNotEqual(res.returncode, 0)
+        self.assertIn("limits.max_args: must be 255", res.stderr)
 
     def test_unknown_handle_type_is_rejected(self):
         self.spec["commands"][0]["handle"] = "SEMAPHORE"

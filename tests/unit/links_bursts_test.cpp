@@ -139,7 +139,9 @@ TEST_F(Runtime, MboxPutBurstPutsEveryWordInOrder)
     std::vector<uint32_t> words;
     for (uint32_t i = 0; i < 40; i++)
         words.push_back(0x5000 + i);
-    EXPECT_EQ(Call(0, WEFT_OSIF_CMD_MBOX_PUT_BURST, 0, words).status, WEFT_OSIF_OK);
+    Resp r = Call(0, WEFT_OSIF_CMD_MBOX_PUT_BURST, 0, words);
+    EXPECT_EQ(r.status, WEFT_OSIF_OK);
+    EXPECT_EQ(r.results, (std::vector<uint32_t>{weft_osif_burst_end(WEFT_OSIF_OK, 40)}));
     consumer.join();
     EXPECT_EQ(got, words);
 }
@@ -154,9 +156,10 @@ TEST_F(Runtime, MboxGetBurstTakesExactlyItsCount)
     Resp r = Call(0, WEFT_OSIF_CMD_MBOX_GET_BURST, 0, {10});
     producer.join();
     ASSERT_EQ(r.status, WEFT_OSIF_OK);
-    ASSERT_EQ(r.results.size(), 10u);
+    ASSERT_EQ(r.results.size(), 11u) << "ten words and burst_end";
     for (uint32_t i = 0; i < 10; i++)
         EXPECT_EQ(r.results[i], 100 + i);
+    EXPECT_EQ(r.results[10], weft_osif_burst_end(WEFT_OSIF_OK, 10));
     EXPECT_EQ(weft_mbox_count(&mbox_), 2u);
 }
 
@@ -171,26 +174,60 @@ TEST_F(Runtime, MboxBurstArgumentsAreChecked)
     EXPECT_NE(LogLineWith({"MBOX_PUT_BURST", "BADARGS", "carries no word"}), "");
 }
 
-// A signal or timeout ends a burst only before its first word moves: after that the
-// burst completes, so no word is taken from the mailbox and then lost.
-TEST_F(Runtime, MboxBurstIsCancelledOnlyBeforeItsFirstWord)
+// A signal or timeout ends a burst that waits. Before its first word moves the status
+// says so and nothing moved; after it the response is OK and burst_end says how the call
+// ended and how many words moved: a word taken from the mailbox is delivered, a word the
+// mailbox had no room for stays the thread's, and none is lost.
+TEST_F(Runtime, MboxBurstEndedBeforeItsFirstWordMovesNothing)
+{
+    Start(0, {{WEFT_RES_MBOX, &mbox_}});
+    EXPECT_EQ(Call(0, WEFT_OSIF_CMD_MBOX_TIMEDGET_BURST, 0, {4, 1000}).status, WEFT_OSIF_TIMEDOUT);
+    EXPECT_EQ(weft_mbox_count(&mbox_), 0u);
+}
+
+TEST_F(Runtime, MboxGetBurstCancelledPartwayDeliversTheWordsItTook)
 {
     weft_hwthread_t *t = Start(0, {{WEFT_RES_MBOX, &mbox_}});
-    EXPECT_EQ(Call(0, WEFT_OSIF_CMD_MBOX_TIMEDGET_BURST, 0, {4, 1000}).status, WEFT_OSIF_TIMEDOUT);
     ASSERT_EQ(weft_mbox_put(&mbox_, 1), 0);
     Issue(0, WEFT_OSIF_CMD_MBOX_GET_BURST, 0, {3}); // takes word 1, then waits for two
-    std::this_thread::sleep_for(std::chrono::milliseconds(60));
+    EXPECT_FALSE(Collect(0, 60).arrived) << "a burst get waiting for words was answered";
     ASSERT_EQ(weft_hwthread_signal(t, WEFT_SIGNAL_YIELD), 0);
-    std::this_thread::sleep_for(std::chrono::milliseconds(60));
-    EXPECT_EQ(fake_hw2sw_count(f_, 0), 0u);
-    ASSERT_EQ(weft_mbox_put(&mbox_, 2), 0);
-    ASSERT_EQ(weft_mbox_put(&mbox_, 3), 0);
     Resp r = Collect(0);
-    ASSERT_EQ(r.status, WEFT_OSIF_OK) << "a started burst must complete despite the signal";
-    EXPECT_EQ(r.results, (std::vector<uint32_t>{1, 2, 3}));
-    // Now signalled and the mailbox empty: a new burst ends before its first word.
-    EXPECT_EQ(Call(0, WEFT_OSIF_CMD_MBOX_GET_BURST, 0, {2}).status, WEFT_OSIF_CANCELED);
+    ASSERT_TRUE(r.arrived) << "the signal did not end the waiting burst";
+    EXPECT_EQ(r.status, WEFT_OSIF_OK);
+    EXPECT_EQ(r.results,
+              (std::vector<uint32_t>{1, 0, 0, weft_osif_burst_end(WEFT_OSIF_CANCELED, 1)}));
+    // Words that come later stay in the mailbox; the thread was told it got one.
+    ASSERT_EQ(weft_mbox_put(&mbox_, 2), 0);
+    EXPECT_EQ(Call(0, WEFT_OSIF_CMD_MBOX_GET_BURST, 0, {2}).status, WEFT_OSIF_OK)
+        << "with the signal pending, a burst that can go on still does (here: one word)";
     EXPECT_EQ(weft_mbox_count(&mbox_), 0u);
+}
+
+TEST_F(Runtime, MboxPutBurstEndedPartwayKeepsTheWordsItPut)
+{
+    weft_mbox_t small;
+    ASSERT_EQ(weft_mbox_init(&small, 3), 0);
+    weft_hwthread_t *t = Start(0, {{WEFT_RES_MBOX, &small}});
+    // Three words fit; the fourth waits for room until the timeout (50 ms) ends the call.
+    Resp r = Call(0, WEFT_OSIF_CMD_MBOX_TIMEDPUT_BURST, 0, {50000, 11, 12, 13, 14, 15});
+    EXPECT_EQ(r.status, WEFT_OSIF_OK);
+    EXPECT_EQ(r.results, (std::vector<uint32_t>{weft_osif_burst_end(WEFT_OSIF_TIMEDOUT, 3)}));
+    EXPECT_EQ(weft_mbox_count(&small), 3u);
+    // A signal ends a waiting put the same way; nothing moved: CANCELED, no result word.
+    Issue(0, WEFT_OSIF_CMD_MBOX_PUT_BURST, 0, {16, 17});
+    EXPECT_FALSE(Collect(0, 60).arrived);
+    ASSERT_EQ(weft_hwthread_signal(t, WEFT_SIGNAL_STOP), 0);
+    r = Collect(0);
+    EXPECT_EQ(r.status, WEFT_OSIF_CANCELED);
+    EXPECT_TRUE(r.results.empty());
+    uint32_t v = 0;
+    for (uint32_t want : {11u, 12u, 13u}) {
+        ASSERT_EQ(weft_mbox_tryget(&small, &v), 0);
+        EXPECT_EQ(v, want);
+    }
+    Destroy(t);
+    weft_mbox_destroy(&small);
 }
 
 } // namespace

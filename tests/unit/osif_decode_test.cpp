@@ -1,4 +1,4 @@
-// The OSIF request decoder: every verdict and error class, and the framing bound.
+// The OSIF request decoder: every verdict and error class, and the header's fields.
 #include <gtest/gtest.h>
 
 #include <semaphore.h>
@@ -171,34 +171,33 @@ TEST_F(OsifDecode, ChecksInProtocolOrder)
     EXPECT_EQ(Decode(WEFT_OSIF_CMD_SEM_POST, 1, {1}).status, WEFT_OSIF_WRONG_TYPE);
 }
 
-TEST_F(OsifDecode, NargsAboveBoundIsFramingFault)
-{
-    uint32_t hdr = weft_osif_req_header(WEFT_OSIF_CMD_MBOX_PUT, 3, WEFT_OSIF_MAX_ARGS + 1);
-    EXPECT_EQ(weft_osif_frame(hdr), -1);
-    weft_osif_decoded_t d;
-    weft_osif_decode(hdr, nullptr, res_, 4, &d);
-    EXPECT_EQ(d.verdict, WEFT_OSIF_FRAMING);
-    // Framing comes before everything: even an unknown command with a huge count faults.
-    hdr = weft_osif_req_header(0x7e, 200, 0xffff);
-    weft_osif_decode(hdr, nullptr, res_, 4, &d);
-    EXPECT_EQ(d.verdict, WEFT_OSIF_FRAMING);
-    EXPECT_EQ(d.hdr.nargs, 0xffffu);
-}
-
-TEST_F(OsifDecode, FrameReturnsArgumentCount)
-{
-    EXPECT_EQ(weft_osif_frame(weft_osif_req_header(WEFT_OSIF_CMD_MBOX_PUT, 0, 1)), 1);
-    EXPECT_EQ(weft_osif_frame(weft_osif_req_header(0x55, 0, 0)), 0);
-    EXPECT_EQ(weft_osif_frame(weft_osif_req_header(0x55, 0, WEFT_OSIF_MAX_ARGS)),
-              static_cast<int>(WEFT_OSIF_MAX_ARGS));
-}
-
 TEST_F(OsifDecode, HeaderSplitTakesFieldsApart)
 {
-    weft_osif_header_t h = weft_osif_header_split(0x0a03fffeu);
+    // Protocol version 4: cmd [31:24], a 16-bit handle [23:8], nargs [7:0].
+    weft_osif_header_t h = weft_osif_header_split(0x0a1234feu);
     EXPECT_EQ(h.cmd, 0x0au);
-    EXPECT_EQ(h.handle, 0x03u);
-    EXPECT_EQ(h.nargs, 0xfffeu);
+    EXPECT_EQ(h.handle, 0x1234u);
+    EXPECT_EQ(h.nargs, 0xfeu);
+    EXPECT_EQ(weft_osif_req_header(0x0a, 0x1234, 0xfe), 0x0a1234feu);
+    // Every header frames a request: the field holds no more than a request may carry.
+    EXPECT_EQ(WEFT_OSIF_MAX_ARGS, WEFT_OSIF_REQ_NARGS_MASK);
+}
+
+TEST_F(OsifDecode, HandlesAbove255NameEntriesOfALargeArray)
+{
+    std::vector<weft_resource_t> big(300, weft_resource_t{WEFT_RES_SEM, &sem_});
+    big[299] = {WEFT_RES_MBOX, &mbox_};
+    weft_osif_decoded_t d;
+    weft_osif_decode(weft_osif_req_header(WEFT_OSIF_CMD_MBOX_GET, 299, 0), nullptr, big.data(), 300,
+                     &d);
+    EXPECT_EQ(d.verdict, WEFT_OSIF_ACCEPT);
+    EXPECT_EQ(d.res, &big[299]);
+    weft_osif_decode(weft_osif_req_header(WEFT_OSIF_CMD_SEM_POST, 300, 0), nullptr, big.data(), 300,
+                     &d);
+    EXPECT_EQ(d.status, WEFT_OSIF_BADHANDLE);
+    weft_osif_decode(weft_osif_req_header(WEFT_OSIF_CMD_SEM_POST, 0xffff, 0), nullptr, big.data(),
+                     300, &d);
+    EXPECT_EQ(d.status, WEFT_OSIF_BADHANDLE);
 }
 
 } // namespace

@@ -1,6 +1,9 @@
 #include "runtime_fixture.h"
 
 #include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <thread>
 
 void Runtime::SetUp()
 {
@@ -56,9 +59,15 @@ void Runtime::Issue(unsigned slot, uint32_t cmd, uint32_t handle, std::vector<ui
                     int nargs)
 {
     uint32_t n = nargs < 0 ? static_cast<uint32_t>(args.size()) : static_cast<uint32_t>(nargs);
-    ASSERT_EQ(fake_hw_push(f_, slot, weft_osif_req_header(cmd, handle, n)), 0);
-    for (uint32_t a : args)
-        ASSERT_EQ(fake_hw_push(f_, slot, a), 0);
+    std::vector<uint32_t> words = {weft_osif_req_header(cmd, handle, n)};
+    words.insert(words.end(), args.begin(), args.end());
+    // A word waits for room, as a thread's does when the FIFO is full.
+    for (uint32_t w : words) {
+        int rc;
+        for (int tries = 0; (rc = fake_hw_push(f_, slot, w)) == -ENOSPC && tries < 3000; tries++)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        ASSERT_EQ(rc, 0);
+    }
 }
 
 Runtime::Resp Runtime::Collect(unsigned slot, int timeout_ms)

@@ -4,9 +4,11 @@
 //   0  an unknown command (code BadCmd = 0x7E, handle 0, no arguments)
 //   1  SEM_POST on handle 200 (outside any resource array)
 //   2  SEM_WAIT on handle 0 (the test binds handle 0 to a mailbox: wrong type)
-//   3  a malformed length: a SEM_POST header on handle 0 claiming 40000 argument words,
-//      followed by an endless stream of words (0, 1, 2, ...) for as long as they are
-//      taken
+//   3  a malformed length: a SEM_POST header on handle 0 claiming 255 argument words
+//      (SEM_POST takes none), followed by an endless stream of words (0, 1, 2, ...) for
+//      as long as they are taken: the delegate answers BADARGS, then reads the stream as
+//      requests and answers them, and the thread, which takes no answer, overflows its
+//      response FIFO
 //   4  a MEMIF read of 4 bytes at bus address 0x00000100 (outside its memory window)
 //   5  a MEMIF read command whose length (6 bytes) is not a multiple of 4, at bus
 //      address {init data[31:8], 8'h00} (so a test can place it inside the window)
@@ -22,9 +24,9 @@ module hwt_bad (
   /// The unknown command code of mode 0.
   localparam logic [7:0] BadCmd = 8'h7E;
   /// The out-of-range handle of mode 1.
-  localparam logic [7:0] BadHandle = 8'd200;
+  localparam logic [15:0] BadHandle = 16'd200;
   /// The claimed argument count of mode 3.
-  localparam logic [15:0] BadNargs = 16'd40000;
+  localparam logic [7:0] BadNargs = 8'd255;
   /// The bus address of mode 4.
   localparam logic [31:0] OutsideAddr = 32'h0000_0100;
   /// The MEMIF length of mode 5.
@@ -70,7 +72,7 @@ module hwt_bad (
 
   logic [31:0] raw_hdr, mem_cmd0, mem_addr;
   always_comb begin
-    raw_hdr = weft_osif_pkg::req_header(weft_osif_pkg::CmdSemPost, 8'd0, BadNargs);
+    raw_hdr = weft_osif_pkg::req_header(weft_osif_pkg::CmdSemPost, '0, BadNargs);
     mem_cmd0 = '0;
     mem_cmd0[weft_osif_pkg::MemifOpMsb:weft_osif_pkg::MemifOpLsb] = weft_osif_pkg::MemifOpRead;
     mem_cmd0[weft_osif_pkg::MemifLengthMsb:weft_osif_pkg::MemifLengthLsb] =
@@ -117,7 +119,7 @@ module hwt_bad (
         unique case (mode)
           8'd0: begin
             call.cmd = BadCmd;
-            call.handle = 8'd0;
+            call.handle = '0;
           end
           8'd1: begin
             call.cmd = weft_osif_pkg::CmdSemPost;
@@ -125,7 +127,7 @@ module hwt_bad (
           end
           default: begin
             call.cmd = weft_osif_pkg::CmdSemWait;
-            call.handle = 8'd0;
+            call.handle = '0;
           end
         endcase
         if (call_rsp.done) begin

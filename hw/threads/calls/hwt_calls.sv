@@ -87,7 +87,7 @@ module hwt_calls #(
   logic [7:0] icmd;
   logic [15:0] inargs;
   assign icmd = instr_q[weft_osif_pkg::ReqCmdMsb:weft_osif_pkg::ReqCmdLsb];
-  assign inargs = instr_q[weft_osif_pkg::ReqNargsMsb:weft_osif_pkg::ReqNargsLsb];
+  assign inargs = 16'(instr_q[weft_osif_pkg::ReqNargsMsb:weft_osif_pkg::ReqNargsLsb]);
 
 
   // ---- OS call client and one-word memory access -----------------------------------
@@ -150,7 +150,7 @@ module hwt_calls #(
       StFetch: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdMboxGet;
-        call.handle = imbox_q;
+        call.handle = 16'(imbox_q);
         if (call_rsp.done) begin
           instr_d = call_results[31:0];
           state_d = call_rsp.ok ? StDecode : StExitErr;
@@ -190,7 +190,7 @@ module hwt_calls #(
       StFetchArg: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdMboxGet;
-        call.handle = imbox_q;
+        call.handle = 16'(imbox_q);
         if (call_rsp.done) begin
           buf_d[32*idx_q[$clog2(BufWords)-1:0] +: 32] = call_results[31:0];
           idx_d = idx_q + 16'd1;
@@ -271,7 +271,7 @@ module hwt_calls #(
       StPut: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdMboxPut;
-        call.handle = rmbox_q;
+        call.handle = 16'(rmbox_q);
         call.nargs = 16'd1;
         call_args[31:0] = put_q[32*idx_q[$clog2(PutWords)-1:0] +: 32];
         if (call_rsp.done) begin

@@ -29,7 +29,7 @@
 //     THREAD_EXIT and THREAD_YIELD always with a non-zero handle so they are rejected
 //     with BADHANDLE instead of ending the thread), handle 0..5, random arguments (half
 //     of them below 256), nargs as the command wants in 12 of 16 requests, else one less,
-//     one more or random in 0..256; 1 in 16 has a random command code. Every request is
+//     one more or random in 0..255; 1 in 16 has a random command code. Every request is
 //     complete as framed (header and nargs words), so the runtime gets a response to send.
 //   - OSIF responses: words are taken with probability 3/4 per cycle, with pauses of up
 //     to 4095 cycles; the thread follows their framing (header, nwords words) to know
@@ -43,15 +43,17 @@
 //     Commands are pipelined: a new one may start while fewer than MemOwedCap (512)
 //     data words of earlier ones are still owed.
 // Hostility level (init data bits [1:0]); per action, with probability Fatal/4096, the
-// action is one that ends the thread:
+// action is a fatal one (MEMIF) or a wholly random one (OSIF):
 //   level  Fatal  OSIF requests outstanding at once (response not yet taken)
 //   0        0    1 (no fault on purpose: a level-0 run ends by THREAD_EXIT, unless a
 //                    call blocks for good without BOUNDED, or it is stopped)
 //   1        1    2
 //   2       16    8
 //   3      128    31 (with response pauses this overflows the response FIFO)
-//   A fatal OSIF action is a header announcing 257..300 argument words (framing fault),
-//   or a fully random header word (mostly the same; followed by its nargs words if not).
+//   The OSIF action is a fully random header word (any command, handle and nargs; still
+//   a non-zero handle for THREAD_EXIT and THREAD_YIELD), followed by its nargs words.
+//   Since protocol version 4 no header can announce more words than a request may carry,
+//   so no OSIF request is fatal (it was a framing fault).
 //   A fatal MEMIF action is a command just outside the window (up to 16 bytes below its
 //   start, or crossing its end by 4..16 bytes), or a malformed one inside it: op 2 or 3,
 //   reserved bits set, length not a multiple of 4, length 0, or an unaligned address.
@@ -68,7 +70,7 @@
 // takes the read data it asked for; it finishes its current OSIF request with filler
 // words (0) or drops a header nobody has seen yet; it takes every response due; then it
 // makes THREAD_EXIT with the number of actions it started (the budget). A run may also
-// end earlier by a fault (framing, memory, response FIFO overflow) or by being stopped.
+// end earlier by a fault (memory, response FIFO overflow) or by being stopped.
 module hwt_chaos (
   `include "weft_slot_ports.svh"
 );
@@ -83,7 +85,7 @@ module hwt_chaos (
   localparam int unsigned BoundedBit = 24;
   /// A new MEMIF command only while fewer data words than this are owed.
   localparam logic [31:0] MemOwedCap = 32'd512;
-  /// Most argument words a request may announce (more is a framing fault).
+  /// Most argument words a request may carry (all the header's nargs field holds).
   localparam logic [15:0] MaxArgs = 16'(weft_osif_pkg::OsifMaxArgs);
 
   typedef enum logic [2:0] {
@@ -317,7 +319,6 @@ module hwt_chaos (
   logic [31:0] o_word_d, o_word_q;
   logic [15:0] o_left_d, o_left_q;   // argument words still to send
   logic [7:0]  o_cmd_d, o_cmd_q;
-  logic        o_resp_d, o_resp_q;   // a response is due once the request is complete
   logic        o_first_d, o_first_q; // the next argument word is the first
   logic        o_pend_d, o_pend_q;
   logic [11:0] o_pause_d, o_pause_q;
@@ -356,10 +357,10 @@ module hwt_chaos (
   weft_hwt_pkg::call_req_t call;
   weft_hwt_pkg::call_rsp_t call_rsp;
   logic [31:0] call_args;     // the job's count (3), then the exit value
-  logic [95:0] call_results;  // the seed, then the job {budget word, size, base}
+  logic [127:0] call_results;  // the seed, then the job {burst_end, budget word, size, base}
   weft_osif_pkg::osif_req_t call_osif;
 
-  weft_osif_call #(.MaxArgs(1), .MaxResults(3)) u_call (
+  weft_osif_call #(.MaxArgs(1), .MaxResults(4)) u_call (
     .clk_i, .rst_ni, .req_i(call), .args_i(call_args), .rsp_o(call_rsp),
     .results_o(call_results), .osif_i(slot_i.osif), .osif_o(call_osif));
 
@@ -376,7 +377,7 @@ module hwt_chaos (
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdMboxGetBurst;
         call.nargs = 16'd1;
-        call.nresults = 16'd3;
+        call.nresults = 16'd4;
         call_args = 32'd3;
       end
       PhExit: begin
@@ -397,19 +398,19 @@ module hwt_chaos (
 
   // ---- the OSIF request a commit would start --------------------------------------
   logic [11:0] fatal_thr;
-  logic        o_fatal, o_fatal_raw;
-  logic [7:0]  gen_cmd0, gen_cmd, gen_handle0, gen_handle;
+  logic        o_raw;
+  logic [7:0]  gen_cmd0, gen_cmd;
+  logic [15:0] gen_handle0, gen_handle;
   logic [15:0] gen_fixed, gen_nominal, gen_rand, gen_nargs;
   logic [31:0] gen_hdr;
   assign fatal_thr = fatal_of(level_q);
 
   always_comb begin
-    o_fatal = g_o1[11:0] < fatal_thr;
-    o_fatal_raw = o_fatal && g_o1[12];
+    o_raw = g_o1[11:0] < fatal_thr;
     // Command: from the protocol's table, or a random code (1 in 16).
     gen_cmd0 = (g_o1[16:13] == 4'd0) ? g_o2[31:24] : cmd_of(g_o1[21:17]);
-    gen_handle0 = {5'd0, (g_o1[24:22] > 3'd5) ? (g_o1[24:22] - 3'd6) : g_o1[24:22]};
-    if (o_fatal_raw) begin
+    gen_handle0 = {13'd0, (g_o1[24:22] > 3'd5) ? (g_o1[24:22] - 3'd6) : g_o1[24:22]};
+    if (o_raw) begin
       gen_cmd0 = g_o2[weft_osif_pkg::ReqCmdMsb:weft_osif_pkg::ReqCmdLsb];
       gen_handle0 = g_o2[weft_osif_pkg::ReqHandleMsb:weft_osif_pkg::ReqHandleLsb];
     end
@@ -418,39 +419,28 @@ module hwt_chaos (
     // gets them rejected (BADHANDLE) before their argument count is looked at.
     gen_handle = gen_handle0;
     if ((gen_cmd == weft_osif_pkg::CmdThreadExit || gen_cmd == weft_osif_pkg::CmdThreadYield) &&
-        gen_handle0 == 8'd0) begin
-      gen_handle = 8'd1;
+        gen_handle0 == '0) begin
+      gen_handle = 16'd1;
     end
     gen_fixed = nargs_of(gen_cmd);
     gen_nominal = gen_fixed + (variadic(gen_cmd) ? {13'd0, g_o1[31:29]} + 16'd1 : 16'd0);
-    gen_rand = {7'd0, g_o2[8:0]};
-    if (gen_rand > MaxArgs) begin
-      gen_rand = gen_rand - MaxArgs;
-    end
+    gen_rand = {8'd0, g_o2[7:0]};
     unique case (g_o1[28:25])
       4'd12:        gen_nargs = (gen_nominal == 16'd0) ? 16'd1 : gen_nominal - 16'd1;
       4'd13:        gen_nargs = gen_nominal + 16'd1;
       4'd14, 4'd15: gen_nargs = gen_rand;
       default:      gen_nargs = gen_nominal;
     endcase
+    if (o_raw) begin
+      gen_nargs = 16'(g_o2[weft_osif_pkg::ReqNargsMsb:weft_osif_pkg::ReqNargsLsb]);
+    end
+    if (gen_nargs > MaxArgs) begin
+      gen_nargs = MaxArgs;
+    end
     if (bounded_q && put_burst(gen_cmd) && gen_nargs > gen_fixed + 16'd1) begin
       gen_nargs = gen_fixed + 16'd1;
     end
-    if (o_fatal && !o_fatal_raw) begin
-      // 257..300 argument words: a framing fault.
-      gen_nargs = MaxArgs + 16'd1 +
-                  {10'd0, (g_o2[5:0] > 6'd43) ? (g_o2[5:0] - 6'd20) : g_o2[5:0]};
-    end else if (o_fatal_raw) begin
-      gen_nargs = g_o2[weft_osif_pkg::ReqNargsMsb:weft_osif_pkg::ReqNargsLsb];
-      if (bounded_q && put_burst(gen_cmd) && gen_nargs <= MaxArgs &&
-          gen_nargs > gen_fixed + 16'd1) begin
-        gen_nargs = gen_fixed + 16'd1;
-      end
-    end
-    gen_hdr = '0;
-    gen_hdr[weft_osif_pkg::ReqCmdMsb:weft_osif_pkg::ReqCmdLsb] = gen_cmd;
-    gen_hdr[weft_osif_pkg::ReqHandleMsb:weft_osif_pkg::ReqHandleLsb] = gen_handle;
-    gen_hdr[weft_osif_pkg::ReqNargsMsb:weft_osif_pkg::ReqNargsLsb] = gen_nargs;
+    gen_hdr = weft_osif_pkg::req_header(gen_cmd, gen_handle, 8'(gen_nargs));
   end
 
   // An argument word of the request in progress (first: its first argument word).
@@ -566,7 +556,6 @@ module hwt_chaos (
     o_word_d = o_word_q;
     o_left_d = o_left_q;
     o_cmd_d = o_cmd_q;
-    o_resp_d = o_resp_q;
     o_first_d = o_first_q;
     o_pause_d = o_pause_q;
     due_d = due_q;
@@ -613,7 +602,8 @@ module hwt_chaos (
           raw_size_d = call_results[63:32];
           budget_d = call_results[87:64];
           bounded_d = call_results[64 + BoundedBit];
-          if (!call_rsp.ok || call_rsp.nresults != 16'd3) begin
+          if (!call_rsp.ok || call_rsp.nresults != 16'd4 || call_results[127:96] !=
+              weft_osif_pkg::burst_end(weft_osif_pkg::StatusOk, 16'd3)) begin
             exit_d = ExitBadJob;
             phase_d = PhExit;
           end else begin
@@ -677,7 +667,6 @@ module hwt_chaos (
       o_word_d = gen_hdr;
       o_left_d = gen_nargs;
       o_cmd_d = gen_cmd;
-      o_resp_d = (gen_nargs <= MaxArgs);
     end else if (o_fire) begin
       unique case (o_state_q)
         OHdr: begin
@@ -728,7 +717,7 @@ module hwt_chaos (
         i_done_resp = (i_left_q == 16'd1);
       end
     end
-    due_d = due_q + {5'd0, o_done_req && o_resp_q} -
+    due_d = due_q + {5'd0, o_done_req} -
             {5'd0, i_done_resp && (due_q != 6'd0)};
 
     // ---- MEMIF commands ----
@@ -831,7 +820,6 @@ module hwt_chaos (
       o_word_q <= '0;
       o_left_q <= '0;
       o_cmd_q <= '0;
-      o_resp_q <= 1'b0;
       o_first_q <= 1'b0;
       o_pend_q <= 1'b0;
       o_pause_q <= '0;
@@ -867,7 +855,6 @@ module hwt_chaos (
       o_word_q <= o_word_d;
       o_left_q <= o_left_d;
       o_cmd_q <= o_cmd_d;
-      o_resp_q <= o_resp_d;
       o_first_q <= o_first_d;
       o_pend_q <= o_pend_d;
       o_pause_q <= o_pause_d;

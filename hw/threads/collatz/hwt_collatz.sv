@@ -53,9 +53,9 @@ module hwt_collatz #(
   weft_hwt_pkg::call_req_t call;
   weft_hwt_pkg::call_rsp_t call_rsp;
   logic [31:0] call_args;     // THREAD_YIELD: rec; THREAD_EXIT: the exit value
-  logic [95:0] call_results;  // a job {rec, end, start}, or the resume state {rec, resumed}
+  logic [127:0] call_results;  // a job {burst_end, rec, end, start}, or the resume state {rec, resumed}
 
-  weft_osif_call #(.MaxArgs(1), .MaxResults(3)) u_call (
+  weft_osif_call #(.MaxArgs(1), .MaxResults(4)) u_call (
     .clk_i, .rst_ni, .req_i(call), .args_i(call_args), .rsp_o(call_rsp),
     .results_o(call_results), .osif_i(slot_i.osif), .osif_o(slot_o.osif));
 
@@ -91,7 +91,7 @@ module hwt_collatz #(
     word_d  = word_q;
     yield_d = yield_q;
     call = '0;
-    call.nresults = 16'd3;
+    call.nresults = 16'd4;
     call_args = '0;
     mem = '0;
     mem.addr = rec_q + {27'd0, word_q, 2'b00};
@@ -120,7 +120,7 @@ module hwt_collatz #(
       StJob: begin
         call.valid  = 1'b1;
         call.cmd    = weft_osif_pkg::CmdMboxGetBurst;
-        call.handle = job_h_q;
+        call.handle = 16'(job_h_q);
         call.nargs  = 16'd1;
         call_args   = 32'd3;
         if (call_rsp.done) begin
@@ -130,7 +130,9 @@ module hwt_collatz #(
           next_d  = call_results[31:0];
           sum_d   = '0;
           since_d = '0;
-          state_d = (call_rsp.ok && call_rsp.nresults == 16'd3) ? StNext : StExit;
+          state_d = (call_rsp.ok && call_rsp.nresults == 16'd4 &&
+                     call_results[127:96] == weft_osif_pkg::burst_end(weft_osif_pkg::StatusOk, 16'd3)) ?
+                    StNext : StExit;
         end
       end
 

@@ -370,7 +370,7 @@ module hwt_display #(
       StFbWait: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdSemWait;
-        call.handle = free_h_q;
+        call.handle = 16'(free_h_q);
         if (call_rsp.done) begin
           fb_ptr_d = fb_base_q;
           exit_val_d = ExitOsError;
@@ -381,7 +381,7 @@ module hwt_display #(
       StNewWait: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdSemWait;
-        call.handle = new_h_q + j_q;
+        call.handle = {8'd0, new_h_q + j_q};
         if (call_rsp.done) begin
           blk_rem_d = blk_bytes_q;
           exit_val_d = ExitOsError;
@@ -417,7 +417,7 @@ module hwt_display #(
       StReadyPost: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdSemPost;
-        call.handle = ready_h_q + j_q;
+        call.handle = {8'd0, ready_h_q + j_q};
         if (call_rsp.done) begin
           j_d = j_q + 1'b1;
           if (b_q + 1'b1 == nb_q) begin
@@ -437,7 +437,7 @@ module hwt_display #(
       StShownPost: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdSemPost;
-        call.handle = shown_h_q;
+        call.handle = 16'(shown_h_q);
         if (call_rsp.done) begin
           shown_d = shown_q + 32'd1;
           // After the last grey buffer, back to buffer 0 and block handle 0.

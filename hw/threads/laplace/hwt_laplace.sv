@@ -439,7 +439,7 @@ module hwt_laplace #(
       StWaitIn: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdSemWait;
-        call.handle = hbase_q[7:0] + knb + 8'(b_q);
+        call.handle = {8'd0, hbase_q[7:0] + knb + 8'(b_q)};
         if (call_rsp.done) begin
           in_lines_d = in_lines_q + blines_q;
           if (!call_rsp.ok) begin
@@ -457,7 +457,7 @@ module hwt_laplace #(
       StWaitOut: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdSemWait;
-        call.handle = hbase_q[31:24] + knb + 8'(b_q - 9'd1);
+        call.handle = {8'd0, hbase_q[31:24] + knb + 8'(b_q - 9'd1)};
         if (call_rsp.done) begin
           out_lines_d = out_lines_q + blines_q;
           if (!call_rsp.ok) begin
@@ -506,7 +506,7 @@ module hwt_laplace #(
       StPostNew: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdSemPost;
-        call.handle = hbase_q[23:16] + knb + 8'(b_q - 9'd1);
+        call.handle = {8'd0, hbase_q[23:16] + knb + 8'(b_q - 9'd1)};
         if (call_rsp.done) begin
           if (!call_rsp.ok) begin
             exit_val_d = ExitOsError;
@@ -520,7 +520,7 @@ module hwt_laplace #(
       StPostIn: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdSemPost;
-        call.handle = hbase_q[15:8] + knb + 8'(b_q - 9'd2);
+        call.handle = {8'd0, hbase_q[15:8] + knb + 8'(b_q - 9'd2)};
         if (call_rsp.done) begin
           if (!call_rsp.ok) begin
             exit_val_d = ExitOsError;
@@ -543,7 +543,7 @@ module hwt_laplace #(
       StPostLast: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdSemPost;
-        call.handle = hbase_q[15:8] + knb + 8'(nb_q - 9'd1);
+        call.handle = {8'd0, hbase_q[15:8] + knb + 8'(nb_q - 9'd1)};
         if (call_rsp.done) begin
           frame_d = frame_q + 32'd1;
           k_d = nbuf2_q && !k_q;

@@ -141,7 +141,7 @@ module hwt_pingpong (
       StWait: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdSemWait;
-        call.handle = h0;
+        call.handle = 16'(h0);
         if (call_rsp.done) begin
           left_d = calls_per_round;
           exit_d = ExitOsError;
@@ -153,7 +153,7 @@ module hwt_pingpong (
         call.valid = 1'b1;
         call.cmd = (mode == ModeSemRaw) ? weft_osif_pkg::CmdSemPost
                                         : weft_osif_pkg::CmdMutexLock;
-        call.handle = h2;
+        call.handle = 16'(h2);
         if (call_rsp.done) begin
           exit_d = ExitOsError;
           if (!call_rsp.ok) begin
@@ -170,7 +170,7 @@ module hwt_pingpong (
       StOpB: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdMutexUnlock;
-        call.handle = h2;
+        call.handle = 16'(h2);
         if (call_rsp.done) begin
           exit_d = ExitOsError;
           left_d = left_q - 5'd1;
@@ -181,7 +181,7 @@ module hwt_pingpong (
       StPost: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdSemPost;
-        call.handle = h1;
+        call.handle = 16'(h1);
         if (call_rsp.done) begin
           rounds_d = rounds_q + 12'd1;
           exit_d = ExitOsError;
@@ -195,7 +195,7 @@ module hwt_pingpong (
       StPreLock0: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdMutexLock;
-        call.handle = h0;
+        call.handle = 16'(h0);
         if (call_rsp.done) begin
           exit_d = ExitOsError;
           state_d = call_rsp.ok ? StPreLock1 : StExit;
@@ -205,7 +205,7 @@ module hwt_pingpong (
       StPreLock1: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdMutexLock;
-        call.handle = h1;
+        call.handle = 16'(h1);
         if (call_rsp.done) begin
           exit_d = ExitOsError;
           state_d = call_rsp.ok ? StGate : StExit;
@@ -215,7 +215,7 @@ module hwt_pingpong (
       StGate: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdSemWait;
-        call.handle = gate;
+        call.handle = 16'(gate);
         if (call_rsp.done) begin
           exit_d = ExitOsError;
           state_d = call_rsp.ok ? StRingA : StExit;
@@ -225,7 +225,7 @@ module hwt_pingpong (
       StPreLock2: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdMutexLock;
-        call.handle = h2;
+        call.handle = 16'(h2);
         if (call_rsp.done) begin
           exit_d = ExitOsError;
           state_d = call_rsp.ok ? StRingA : StExit;
@@ -236,7 +236,7 @@ module hwt_pingpong (
         call.valid = 1'b1;
         call.cmd = (mode == ModeRingFirst) ? weft_osif_pkg::CmdMutexUnlock
                                            : weft_osif_pkg::CmdMutexLock;
-        call.handle = ring_cur;
+        call.handle = 16'(ring_cur);
         if (call_rsp.done) begin
           exit_d = ExitOsError;
           state_d = call_rsp.ok ? StRingB : StExit;
@@ -247,7 +247,7 @@ module hwt_pingpong (
         call.valid = 1'b1;
         call.cmd = (mode == ModeRingFirst) ? weft_osif_pkg::CmdMutexLock
                                            : weft_osif_pkg::CmdMutexUnlock;
-        call.handle = ring_prev;
+        call.handle = 16'(ring_prev);
         if (call_rsp.done) begin
           rounds_d = rounds_q + 12'd1;
           idx_d = (idx_q == 2'd2) ? 2'd0 : idx_q + 2'd1;

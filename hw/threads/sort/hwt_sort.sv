@@ -219,7 +219,7 @@ module hwt_sort #(
       StLock: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdMutexLock;
-        call.handle = mtx_q;
+        call.handle = 16'(mtx_q);
         if (call_rsp.done) begin
           exit_val_d = ExitOsError;
           state_d = call_rsp.ok ? StGetAddr : StExit;
@@ -229,7 +229,7 @@ module hwt_sort #(
       StGetAddr: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdMboxGet;
-        call.handle = mbox_q;
+        call.handle = 16'(mbox_q);
         if (call_rsp.done) begin
           addr_d = call_result;
           exit_val_d = ExitOsError;
@@ -240,7 +240,7 @@ module hwt_sort #(
       StGetLen: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdMboxGet;
-        call.handle = mbox_q;
+        call.handle = 16'(mbox_q);
         if (call_rsp.done) begin
           len_d = call_result;
           exit_val_d = ExitOsError;
@@ -251,7 +251,7 @@ module hwt_sort #(
       StUnlock: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdMutexUnlock;
-        call.handle = mtx_q;
+        call.handle = 16'(mtx_q);
         if (call_rsp.done) begin
           exit_val_d = ExitOsError;
           state_d = call_rsp.ok ? StCheck : StExit;
@@ -330,7 +330,7 @@ module hwt_sort #(
       StPost: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdSemPost;
-        call.handle = sem_q;
+        call.handle = 16'(sem_q);
         if (call_rsp.done) begin
           exit_val_d = ExitOsError;
           state_d = call_rsp.ok ? StLock : StExit;

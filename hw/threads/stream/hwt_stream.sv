@@ -24,7 +24,7 @@ module hwt_stream #(
   /// Words of local RAM: the largest block (8 KiB by default).
   parameter int unsigned RamWords = 2048,
   /// Most words per mailbox burst call.
-  parameter int unsigned Burst = 256
+  parameter int unsigned Burst = weft_osif_pkg::OsifMaxArgs
 ) (
   `include "weft_slot_ports.svh"
 );
@@ -62,9 +62,10 @@ module hwt_stream #(
 
   weft_hwt_pkg::call_req_t call;
   weft_hwt_pkg::call_rsp_t call_rsp;
-  logic [95:0] call_args, call_results;
+  logic [95:0] call_args;
+  logic [127:0] call_results;
 
-  weft_osif_call #(.MaxArgs(3), .MaxResults(3)) u_call (
+  weft_osif_call #(.MaxArgs(3), .MaxResults(4)) u_call (
     .clk_i, .rst_ni, .req_i(call), .args_i(call_args), .rsp_o(call_rsp),
     .results_o(call_results), .osif_i(osif_rsp[0 +: RspW]), .osif_o(osif_req[0 +: ReqW]));
 
@@ -153,10 +154,10 @@ module hwt_stream #(
     start_d     = start_q;
     streaming_d = streaming_q;
     call = '0;
-    call.nresults = 16'd3;
+    call.nresults = 16'd4;
     call_args = '0;
     put = '0;
-    put.handle = data_h_q;
+    put.handle = 16'(data_h_q);
     put.count = words_q;
     get = put;  // the same mailbox and count
     burst = '0;
@@ -179,14 +180,16 @@ module hwt_stream #(
       StJob: begin
         call.valid  = 1'b1;
         call.cmd    = weft_osif_pkg::CmdMboxGetBurst;
-        call.handle = job_h_q;
+        call.handle = 16'(job_h_q);
         call.nargs  = 16'd1;
         call_args[31:0] = 32'd3;
         if (call_rsp.done) begin
           op_d    = call_results[31:0];
           addr_d  = call_results[63:32];
           words_d = call_results[95:64];
-          state_d = (call_rsp.ok && call_rsp.nresults == 16'd3) ? StDecode : StExit;
+          state_d = (call_rsp.ok && call_rsp.nresults == 16'd4 &&
+                     call_results[127:96] == weft_osif_pkg::burst_end(weft_osif_pkg::StatusOk, 16'd3)) ?
+                    StDecode : StExit;
         end
       end
 
@@ -247,7 +250,7 @@ module hwt_stream #(
       StReport: begin
         call.valid  = 1'b1;
         call.cmd    = weft_osif_pkg::CmdMboxPutBurst;
-        call.handle = rep_h_q;
+        call.handle = 16'(rep_h_q);
         call.nargs  = 16'd3;
         call_args   = {t_mbox_q, t_mem_q, status_q};
         if (call_rsp.done) begin
