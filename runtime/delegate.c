@@ -1,10 +1,12 @@
 /*
  * The delegate: one pthread per hardware thread that carries out its OS calls.
  *
- * Loop: wait for the slot's interrupt; on a fault, end the thread; otherwise drain the
- * HW2SW FIFO word by word, assembling a request (header plus the argument words it
- * announces, possibly spread over several interrupts), decode it, execute it on the
- * bound native object and write the response to SW2HW.
+ * Loop: take the request the static region has staged in memory (osif_stage.h), decode
+ * it, execute it on the bound native object and write the response: a short one to
+ * OSIF_SW2HW, a long one into the response buffer and one OSIF_RSP_DMA write, either of
+ * which releases the request; then wait for the slot's interrupt, which says that the
+ * next request is staged or that the slot faulted. A request costs the delegate no
+ * register read (docs/osif.md, "Staging").
  *
  * Every blocking call but a condition wait waits in slices of WEFT_WAIT_SLICE_MS and
  * re-checks the stop request between them, so weft_hwthread_destroy() and
@@ -27,6 +29,7 @@
 #include <time.h>
 
 #include "osif_decode.h"
+#include "osif_stage.h"
 #include "wait_slice.h"
 #include "weft_internal.h"
 
@@ -78,34 +81,30 @@ static int reg_write(weft_hwthread_t *t, uint32_t reg, uint32_t v)
 
 /* ---- responses ----------------------------------------------------------------------- */
 
-/* A response longer than the SW2HW FIFO is written as the thread takes words, so the
- * FIFO never overflows; anything shorter goes out at once (a thread always takes the
- * whole previous response before it makes a call, and one that does not faults with
- * OVERFLOW). Returns 0, -ECANCELED when a stop request ended the wait for space, or a
- * platform error. */
+/* Responses of at most this many words, header included, are written to OSIF_SW2HW one
+ * register write a word; longer ones go through the response buffer with one register
+ * write in all. (Two words cost two writes either way; the DMA adds a read burst.) */
+#define REG_RESPONSE_WORDS 2u
+
+/* Write a response; its first register write releases the staged request. A thread takes
+ * the whole previous response before it makes a call; one that does not overflows SW2HW
+ * (FAULT.OVERFLOW) or stalls its own response DMA. Returns 0 or a platform error. */
 static int respond(weft_hwthread_t *t, uint8_t cmd, uint8_t status, const uint32_t *results,
                    unsigned n)
 {
-    int rc = reg_write(t, WEFT_SLOT_REG_OSIF_SW2HW, weft_osif_resp_header(cmd, status, n));
-    unsigned sent = 0, room = t->sw2hw_depth > 0 ? t->sw2hw_depth - 1 : UINT_MAX; /* 0: unknown */
-    while (rc == 0 && sent < n) {
-        if (room == 0) {
-            uint32_t st = 0;
-            rc = reg_read(t, WEFT_SLOT_REG_STATUS, &st);
-            unsigned used = st >> 16;
-            room = used < t->sw2hw_depth ? t->sw2hw_depth - used : 0;
-            if (rc == 0 && room == 0) {
-                if (stopping(t))
-                    return -ECANCELED;
-                struct timespec nap = {0, 50000}; /* the thread takes a word per cycle */
-                nanosleep(&nap, NULL);
-            }
-            continue;
-        }
-        rc = reg_write(t, WEFT_SLOT_REG_OSIF_SW2HW, results[sent++]);
-        room--;
+    uint32_t header = weft_osif_resp_header(cmd, status, n);
+    if (1u + n <= REG_RESPONSE_WORDS) {
+        int rc = reg_write(t, WEFT_SLOT_REG_OSIF_SW2HW, header);
+        for (unsigned i = 0; i < n && rc == 0; i++)
+            rc = reg_write(t, WEFT_SLOT_REG_OSIF_SW2HW, results[i]);
+        return rc;
     }
-    return rc;
+    if (1u + n > WEFT_STAGE_RSP_WORDS)
+        return -EOVERFLOW; /* no command has a longer response (osif_stage.h) */
+    t->stage.rsp[0] = header;
+    memcpy(t->stage.rsp + 1, results, n * sizeof *results);
+    /* The platform orders these stores before its register write. */
+    return reg_write(t, WEFT_SLOT_REG_OSIF_RSP_DMA, 1u + n);
 }
 
 /* ---- blocking waits ------------------------------------------------------------------ */
@@ -678,8 +677,6 @@ static serve_outcome_t serve(weft_hwthread_t *t, const uint32_t *req, ending_t *
     if (d.info && !d.info->has_response && r.status == WEFT_OSIF_OK)
         return SERVE_CONTINUE;
     int rc = respond(t, d.hdr.cmd, r.status, r.results, r.nresults);
-    if (rc == -ECANCELED)
-        return SERVE_STOPPED;
     if (rc != 0) {
         e->kind = WEFT_EXIT_FAULTED;
         set_message(e, "thread '%s' slot %u: cannot write the %s response to the slot", t->name,
@@ -736,6 +733,11 @@ static void describe_fault(weft_hwthread_t *t, ending_t *e)
                     " bytes at bus address 0x%08" PRIx32 " (command word 0x%08" PRIx32
                     "; windows granted: %s); thread stopped",
                     t->name, t->slot, memif_op_name(info), len, addr, info, granted);
+    } else if (fault & WEFT_FAULT_STAGE) {
+        set_message(e,
+                    "thread '%s' slot %u: request staging failed: bus error at 0x%08" PRIx32
+                    " (the staging buffers at 0x%08" PRIx64 "); thread stopped",
+                    t->name, t->slot, addr, t->stage.req_bus);
     } else if (fault & WEFT_FAULT_OVERFLOW) {
         set_message(e,
                     "thread '%s' slot %u: response FIFO overflow (responses written while "
@@ -779,7 +781,7 @@ static void finish(weft_hwthread_t *t, const ending_t *e)
         if (reg_read(t, WEFT_SLOT_REG_LINK_CALLS, &link_calls) == 0)
             t->link_calls_final = link_calls;
         weft_slot_stop(t->platform, t->slot);
-        reg_write(t, WEFT_SLOT_REG_FAULT, WEFT_FAULT_MEM | WEFT_FAULT_OVERFLOW);
+        reg_write(t, WEFT_SLOT_REG_FAULT, WEFT_FAULT_MEM | WEFT_FAULT_OVERFLOW | WEFT_FAULT_STAGE);
         t->slot_stopped = true; /* BUSY is cleared now: stats() must use busy_final */
     }
     pthread_mutex_unlock(&t->lock);
@@ -812,69 +814,66 @@ static void finish(weft_hwthread_t *t, const ending_t *e)
 
 /* ---- the loop ---------------------------------------------------------------------- */
 
+/* End the thread on a platform error (message names what failed). */
+static serve_outcome_t platform_error(weft_hwthread_t *t, ending_t *e, int rc, const char *what)
+{
+    e->kind = WEFT_EXIT_FAULTED;
+    set_message(e, "thread '%s' slot %u: platform error %d (%s) %s; thread stopped", t->name,
+                t->slot, rc, strerror(-rc), what);
+    weft_log(t->w, "%s", e->message);
+    return SERVE_FAULT;
+}
+
 void *weft_delegate_main(void *arg)
 {
     weft_hwthread_t *t = arg;
     weft_platform_t *p = t->platform;
     uint32_t req[1 + WEFT_OSIF_MAX_ARGS];
-    unsigned have = 0, want = 0; /* words of the request so far / in all */
     ending_t e = {.kind = WEFT_EXIT_STOPPED, .value = 0, .message = "stopped"};
     serve_outcome_t out = SERVE_CONTINUE;
-
-    uint32_t depth = 0;
-    if (reg_read(t, WEFT_SLOT_REG_FIFO_DEPTH, &depth) == 0)
-        t->sw2hw_depth = depth >> 16;
+    bool woken = false; /* the interrupt line was high since the last request */
 
     while (out == SERVE_CONTINUE) {
         if (stopping(t)) {
             out = SERVE_STOPPED;
             break;
         }
-        int rc = p->ops->irq_wait(p, t->slot, WEFT_IRQ_WAIT_MS);
-        if (rc == -ECANCELED || rc == -ETIMEDOUT || rc == -EINTR)
+        int n = weft_stage_take(t, req);
+        if (n > 0) {
+            woken = false;
+            out = serve(t, req, &e);
             continue;
-        uint32_t irq = 0, status = 0;
-        if (rc == 0)
-            rc = reg_read(t, WEFT_SLOT_REG_IRQ_STATUS, &irq);
-        if (rc == 0 && !(irq & WEFT_IRQ_FAULT))
-            rc = reg_read(t, WEFT_SLOT_REG_STATUS, &status);
-        if (rc != 0) {
-            e.kind = WEFT_EXIT_FAULTED;
-            set_message(&e, "thread '%s' slot %u: platform error %d (%s); thread stopped", t->name,
-                        t->slot, rc, strerror(-rc));
-            weft_log(t->w, "%s", e.message);
-            out = SERVE_FAULT;
+        }
+        if (n < 0) {
+            out = platform_error(t, &e, n, "taking a staged request (sequence number out of step)");
             break;
         }
-        if (irq & WEFT_IRQ_FAULT) {
-            describe_fault(t, &e);
-            out = SERVE_FAULT;
-            break;
-        }
-
-        unsigned n = status & 0xffffu;
-        for (unsigned i = 0; i < n && out == SERVE_CONTINUE; i++) {
-            uint32_t word;
-            rc = reg_read(t, WEFT_SLOT_REG_OSIF_HW2SW, &word);
+        if (woken) {
+            /* The interrupt without a new request: a fault, or a request whose sequence
+             * number was not yet visible (IRQ_STATUS, read after it, says which). */
+            uint32_t irq = 0;
+            int rc = reg_read(t, WEFT_SLOT_REG_IRQ_STATUS, &irq);
             if (rc != 0) {
-                /* The word may be gone: the request stream cannot be trusted any more. */
-                e.kind = WEFT_EXIT_FAULTED;
-                set_message(&e,
-                            "thread '%s' slot %u: platform error %d (%s) reading a request word; "
-                            "thread stopped",
-                            t->name, t->slot, rc, strerror(-rc));
-                weft_log(t->w, "%s", e.message);
+                out = platform_error(t, &e, rc, "reading IRQ_STATUS");
+                break;
+            }
+            if (irq & WEFT_IRQ_FAULT) {
+                describe_fault(t, &e);
                 out = SERVE_FAULT;
                 break;
             }
-            if (have == 0)
-                want = 1u + weft_osif_header_split(word).nargs;
-            req[have++] = word;
-            if (have == want) {
-                have = 0;
-                out = serve(t, req, &e);
-            }
+            woken = (irq & WEFT_IRQ_OSIF) != 0;
+            if (woken)
+                continue;
         }
+        int rc = p->ops->irq_wait(p, t->slot, WEFT_IRQ_WAIT_MS);
+        if (rc == -ECANCELED || rc == -ETIMEDOUT || rc == -EINTR)
+            continue;
+        if (rc != 0) {
+            out = platform_error(t, &e, rc, "waiting for the slot's interrupt");
+            break;
+        }
+        woken = true;
     }
 
     if (out == SERVE_STOPPED) {

@@ -13,6 +13,7 @@
 
 #include "deadline.h"
 #include "osif_decode.h"
+#include "osif_stage.h"
 #include "weft_internal.h"
 
 /* A queue the delegate can serve: open, blocking (slices rely on it), and with messages
@@ -212,7 +213,10 @@ static int slot_start(weft_hwthread_t *t, const char *image, const slot_caps_t *
     if (rc == 0)
         rc = slot_grant(t, caps);
     if (rc == 0)
-        rc = slot_write(p, t->slot, WEFT_SLOT_REG_FAULT, WEFT_FAULT_MEM | WEFT_FAULT_OVERFLOW);
+        rc = weft_stage_program(t);
+    if (rc == 0)
+        rc = slot_write(p, t->slot, WEFT_SLOT_REG_FAULT,
+                        WEFT_FAULT_MEM | WEFT_FAULT_OVERFLOW | WEFT_FAULT_STAGE);
     /* Clock the thread with reset held for a moment, then let it go. */
     if (rc == 0)
         rc = slot_write(p, t->slot, WEFT_SLOT_REG_CONTROL,
@@ -249,7 +253,9 @@ int weft_hwthread_create(weft_t *w, weft_hwthread_t **out, const weft_hwthread_a
     w->slots[attr->slot] = t;
     pthread_mutex_unlock(&w->lock);
 
-    rc = weft_slot_stop(t->platform, t->slot);
+    rc = weft_stage_alloc(t);
+    if (rc == 0)
+        rc = weft_slot_stop(t->platform, t->slot);
     if (rc == 0)
         rc = slot_start(t, attr->image, &caps);
     if (rc == 0) {
@@ -262,6 +268,7 @@ int weft_hwthread_create(weft_t *w, weft_hwthread_t **out, const weft_hwthread_a
     }
     if (rc != 0) {
         weft_slot_stop(t->platform, t->slot);
+        weft_stage_free(t);
         slot_release(w, t->slot);
         weft_hwthread_free(t);
         return rc;
@@ -464,8 +471,10 @@ int weft_hwthread_destroy(weft_hwthread_t *t)
     weft_hwthread_stop(t);
     weft_t *w = t->w;
     if (w) {
-        /* The delegate already stopped the slot; stop it again in case it never ran. */
+        /* The delegate already stopped the slot; stop it again in case it never ran. No
+         * staging transfer can reach the buffers after that. */
         weft_slot_stop(t->platform, t->slot);
+        weft_stage_free(t);
         slot_release(w, t->slot);
     }
     pthread_mutex_lock(&t->lock);

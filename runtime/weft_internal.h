@@ -61,6 +61,17 @@ enum weft_stop_request {
     WEFT_STOP_REQUESTED = 1, /**< destroy or shutdown: end as WEFT_EXIT_STOPPED */
 };
 
+/** A thread's staging block in the DMA region (docs/osif.md, "Staging"): the request
+ *  buffer the static region writes each request to, then the response buffer it moves
+ *  long responses from. */
+typedef struct weft_stage {
+    uint32_t *req;    /**< request buffer: sequence number, then the request */
+    uint32_t *rsp;    /**< response buffer, WEFT_STAGE_RSP_WORDS words */
+    uint64_t req_bus; /**< their bus addresses */
+    uint64_t rsp_bus;
+    uint32_t seq; /**< sequence number of the last request taken */
+} weft_stage_t;
+
 /** A hardware thread and its delegate. */
 struct weft_hwthread {
     weft_t *w; /**< NULL once weft_shutdown() has released it */
@@ -97,7 +108,7 @@ struct weft_hwthread {
     bool released;             /**< destroy is done with t: an abandoned delegate frees it */
     pthread_cond_t *parked;    /**< the condition the delegate waits on, NULL when it does
                                     not (see delegate.c) */
-    unsigned sw2hw_depth;      /**< words the slot's response FIFO holds (FIFO_DEPTH) */
+    weft_stage_t stage;        /**< request staging and response buffers (osif_stage.c) */
 };
 
 /** Send one formatted line to the runtime's log. */

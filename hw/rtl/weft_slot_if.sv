@@ -22,6 +22,10 @@
 //   before it releases the reset, so the thread's first call already finds them.
 // * Mailbox calls on handles bound to hardware links are served by weft_link_router
 //   without software; every other request goes to HW2SW.
+// * With OSIF_REQ_BUF set, weft_osif_stage writes each request from HW2SW into memory
+//   and raises the interrupt once it is there; OSIF_RSP_DMA moves a response from memory
+//   into SW2HW. Its bursts share the slot's port to weft_memif_master with the MEMIF
+//   (it goes first; the owner of the burst in flight gets its beats and its errors).
 //
 // MEMIF: a command is two words (word0: op/rsvd/length, word1: bus address). It is
 // checked whole before any burst of it is requested: op READ or WRITE, reserved bits 0,
@@ -191,7 +195,7 @@ module weft_slot_if #(
   logic        irq_en_q;       // CONTROL.IRQ_EN
   logic        signal_q;       // CONTROL.SIGNAL
   logic        rst_seen_q;     // the thread was clocked while in reset
-  logic        fault_mem_q, fault_ovf_q;
+  logic        fault_mem_q, fault_ovf_q, fault_stage_q;
   logic [31:0] fault_addr_q, fault_info_q;
   logic [31:0] link_calls_q;
   logic [63:0] busy_q;
@@ -236,8 +240,12 @@ module weft_slot_if #(
   logic                hw2sw_push, hw2sw_pop, sw2hw_push, sw2hw_pop;
 
   logic wr_pending;  // MEMIF writes not yet in memory (the write fence, below)
-  assign hw2sw_pop = reg_re_i && (reg_addr_i == weft_osif_pkg::SlotRegOsifHw2sw) &&
-                     !hw2sw_empty;
+  logic st_staging, st_pop, st_rsp_busy, st_push;
+  logic rd_hw2sw;
+  // While staging, the stager takes the requests and a register read finds none.
+  assign rd_hw2sw  = reg_re_i && (reg_addr_i == weft_osif_pkg::SlotRegOsifHw2sw) &&
+                     !hw2sw_empty && !st_staging;
+  assign hw2sw_pop = st_staging ? st_pop : rd_hw2sw;
 
   // ---------------------------------------------------------------------------------
   // Link bindings and the router between the thread and the OSIF FIFOs
@@ -333,7 +341,8 @@ module weft_slot_if #(
     .still_o (hw2sw_still)
   );
 
-  assign sw2hw_push = wr_sw2hw && !sw2hw_full;
+  // A response DMA's read beats go into SW2HW; software's own words are dropped meanwhile.
+  assign sw2hw_push = st_push || (wr_sw2hw && !sw2hw_full && !st_rsp_busy);
 
   weft_fifo #(
     .Width(32),
@@ -343,7 +352,7 @@ module weft_slot_if #(
     .rst_ni,
     .flush_i (reset_q),
     .push_i  (sw2hw_push),
-    .wdata_i (reg_wdata_i),
+    .wdata_i (st_push ? rd_data_i : reg_wdata_i),
     .pop_i   (sw2hw_pop),
     .rdata_o (sw2hw_rdata),
     .full_o  (sw2hw_full),
@@ -360,7 +369,8 @@ module weft_slot_if #(
   logic [CmdCntW-1:0] cmd_count;
   logic               wr_full, wr_empty, wr_push;
   logic [WrCntW-1:0]  wr_count;
-  logic               rd_empty, rd_pop;
+  logic               rd_empty, rd_pop, rd_full;
+  logic [31:0]        mem_wr_data;
   logic [RdCntW-1:0]  rd_count;
   logic               mem_open;  // the MEMIF takes commands and write data
 
@@ -395,21 +405,22 @@ module weft_slot_if #(
     .flush_i (reset_q),
     .push_i  (wr_push),
     .wdata_i (req.mem.wr_data),
-    .pop_i   (wr_pop_i),
-    .rdata_o (wr_data_o),
+    .pop_i   (wr_pop_i && !owner_st_q),
+    .rdata_o (mem_wr_data),
     .full_o  (wr_full),
     .empty_o (wr_empty),
     .count_o (wr_count),
     .still_o (wr_still)
   );
 
-  assign wr_valid_o = !wr_empty;
+  assign wr_valid_o = owner_st_q ? st_wr_valid : !wr_empty;
+  assign wr_data_o  = owner_st_q ? st_wr_data : mem_wr_data;
 
   // Write fence: while this slot has MEMIF writes that have not reached memory, its next
   // OSIF request is not accepted (out_ready). A thread that writes a block and then posts
   // a semaphore can therefore never have software see the post before the data.
   assign wr_pending = (act_valid_q && act_write_q) || w0_valid_q || !cmd_empty ||
-                      !wr_empty || wr_busy_i;
+                      !wr_empty || (wr_busy_i && !owner_st_q);
 
   assign rd_pop = connected && !rd_empty && req.mem.rd_ready;
 
@@ -420,11 +431,11 @@ module weft_slot_if #(
     .clk_i,
     .rst_ni,
     .flush_i (reset_q),
-    .push_i  (rd_push_i),
+    .push_i  (rd_push_i && !owner_st_q),
     .wdata_i (rd_data_i),
     .pop_i   (rd_pop),
     .rdata_o (rd_head),
-    .full_o  (rd_full_o),
+    .full_o  (rd_full),
     .empty_o (rd_empty),
     .count_o (rd_count),
     .still_o (rd_still)
@@ -463,7 +474,7 @@ module weft_slot_if #(
   assign chk_len  = w0_q[weft_osif_pkg::MemifLengthMsb:weft_osif_pkg::MemifLengthLsb];
 
   // The active command has requested its last burst (or there is none).
-  assign act_free = !act_valid_q || (req_gnt_i && last_burst);
+  assign act_free = !act_valid_q || (mem_gnt && last_burst);
   // Pop word0 into w0_q, or word1 together with the check.
   assign cmd_pop  = !stopped_q && !cmd_empty && (!w0_valid_q || act_free);
   assign chk_now  = cmd_pop && w0_valid_q;
@@ -526,12 +537,76 @@ module weft_slot_if #(
     end
   end
 
-  assign req_valid_o = act_valid_q && !reset_q && !stopped_q && data_ok;
-  assign req_write_o = act_write_q;
-  assign req_addr_o  = act_addr_q;
-  assign req_len_o   = 8'(beats - 1'b1);
-  assign abort_o     = reset_q || stopped_q;
-  assign last_burst  = (act_left_q == LeftW'(beats));
+  logic mem_req;
+  assign mem_req    = act_valid_q && !reset_q && !stopped_q && data_ok;
+  assign last_burst = (act_left_q == LeftW'(beats));
+
+  // ---------------------------------------------------------------------------------
+  // Request staging and response DMA, and the slot's one port to the memory master
+  // ---------------------------------------------------------------------------------
+  logic        st_req, st_write, st_gnt, st_wr_valid, st_err, st_pending, st_quiet, st_still;
+  logic        st_hit, mem_gnt, owner_st_q;
+  logic [31:0] st_addr, st_wr_data, st_rdata;
+  logic [7:0]  st_len;
+
+  weft_osif_stage #(
+    .OsifDepth(OsifDepth)
+  ) u_stage (
+    .clk_i,
+    .rst_ni,
+    .flush_i    (reset_q),
+    .freeze_i   (fault_any),
+    .reg_we_i   (reg_we_i),
+    .reg_re_i   (reg_re_i),
+    .reg_off_i  (reg_addr_i),
+    .reg_wdata_i(reg_wdata_i),
+    .reg_wmask_i(wmask),
+    .reg_rdata_o(st_rdata),
+    .reg_hit_o  (st_hit),
+    .release_i  (wr_sw2hw),
+    .staging_o  (st_staging),
+    .pending_o  (st_pending),
+    .rsp_busy_o (st_rsp_busy),
+    .err_o      (st_err),
+    .quiet_o    (st_quiet),
+    .still_o    (st_still),
+    .hw_empty_i (hw2sw_empty),
+    .hw_data_i  (hw2sw_rdata),
+    .hw_count_i (hw2sw_count),
+    .hw_pop_o   (st_pop),
+    .sw_count_i (sw2hw_count),
+    .req_valid_o(st_req),
+    .req_write_o(st_write),
+    .req_addr_o (st_addr),
+    .req_len_o  (st_len),
+    .req_gnt_i  (st_gnt),
+    .busy_i     (burst_busy_i && owner_st_q),
+    .wr_data_o  (st_wr_data),
+    .wr_valid_o (st_wr_valid),
+    .wr_pop_i   (wr_pop_i && owner_st_q),
+    .err_i      (bus_err_i && owner_st_q)
+  );
+
+  // The stager goes first: its bursts are short and a call waits for them. Whoever was
+  // granted owns the burst until the next grant.
+  assign req_valid_o = st_req || mem_req;
+  assign req_write_o = st_req ? st_write : act_write_q;
+  assign req_addr_o  = st_req ? st_addr : act_addr_q;
+  assign req_len_o   = st_req ? st_len : 8'(beats - 1'b1);
+  assign st_gnt      = req_gnt_i && st_req;
+  assign mem_gnt     = req_gnt_i && !st_req;
+  assign st_push     = rd_push_i && owner_st_q;
+  assign rd_full_o   = owner_st_q ? sw2hw_full : rd_full;
+  // A MEMIF fault stops the MEMIF's bursts, not the stager's.
+  assign abort_o     = reset_q || (stopped_q && !(burst_busy_i ? owner_st_q : st_req));
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      owner_st_q <= 1'b0;
+    end else if (req_gnt_i) begin
+      owner_st_q <= st_req;
+    end
+  end
 
   // ---------------------------------------------------------------------------------
   // Next state, at the edge
@@ -592,6 +667,7 @@ module weft_slot_if #(
     if (!rst_ni) begin
       fault_mem_q  <= 1'b0;
       fault_ovf_q  <= 1'b0;
+      fault_stage_q <= 1'b0;
       fault_addr_q <= '0;
       fault_info_q <= '0;
       stopped_q    <= 1'b0;
@@ -604,6 +680,7 @@ module weft_slot_if #(
     end else if (reset_q) begin
       fault_mem_q  <= 1'b0;
       fault_ovf_q  <= 1'b0;
+      fault_stage_q <= 1'b0;
       fault_addr_q <= '0;
       fault_info_q <= '0;
       stopped_q    <= 1'b0;
@@ -611,7 +688,7 @@ module weft_slot_if #(
       act_valid_q  <= 1'b0;
     end else begin
       // The active command advances on every granted burst.
-      if (req_gnt_i) begin
+      if (mem_gnt) begin
         act_addr_q <= act_addr_q + {21'd0, beats, 2'b00};
         act_left_q <= act_left_q - LeftW'(beats);
         if (last_burst) begin
@@ -637,12 +714,18 @@ module weft_slot_if #(
           end
         end
       end
-      // A bus error on one of the slot's bursts.
-      if (bus_err_i && !stopped_q) begin
+      // A bus error on one of the slot's MEMIF bursts.
+      if (bus_err_i && !owner_st_q && !stopped_q) begin
         fault_mem_q  <= 1'b1;
         fault_addr_q <= bus_err_addr_i;
         fault_info_q <= bus_err_info_i;
         stopped_q    <= 1'b1;
+      end
+      // A staging burst's bus error: software gave a bad buffer address.
+      if (st_err && !fault_any) begin
+        fault_stage_q <= 1'b1;
+        fault_addr_q  <= bus_err_addr_i;
+        fault_info_q  <= bus_err_info_i;
       end
       if (wr_sw2hw && sw2hw_full) begin
         fault_ovf_q <= 1'b1;
@@ -654,6 +737,9 @@ module weft_slot_if #(
         if ((reg_wdata_i & wmask & weft_osif_pkg::FaultOverflow) != '0) begin
           fault_ovf_q <= 1'b0;
         end
+        if ((reg_wdata_i & wmask & weft_osif_pkg::FaultStage) != '0) begin
+          fault_stage_q <= 1'b0;
+        end
       end
     end
   end
@@ -661,22 +747,25 @@ module weft_slot_if #(
   // ---------------------------------------------------------------------------------
   // Register read (computed only for a read of this slot)
   // ---------------------------------------------------------------------------------
-  logic fault_any;
-  assign fault_any = fault_mem_q || fault_ovf_q;
+  logic fault_any, osif_irq;
+  assign fault_any = fault_mem_q || fault_ovf_q || fault_stage_q;
+  // A request waits for software: staged and not released, or words in HW2SW.
+  assign osif_irq  = st_staging ? st_pending : !hw2sw_empty;
 
   always_comb begin
     reg_rdata_o = '0;
     if (reg_re_i) begin
       unique case (reg_addr_i)
-        weft_osif_pkg::SlotRegOsifHw2sw: reg_rdata_o = hw2sw_empty ? '0 : hw2sw_rdata;
+        weft_osif_pkg::SlotRegOsifHw2sw: reg_rdata_o = rd_hw2sw ? hw2sw_rdata : '0;
         weft_osif_pkg::SlotRegStatus:    reg_rdata_o = {16'(sw2hw_count), 16'(hw2sw_count)};
         weft_osif_pkg::SlotRegControl:   reg_rdata_o = ctrl_rd;
         weft_osif_pkg::SlotRegIrqStatus:
-          reg_rdata_o = (!hw2sw_empty ? weft_osif_pkg::IrqOsif : '0) |
+          reg_rdata_o = (osif_irq ? weft_osif_pkg::IrqOsif : '0) |
                         (fault_any ? weft_osif_pkg::IrqFault : '0);
         weft_osif_pkg::SlotRegFault:
           reg_rdata_o = (fault_mem_q ? weft_osif_pkg::FaultMem : '0) |
-                        (fault_ovf_q ? weft_osif_pkg::FaultOverflow : '0);
+                        (fault_ovf_q ? weft_osif_pkg::FaultOverflow : '0) |
+                        (fault_stage_q ? weft_osif_pkg::FaultStage : '0);
         weft_osif_pkg::SlotRegFaultAddr: reg_rdata_o = fault_addr_q;
         weft_osif_pkg::SlotRegFaultInfo: reg_rdata_o = fault_info_q;
         weft_osif_pkg::SlotRegCaps:      reg_rdata_o = 32'(NumWindows) |
@@ -689,6 +778,9 @@ module weft_slot_if #(
           // Arrays, then holes: OSIF_SW2HW is write-only, unmapped offsets read 0.
           if (guard_hit) begin
             reg_rdata_o = guard_rdata;
+          end
+          if (st_hit) begin
+            reg_rdata_o = st_rdata;
           end
           for (int b = 0; b < NumBindsSigned; b++) begin
             if (bind_hit && bind_idx == b) begin
@@ -705,14 +797,14 @@ module weft_slot_if #(
   // ---------------------------------------------------------------------------------
   assign slot_rst_no = !reset_q;
   assign slot_run_o  = run_q;
-  assign irq_o       = irq_en_q && (!hw2sw_empty || fault_any);
+  assign irq_o       = irq_en_q && (osif_irq || fault_any);
 
   // Quiet: not clocked, or held in reset after one clocked edge, or waiting with nothing
-  // to do here: no response waiting, no MEMIF command pending, no word the thread offers
-  // taken at this edge, and the thread either blocked in an OSIF call (boundary rule 2;
-  // it may wait for one response while it sends its next request) or offering a request
-  // word there is no room for (a full HW2SW FIFO, which software drains, or a full
-  // hardware link). Idle: stopped, or blocked in a call, with no read data left for the
+  // to do here: no response waiting, no MEMIF command pending, nothing the stager can do
+  // on its own, no word the thread offers taken at this edge, and the thread either
+  // blocked in an OSIF call (boundary rule 2; it may wait for one response while it
+  // sends its next request) or offering a request word there is no room for (a full
+  // HW2SW FIFO, which software drains or releases, or a full hardware link). Idle: stopped, or blocked in a call, with no read data left for the
   // thread and no burst of its own on the bus. A thread waiting for room is not idle: it
   // is clocked while the fabric runs, since it may count its own cycles meanwhile; only a
   // fabric where every slot is quiet stops.
@@ -721,7 +813,8 @@ module weft_slot_if #(
   assign offer_taken = (req.osif.out_valid && slot_rsp_o.osif.out_ready) ||
                        (req.mem.cmd_valid && slot_rsp_o.mem.cmd_ready) ||
                        (req.mem.wr_valid && slot_rsp_o.mem.wr_ready);
-  assign nothing_here = !reset_q && !offer_taken && sw2hw_empty && memif_idle && rt_quiet;
+  assign nothing_here = !reset_q && !offer_taken && sw2hw_empty && memif_idle && rt_quiet &&
+                        st_quiet;
   assign blocked = nothing_here && req.osif.in_ready;
   assign waits_room = nothing_here && req.osif.out_valid && !slot_rsp_o.osif.out_ready;
   assign stopped_or_reset = !run_q || (reset_q && rst_seen_q);
@@ -732,7 +825,8 @@ module weft_slot_if #(
   // Still: no FIFO or router moves, no command is taken, no register is accessed, no
   // burst event, and a slot held in reset has nothing left to clear.
   assign still_o = hw2sw_still && sw2hw_still && cmd_still && wr_still && rd_still &&
-                   rt_still && !cmd_pop && !req_gnt_i && !bus_err_i && !reg_we_i && !reg_re_i &&
+                   rt_still && st_still && !cmd_pop && !req_gnt_i && !bus_err_i && !reg_we_i &&
+                   !reg_re_i &&
                    (rst_seen_q == (reset_q && (rst_seen_q || run_q))) &&
                    (!reset_q || (!fault_any && fault_addr_q == '0 && fault_info_q == '0 &&
                                  !stopped_q && !w0_valid_q && !act_valid_q && busy_q == '0 &&
@@ -746,7 +840,8 @@ module weft_slot_if #(
                        slot_rsp_o.mem.rd_valid));
   StillMeansStable_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
       still_o |=> $stable({reset_q, run_q, irq_en_q, signal_q, rst_seen_q, fault_mem_q,
-                           fault_ovf_q, fault_addr_q, fault_info_q, link_calls_q, busy_hi_q,
+                           fault_ovf_q, fault_stage_q, fault_addr_q, fault_info_q,
+                           link_calls_q, busy_hi_q, owner_st_q,
                            stopped_q, w0_valid_q, w0_q, act_valid_q, act_write_q, act_addr_q,
                            act_left_q, bind_q}));
   SkipOnlyWhenStill_A: assert property (@(posedge clk_i) disable iff (!rst_ni)

@@ -152,6 +152,12 @@ class AxiMemSlave
             wr_err_ = true;
             return;
         }
+        if (w_strb_ == 0xF) {
+            // A whole word with release order: software that sees it (a staged request's
+            // sequence number, docs/osif.md) also sees the beats written before it.
+            __atomic_store_n(reinterpret_cast<uint32_t *>(p), w_data_, __ATOMIC_RELEASE);
+            return;
+        }
         for (unsigned i = 0; i < 4; ++i) {
             if (w_strb_ & (1u << i))
                 p[i] = static_cast<uint8_t>(w_data_ >> (8 * i));

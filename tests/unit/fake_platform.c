@@ -32,6 +32,12 @@ typedef struct fake_slot {
     unsigned loads;
     uint32_t control_log[FAKE_CONTROL_LOG];
     unsigned control_writes;
+    /* Staging (docs/osif.md): buffer addresses, the last sequence number, the request
+     * being staged (words written, words still to come), a request waiting for software,
+     * and the response DMA's words still to move. */
+    uint32_t req_buf, rsp_buf, seq, rsp_addr, rsp_left;
+    unsigned req_have, req_left;
+    int pending;
 } fake_slot_t;
 
 struct fake_platform {
@@ -75,7 +81,8 @@ static int q_pop(fake_queue_t *q, uint32_t *v)
 
 static uint32_t irq_status(const fake_slot_t *s)
 {
-    return (s->hw2sw.count ? WEFT_IRQ_OSIF : 0u) | (s->fault ? WEFT_IRQ_FAULT : 0u);
+    int request = s->req_buf ? s->pending : s->hw2sw.count != 0;
+    return (request ? WEFT_IRQ_OSIF : 0u) | (s->fault ? WEFT_IRQ_FAULT : 0u);
 }
 
 static int irq_line(const fake_slot_t *s)
@@ -86,6 +93,64 @@ static int irq_line(const fake_slot_t *s)
 static int running(const fake_slot_t *s)
 {
     return (s->control & WEFT_CONTROL_RUN) && !(s->control & WEFT_CONTROL_RESET);
+}
+
+/* The DMA region's word at a bus address, NULL outside it. */
+static uint32_t *dma_word(fake_platform_t *f, uint32_t bus)
+{
+    if (bus < FAKE_DMA_BUS || bus - FAKE_DMA_BUS + 4u > f->dma_size || bus % 4u)
+        return NULL;
+    return (uint32_t *)((uint8_t *)f->dma + (bus - FAKE_DMA_BUS));
+}
+
+static void stage_fault(fake_slot_t *s, uint32_t bus)
+{
+    s->fault |= WEFT_FAULT_STAGE;
+    s->fault_addr = bus;
+    s->rsp_left = 0;
+}
+
+/* What the static region's stager does on its own: move a response DMA's words into
+ * SW2HW while there is room; write the words of the request waiting in HW2SW into the
+ * request buffer as they come, and once it is whole its sequence number. */
+static void stage(fake_platform_t *f, fake_slot_t *s)
+{
+    while (s->rsp_left > 0 && s->sw2hw.count < FAKE_FIFO_DEPTH) {
+        uint32_t *w = dma_word(f, s->rsp_addr);
+        if (!w) {
+            stage_fault(s, s->rsp_addr);
+            break;
+        }
+        q_push(&s->sw2hw, *w);
+        s->rsp_addr += 4u;
+        s->rsp_left--;
+    }
+    if (!s->req_buf || s->pending || s->rsp_left || s->fault)
+        return;
+    uint32_t first = s->req_buf + WEFT_STAGE_REQ_WORD * 4u;
+    while (s->hw2sw.count > 0 && (s->req_have == 0 || s->req_left > 0)) {
+        uint32_t *w = dma_word(f, first + s->req_have * 4u);
+        if (!w) {
+            stage_fault(s, first + s->req_have * 4u);
+            return;
+        }
+        q_pop(&s->hw2sw, w);
+        if (s->req_have++ == 0)
+            s->req_left = *w >> WEFT_OSIF_REQ_NARGS_SHIFT & WEFT_OSIF_REQ_NARGS_MASK;
+        else
+            s->req_left--;
+    }
+    if (s->req_have == 0 || s->req_left > 0)
+        return;
+    uint32_t *seq = dma_word(f, s->req_buf + WEFT_STAGE_SEQ_WORD * 4u);
+    if (!seq) {
+        stage_fault(s, s->req_buf);
+        return;
+    }
+    /* Release: a delegate that reads the new number sees the request's words. */
+    __atomic_store_n(seq, ++s->seq, __ATOMIC_RELEASE);
+    s->req_have = 0;
+    s->pending = 1;
 }
 
 /* Decode a slot register offset; NULL for a global register. */
@@ -199,8 +264,8 @@ static int fake_mmio_read(weft_platform_t *p, uint32_t off, uint32_t *value)
     } else {
         switch (reg) {
         case WEFT_SLOT_REG_OSIF_HW2SW:
-            if (q_pop(&s->hw2sw, &v) != 0)
-                v = 0;
+            if (s->req_buf || q_pop(&s->hw2sw, &v) != 0)
+                v = 0; /* staging takes the words */
             pthread_cond_broadcast(&f->changed);
             break;
         case WEFT_SLOT_REG_STATUS:
@@ -237,6 +302,15 @@ static int fake_mmio_read(weft_platform_t *p, uint32_t off, uint32_t *value)
         case WEFT_SLOT_REG_FIFO_DEPTH:
             v = FAKE_FIFO_DEPTH | (FAKE_FIFO_DEPTH << 16);
             break;
+        case WEFT_SLOT_REG_OSIF_REQ_BUF:
+            v = s->req_buf;
+            break;
+        case WEFT_SLOT_REG_OSIF_RSP_BUF:
+            v = s->rsp_buf;
+            break;
+        case WEFT_SLOT_REG_OSIF_RSP_DMA:
+            v = s->rsp_left;
+            break;
         default:
             v = slot_array_read(s, reg);
             break;
@@ -266,8 +340,22 @@ static int fake_mmio_write(weft_platform_t *p, uint32_t off, uint32_t v)
     pthread_mutex_lock(&f->lock);
     switch (reg) {
     case WEFT_SLOT_REG_OSIF_SW2HW:
-        if (q_push(&s->sw2hw, v) != 0)
+        s->pending = 0;
+        if (s->rsp_left == 0 && q_push(&s->sw2hw, v) != 0)
             s->fault |= WEFT_FAULT_OVERFLOW;
+        break;
+    case WEFT_SLOT_REG_OSIF_REQ_BUF:
+        s->req_buf = v & ~3u;
+        break;
+    case WEFT_SLOT_REG_OSIF_RSP_BUF:
+        s->rsp_buf = v & ~3u;
+        break;
+    case WEFT_SLOT_REG_OSIF_RSP_DMA:
+        s->pending = 0;
+        if (s->rsp_left == 0 && (v & WEFT_RSP_DMA_MASK) != 0) {
+            s->rsp_addr = s->rsp_buf;
+            s->rsp_left = v & WEFT_RSP_DMA_MASK;
+        }
         break;
     case WEFT_SLOT_REG_CONTROL:
         s->control =
@@ -278,6 +366,10 @@ static int fake_mmio_write(weft_platform_t *p, uint32_t off, uint32_t v)
         if (v & WEFT_CONTROL_RESET) {
             memset(&s->hw2sw, 0, sizeof s->hw2sw);
             memset(&s->sw2hw, 0, sizeof s->sw2hw);
+            s->seq = 0;
+            s->pending = 0;
+            s->req_have = 0;
+            s->rsp_left = 0;
             s->busy = 0;
             s->link_calls = 0;
             s->control &= ~WEFT_CONTROL_SIGNAL;
@@ -290,6 +382,7 @@ static int fake_mmio_write(weft_platform_t *p, uint32_t off, uint32_t v)
         slot_array_write(s, reg, v);
         break;
     }
+    stage(f, s);
     pthread_cond_broadcast(&f->changed);
     pthread_mutex_unlock(&f->lock);
     return 0;
@@ -458,6 +551,7 @@ int fake_hw_push(fake_platform_t *f, unsigned slot, uint32_t word)
     fake_slot_t *s = &f->slots[slot];
     /* A stopped or reset slot is decoupled: its words never reach the FIFO. */
     int rc = running(s) ? q_push(&s->hw2sw, word) : -EPIPE;
+    stage(f, s);
     pthread_cond_broadcast(&f->changed);
     pthread_mutex_unlock(&f->lock);
     return rc;
@@ -471,7 +565,10 @@ int fake_hw_pop(fake_platform_t *f, unsigned slot, uint32_t *word, int timeout_m
     int ret = 0;
     pthread_mutex_lock(&f->lock);
     fake_slot_t *s = &f->slots[slot];
-    while (q_pop(&s->sw2hw, word) != 0) {
+    for (;;) {
+        stage(f, s); /* room for more of a response DMA */
+        if (q_pop(&s->sw2hw, word) == 0)
+            break;
         int rc = timeout_ms < 0 ? pthread_cond_wait(&f->changed, &f->lock)
                                 : pthread_cond_timedwait(&f->changed, &f->lock, &until);
         if (rc == ETIMEDOUT && s->sw2hw.count == 0) {
@@ -479,6 +576,7 @@ int fake_hw_pop(fake_platform_t *f, unsigned slot, uint32_t *word, int timeout_m
             break;
         }
     }
+    stage(f, s);
     pthread_cond_broadcast(&f->changed);
     pthread_mutex_unlock(&f->lock);
     return ret;

@@ -7,8 +7,12 @@
  * slot a HW2SW and an SW2HW word queue, CONTROL, IRQ_STATUS, the fault registers, the
  * WIN_* windows and LINK_BIND bindings (CAPS: FAKE_WINDOWS, FAKE_BINDS) and a BUSY counter; an
  * interrupt wait on a condition variable; a malloc'd DMA region; and a slot_reconfigure
- * that records the image name. A test plays the hardware thread with the fake_hw_* calls:
- * it pushes request words and pops response words.
+ * that records the image name. It stages requests as the static region does
+ * (OSIF_REQ_BUF, OSIF_RSP_BUF, OSIF_RSP_DMA; docs/osif.md, "Staging"): a whole request
+ * waiting in HW2SW is copied into the request buffer with its sequence number once the
+ * previous one is released, and a response DMA moves words into SW2HW as it has room. A
+ * test plays the hardware thread with the fake_hw_* calls: it pushes request words and
+ * pops response words.
  */
 #ifndef WEFT_FAKE_PLATFORM_H
 #define WEFT_FAKE_PLATFORM_H
@@ -82,7 +86,7 @@ void fake_window(fake_platform_t *f, unsigned slot, unsigned i, uint32_t *base, 
 uint32_t fake_link_bind(fake_platform_t *f, unsigned slot, unsigned b);
 /** @brief Every LINK_FLUSH bit written so far, ORed. */
 uint32_t fake_link_flushes(fake_platform_t *f);
-/** @brief Words waiting in a slot's HW2SW queue (not yet read by the delegate). */
+/** @brief Words waiting in a slot's HW2SW queue (not yet staged or read by the delegate). */
 unsigned fake_hw2sw_count(fake_platform_t *f, unsigned slot);
 /** @brief The DMA region. */
 weft_dma_region_t fake_dma(fake_platform_t *f);
