@@ -37,6 +37,8 @@
 #include <unistd.h>
 
 #include "bench_util.h"
+#include "projection.h"
+#include "weft/platform_config.h"
 #include "weft/sim.h"
 #include "weft/weft.h"
 
@@ -49,6 +51,7 @@
 #define SW_BATCH 64u        /* software raw calls per sample */
 #define HW_K 16u            /* hardware raw calls (or lock/unlock pairs) per round */
 #define HWHW_BATCHES 8u     /* HW<->HW samples: batches of round trips */
+#define SETTLE_US 50        /* rest before a per-round sample (settle()) */
 
 /* hwt_pingpong modes and exit values (see hw/threads/pingpong/hwt_pingpong.sv). */
 enum { PP_SEM_PING = 0, PP_SEM_RAW = 1, PP_MUTEX_RAW = 2, PP_RING_FIRST = 3, PP_RING_SECOND = 4 };
@@ -84,6 +87,23 @@ static void sleep_us(long us)
     nanosleep(&ts, NULL);
 }
 
+/* Before each per-round sample every thread comes to rest, as between calls on a board:
+ * the simulated fabric has stopped (its simulation time no longer grows) and the threads
+ * have had SETTLE_US to block. Without it a delegate still simulating the fabric for the
+ * previous call would find the next post already made and skip its wake-up, which a
+ * board's delegate, done with the fabric in a fraction of a microsecond, would not. */
+static void settle(weft_platform_t *p)
+{
+    weft_sim_stats_t s0, s1;
+    if (weft_sim_stats(p, &s1) != 0)
+        die("weft_sim_stats", EINVAL);
+    do {
+        s0 = s1;
+        sleep_us(SETTLE_US);
+        weft_sim_stats(p, &s1);
+    } while (s1.sim_ns != s0.sim_ns || s1.cycles != s0.cycles);
+}
+
 /* Wait until another thread (software or a hardware thread's delegate) holds m. */
 static void wait_held(pthread_mutex_t *m)
 {
@@ -117,6 +137,7 @@ struct bench {
     weft_platform_t *plat;
     weft_t *w;
     unsigned reps;
+    double *proj; /* per-sample board projections, beside the wall-clock samples */
 };
 
 static uint64_t fabric_cycles(struct bench *b)
@@ -169,8 +190,10 @@ typedef struct result {
     const char *kind;      /* turnaround / raw */
     const char *path;      /* who calls / who wakes */
     bench_stats_t st;      /* microseconds */
+    bench_stats_t proj;    /* board projection, microseconds (projection.h) */
     double cycles;         /* fabric cycles per figure, NAN when not a hardware figure */
     double ratio;          /* turnaround median / SW<->SW median of the same primitive */
+    double proj_ratio;     /* the same of the projections */
     double seed_cycles;    /* ReconOS eCos/PPC, Table V (bus cycles, 10 ns), NAN if none */
     const char *seed_note; /* how the seed figure was formed */
     const char *includes;  /* what the figure includes */
@@ -211,13 +234,40 @@ static void *sem_partner_main(void *arg)
     return NULL;
 }
 
-/* One round: post ping, wait pong. Returns the round trip in microseconds. */
-static double sem_round(sem_t *ping, sem_t *pong)
+/* One round: post ping, wait pong. Returns the round trip in microseconds, and its board
+ * projection in *proj when proj is not NULL. */
+static double sem_round(struct bench *b, sem_t *ping, sem_t *pong, double *proj)
 {
-    double t0 = bench_now_us();
+    settle(b->plat);
+    if (!proj) {
+        double t0 = bench_now_us();
+        sem_post(ping);
+        sem_wait_ok(pong);
+        return bench_now_us() - t0;
+    }
+    bench_mark_t m0 = bench_mark_start(b->plat);
     sem_post(ping);
     sem_wait_ok(pong);
-    return bench_now_us() - t0;
+    bench_mark_t m1 = bench_mark_end(b->plat);
+    *proj = bench_projected_us(m0, m1, WEFT_PLATFORM_CLOCK_MHZ);
+    return bench_wall_us(m0, m1);
+}
+
+/* Summaries of the wall-clock samples and their projections, scaled (a round trip is two
+ * turnarounds); sorts both arrays. */
+static void summarize(result_t *r, double *v, double *proj, size_t n, double scale)
+{
+    r->st = bench_summarize(v, n);
+    r->proj = proj ? bench_summarize(proj, n) : r->st;
+    bench_stats_t *both[2] = {&r->st, &r->proj};
+    for (int i = 0; i < (proj ? 2 : 1); i++) {
+        both[i]->median *= scale;
+        both[i]->p99 *= scale;
+        both[i]->mean *= scale;
+        both[i]->min *= scale;
+    }
+    if (!proj)
+        r->proj = r->st;
 }
 
 static void sem_turnaround_sw_sw(struct bench *b, double *v)
@@ -231,20 +281,19 @@ static void sem_turnaround_sw_sw(struct bench *b, double *v)
     if (rc)
         die("pthread_create", rc);
     for (unsigned i = 0; i < WARMUP; i++)
-        sem_round(&ping, &pong);
+        sem_round(b, &ping, &pong, NULL);
     for (unsigned i = 0; i < b->reps; i++)
-        v[i] = sem_round(&ping, &pong) / 2;
+        v[i] = sem_round(b, &ping, &pong, NULL);
     pthread_join(th, NULL);
     sem_destroy(&ping);
     sem_destroy(&pong);
-    result_t *r = &results[R_SEM_TA_SWSW];
-    r->st = bench_summarize(v, b->reps);
+    summarize(&results[R_SEM_TA_SWSW], v, NULL, b->reps, 0.5);
 }
 
 /* Round trips against hwt_pingpong in slot 0, in mode SemPing, SemRaw or MutexRaw:
  * software posts the gate (handle 0), the thread makes its calls and posts done
- * (handle 1). rt receives b->reps round trips in microseconds; returns fabric cycles per
- * round. */
+ * (handle 1). rt receives b->reps round trips in microseconds and b->proj their
+ * projections; returns fabric cycles per round. */
 static double hw_gate_rounds(struct bench *b, unsigned mode, weft_resource_t *res, unsigned nres,
                              double *rt)
 {
@@ -259,10 +308,10 @@ static double hw_gate_rounds(struct bench *b, unsigned mode, weft_resource_t *re
         weft_hwthread_t *t =
             hw_start(b, 0, res, nres, pp_init(0, 1, 2, mode, HW_K - 1, rounds), "hw-pingpong");
         for (unsigned i = 0; i < WARMUP; i++)
-            sem_round(gate, done);
+            sem_round(b, gate, done, NULL);
         uint64_t c0 = fabric_cycles(b);
         for (unsigned i = 0; i < chunk; i++)
-            rt[recorded + i] = sem_round(gate, done);
+            rt[recorded + i] = sem_round(b, gate, done, &b->proj[recorded + i]);
         cycles += fabric_cycles(b) - c0;
         hw_finish(t, rounds);
         recorded += chunk;
@@ -271,6 +320,7 @@ static double hw_gate_rounds(struct bench *b, unsigned mode, weft_resource_t *re
 }
 
 static double sem_ping_rt_median; /* SW<->HW semaphore round trip, for the raw figures */
+static double sem_ping_rt_proj;   /* its projection */
 static double sem_ping_rt_cycles;
 
 static void sem_turnaround_sw_hw(struct bench *b, double *v)
@@ -283,12 +333,11 @@ static void sem_turnaround_sw_hw(struct bench *b, double *v)
     sem_destroy(&ping);
     sem_destroy(&pong);
     result_t *r = &results[R_SEM_TA_SWHW];
-    r->st = bench_summarize(v, b->reps); /* sorts v */
+    summarize(r, v, b->proj, b->reps, 1.0);
     sem_ping_rt_median = r->st.median;
+    sem_ping_rt_proj = r->proj.median;
     sem_ping_rt_cycles = cyc;
-    r->st.median /= 2;
-    r->st.p99 /= 2;
-    r->st.mean /= 2;
+    summarize(r, v, b->proj, b->reps, 0.5);
     r->cycles = cyc / 2;
 }
 
@@ -317,19 +366,20 @@ static void sem_turnaround_hw_hw(struct bench *b, double *v)
         weft_hwthread_t *a = hw_start(b, 0, res, 2, pp_init(0, 1, 0, PP_SEM_PING, 0, n), "hw-a");
         weft_hwthread_t *bb = hw_start(b, 1, res, 2, pp_init(1, 0, 0, PP_SEM_PING, 0, n), "hw-b");
         uint64_t c0 = fabric_cycles(b);
-        double t0 = bench_now_us();
+        bench_mark_t m0 = bench_mark_start(b->plat);
         sem_post(&ping);
         hw_finish(a, n);
         sem_wait_ok(&ping);
-        double t1 = bench_now_us();
+        bench_mark_t m1 = bench_mark_end(b->plat);
         cycles += fabric_cycles(b) - c0;
         hw_finish(bb, n);
-        v[k] = (t1 - t0) / (2.0 * n);
+        v[k] = bench_wall_us(m0, m1) / (2.0 * n);
+        b->proj[k] = bench_projected_us(m0, m1, WEFT_PLATFORM_CLOCK_MHZ) / (2.0 * n);
         sem_destroy(&ping);
         sem_destroy(&pong);
     }
     result_t *r = &results[R_SEM_TA_HWHW];
-    r->st = bench_summarize(v, HWHW_BATCHES);
+    summarize(r, v, b->proj, HWHW_BATCHES, 1.0);
     r->cycles = (double)cycles / (2.0 * n * HWHW_BATCHES);
 }
 
@@ -355,12 +405,17 @@ static void *ring_second_main(void *arg)
     return NULL;
 }
 
-static double ring_round(pthread_mutex_t *m, unsigned k)
+/* One round of the ring; its projection in *proj when proj is not NULL. */
+static double ring_round(struct bench *b, pthread_mutex_t *m, unsigned k, double *proj)
 {
-    double t0 = bench_now_us();
+    settle(b->plat);
+    bench_mark_t m0 = proj ? bench_mark_start(b->plat) : (bench_mark_t){bench_now_us(), 0, 0};
     pthread_mutex_unlock(&m[k % 3]);
     pthread_mutex_lock(&m[(k + 2) % 3]);
-    return bench_now_us() - t0;
+    bench_mark_t m1 = proj ? bench_mark_end(b->plat) : (bench_mark_t){bench_now_us(), 0, 0};
+    if (proj)
+        *proj = bench_projected_us(m0, m1, WEFT_PLATFORM_CLOCK_MHZ);
+    return bench_wall_us(m0, m1);
 }
 
 static void ring_first_release(pthread_mutex_t *m, unsigned rounds)
@@ -384,14 +439,14 @@ static void mutex_turnaround_sw_sw(struct bench *b, double *v)
         die("pthread_create", rc);
     wait_held(&m[2]);
     for (unsigned k = 0; k < WARMUP; k++)
-        ring_round(m, k);
+        ring_round(b, m, k, NULL);
     for (unsigned i = 0; i < b->reps; i++)
-        v[i] = ring_round(m, WARMUP + i) / 2;
+        v[i] = ring_round(b, m, WARMUP + i, NULL);
     ring_first_release(m, rounds);
     pthread_join(th, NULL);
     for (int i = 0; i < 3; i++)
         pthread_mutex_destroy(&m[i]);
-    results[R_MTX_TA_SWSW].st = bench_summarize(v, b->reps);
+    summarize(&results[R_MTX_TA_SWSW], v, NULL, b->reps, 0.5);
 }
 
 static void mutex_turnaround_sw_hw(struct bench *b, double *v)
@@ -414,10 +469,10 @@ static void mutex_turnaround_sw_hw(struct bench *b, double *v)
             hw_start(b, 0, res, 3, pp_init(0, 1, 2, PP_RING_SECOND, 0, rounds), "hw-ring");
         wait_held(&m[2]);
         for (unsigned k = 0; k < WARMUP; k++)
-            ring_round(m, k);
+            ring_round(b, m, k, NULL);
         uint64_t c0 = fabric_cycles(b);
         for (unsigned i = 0; i < chunk; i++)
-            v[recorded + i] = ring_round(m, WARMUP + i) / 2;
+            v[recorded + i] = ring_round(b, m, WARMUP + i, &b->proj[recorded + i]);
         cycles += fabric_cycles(b) - c0;
         ring_first_release(m, rounds);
         hw_finish(t, rounds); /* the runtime releases the mutex the thread still holds */
@@ -426,7 +481,7 @@ static void mutex_turnaround_sw_hw(struct bench *b, double *v)
     for (int i = 0; i < 3; i++)
         pthread_mutex_destroy(&m[i]);
     result_t *r = &results[R_MTX_TA_SWHW];
-    r->st = bench_summarize(v, b->reps);
+    summarize(r, v, b->proj, b->reps, 0.5);
     r->cycles = (double)cycles / (2.0 * b->reps);
 }
 
@@ -452,19 +507,20 @@ static void mutex_turnaround_hw_hw(struct bench *b, double *v)
             hw_start(b, 1, res, 4, pp_init(0, 1, 2, PP_RING_SECOND, 0, n), "hw-ring-b");
         wait_held(&m[2]);
         uint64_t c0 = fabric_cycles(b);
-        double t0 = bench_now_us();
+        bench_mark_t m0 = bench_mark_start(b->plat);
         sem_post(&gate);
         hw_finish(a, n);
-        double t1 = bench_now_us();
+        bench_mark_t m1 = bench_mark_end(b->plat);
         cycles += fabric_cycles(b) - c0;
         hw_finish(bb, n);
-        v[k] = (t1 - t0) / (2.0 * n);
+        v[k] = bench_wall_us(m0, m1) / (2.0 * n);
+        b->proj[k] = bench_projected_us(m0, m1, WEFT_PLATFORM_CLOCK_MHZ) / (2.0 * n);
         for (int i = 0; i < 3; i++)
             pthread_mutex_destroy(&m[i]);
         sem_destroy(&gate);
     }
     result_t *r = &results[R_MTX_TA_HWHW];
-    r->st = bench_summarize(v, HWHW_BATCHES);
+    summarize(r, v, b->proj, HWHW_BATCHES, 1.0);
     r->cycles = (double)cycles / (2.0 * n * HWHW_BATCHES);
 }
 
@@ -483,7 +539,7 @@ static void raw_sw(struct bench *b, double *v)
             ;
     }
     sem_destroy(&s);
-    results[R_SEM_RAW_SW].st = bench_summarize(v, b->reps);
+    summarize(&results[R_SEM_RAW_SW], v, NULL, b->reps, 1.0);
 
     static pthread_mutex_t m[SW_BATCH];
     for (unsigned j = 0; j < SW_BATCH; j++)
@@ -505,9 +561,9 @@ static void raw_sw(struct bench *b, double *v)
     }
     for (unsigned j = 0; j < SW_BATCH; j++)
         pthread_mutex_destroy(&m[j]);
-    results[R_MTX_LOCK_SW].st = bench_summarize(lock, b->reps);
-    results[R_MTX_UNLOCK_SW].st = bench_summarize(unlock, b->reps);
-    results[R_MTX_PAIR_SW].st = bench_summarize(v, b->reps);
+    summarize(&results[R_MTX_LOCK_SW], lock, NULL, b->reps, 1.0);
+    summarize(&results[R_MTX_UNLOCK_SW], unlock, NULL, b->reps, 1.0);
+    summarize(&results[R_MTX_PAIR_SW], v, NULL, b->reps, 1.0);
     free(lock);
     free(unlock);
 }
@@ -527,14 +583,16 @@ static void raw_hw(struct bench *b, double *v, unsigned mode, int which)
                              mode == PP_SEM_RAW ? (weft_resource_t){WEFT_RES_SEM, &target}
                                                 : (weft_resource_t){WEFT_RES_MUTEX, &m}};
     double cyc = hw_gate_rounds(b, mode, res, 3, v);
-    for (unsigned i = 0; i < b->reps; i++)
+    for (unsigned i = 0; i < b->reps; i++) {
         v[i] = (v[i] - sem_ping_rt_median) / HW_K;
+        b->proj[i] = (b->proj[i] - sem_ping_rt_proj) / HW_K;
+    }
     sem_destroy(&gate);
     sem_destroy(&done);
     sem_destroy(&target);
     pthread_mutex_destroy(&m);
     result_t *r = &results[which];
-    r->st = bench_summarize(v, b->reps);
+    summarize(r, v, b->proj, b->reps, 1.0);
     r->cycles = (cyc - sem_ping_rt_cycles) / HW_K;
 }
 
@@ -550,6 +608,8 @@ static void describe(void)
         "turnaround",
         "SW<->SW",
         {0},
+        {0},
+        NAN,
         NAN,
         NAN,
         305,
@@ -562,6 +622,8 @@ static void describe(void)
         "turnaround",
         "SW<->HW",
         {0},
+        {0},
+        NAN,
         NAN,
         NAN,
         (528 + 908) / 2.0,
@@ -577,6 +639,8 @@ static void describe(void)
         "turnaround",
         "HW<->HW",
         {0},
+        {0},
+        NAN,
         NAN,
         NAN,
         1114,
@@ -591,6 +655,8 @@ static void describe(void)
         "turnaround",
         "SW<->SW",
         {0},
+        {0},
+        NAN,
         NAN,
         NAN,
         453,
@@ -604,6 +670,8 @@ static void describe(void)
                    "turnaround",
                    "SW<->HW",
                    {0},
+                   {0},
+                   NAN,
                    NAN,
                    NAN,
                    (629 + 1449) / 2.0,
@@ -617,6 +685,8 @@ static void describe(void)
                    "turnaround",
                    "HW<->HW",
                    {0},
+                   {0},
+                   NAN,
                    NAN,
                    NAN,
                    1460,
@@ -630,6 +700,8 @@ static void describe(void)
                    "raw",
                    "SW post",
                    {0},
+                   {0},
+                   NAN,
                    NAN,
                    NAN,
                    73,
@@ -642,6 +714,8 @@ static void describe(void)
                    "raw",
                    "HW post",
                    {0},
+                   {0},
+                   NAN,
                    NAN,
                    NAN,
                    695,
@@ -656,6 +730,8 @@ static void describe(void)
         "raw",
         "SW lock",
         {0},
+        {0},
+        NAN,
         NAN,
         NAN,
         83,
@@ -667,6 +743,8 @@ static void describe(void)
                    "raw",
                    "SW unlock",
                    {0},
+                   {0},
+                   NAN,
                    NAN,
                    NAN,
                    171,
@@ -678,6 +756,8 @@ static void describe(void)
                    "raw",
                    "SW lock+unlock",
                    {0},
+                   {0},
+                   NAN,
                    NAN,
                    NAN,
                    83 + 171,
@@ -689,6 +769,8 @@ static void describe(void)
                    "raw",
                    "HW lock+unlock",
                    {0},
+                   {0},
+                   NAN,
                    NAN,
                    NAN,
                    959 + 679,
@@ -706,15 +788,18 @@ static void print_table(const struct bench *b, double wall_s)
     printf("weft OS call overhead: %u repetitions; wall clock in microseconds "
            "(CLOCK_MONOTONIC), hardware co-simulated\n\n",
            b->reps);
-    printf("%-10s %-10s %-15s %10s %10s %11s %8s %12s %10s\n", "primitive", "figure", "path",
-           "median", "p99", "fabric cyc", "ratio", "seed eCos", "seed ratio");
+    printf("%-10s %-10s %-15s %10s %10s %8s %10s %8s %11s %12s %10s\n", "primitive", "figure",
+           "path", "median", "p99", "ratio", "proj", "ratio", "fabric cyc", "seed eCos",
+           "seed ratio");
     for (int i = 0; i < R_COUNT; i++) {
         const result_t *r = &results[i];
-        char cyc[32] = "-", ratio[32] = "-", seed[32] = "-", sratio[32] = "-";
+        char cyc[32] = "-", ratio[32] = "-", pratio[32] = "-", seed[32] = "-", sratio[32] = "-";
         if (isfinite(r->cycles))
             snprintf(cyc, sizeof cyc, "%.1f", r->cycles);
         if (isfinite(r->ratio))
             snprintf(ratio, sizeof ratio, "%.1fx", r->ratio);
+        if (isfinite(r->proj_ratio))
+            snprintf(pratio, sizeof pratio, "%.2fx", r->proj_ratio);
         if (isfinite(r->seed_cycles))
             snprintf(seed, sizeof seed, "%.2f us", r->seed_cycles / 100.0);
         if (!strcmp(r->kind, "turnaround")) {
@@ -722,8 +807,8 @@ static void print_table(const struct bench *b, double wall_s)
                 results[!strcmp(r->prim, "mutex") ? R_MTX_TA_SWSW : R_SEM_TA_SWSW].seed_cycles;
             snprintf(sratio, sizeof sratio, "%.2fx", r->seed_cycles / base);
         }
-        printf("%-10s %-10s %-15s %10.4f %10.4f %11s %8s %12s %10s\n", r->prim, r->kind, r->path,
-               r->st.median, r->st.p99, cyc, ratio, seed, sratio);
+        printf("%-10s %-10s %-15s %10.4f %10.4f %8s %10.4f %8s %11s %12s %10s\n", r->prim, r->kind,
+               r->path, r->st.median, r->st.p99, ratio, r->proj.median, pratio, cyc, seed, sratio);
     }
     printf("\nturnaround: round trip / 2 (SW<->HW: mean of SW->HW and HW->SW); HW<->HW: 8 "
            "batches of %u round trips, median/p99 over batches.\n"
@@ -731,10 +816,12 @@ static void print_table(const struct bench *b, double wall_s)
            "subtracted.\n"
            "fabric cyc: weft_fabric_cycles() before/after each loop, per figure; the "
            "simulated clock stops while all slots block, so these are fabric cycles only.\n"
-           "ratio: median / SW<->SW median of the same primitive, this run. seed: ReconOS "
-           "eCos/PPC, Table V (bus cycles at 100 MHz);\n"
+           "ratio: median / SW<->SW median of the same primitive, this run. proj: board "
+           "projection, the host time\nminus the host time spent simulating the fabric plus "
+           "the fabric cycles at %u MHz (docs/benchmarks.md), median.\n"
+           "seed: ReconOS eCos/PPC, Table V (bus cycles at 100 MHz);\n"
            "its SW<->HW is the mean of its SW->HW and HW->SW. whole run %.1f s.\n",
-           b->reps / HWHW_BATCHES ? b->reps / HWHW_BATCHES : 1, wall_s);
+           b->reps / HWHW_BATCHES ? b->reps / HWHW_BATCHES : 1, WEFT_PLATFORM_CLOCK_MHZ, wall_s);
 }
 
 static json_t *result_json(const result_t *r)
@@ -750,6 +837,10 @@ static json_t *result_json(const result_t *r)
     json_object_set_new(o, "mean_us", bench_jnum(r->st.mean));
     json_object_set_new(o, "fabric_cycles", bench_jnum(r->cycles));
     json_object_set_new(o, "ratio_to_sw_sw", bench_jnum(r->ratio));
+    json_object_set_new(o, "projected_median_us", bench_jnum(r->proj.median));
+    json_object_set_new(o, "projected_p99_us", bench_jnum(r->proj.p99));
+    json_object_set_new(o, "projected_mean_us", bench_jnum(r->proj.mean));
+    json_object_set_new(o, "projected_ratio_to_sw_sw", bench_jnum(r->proj_ratio));
     json_object_set_new(o, "seed_ecos_cycles", bench_jnum(r->seed_cycles));
     json_object_set_new(o, "seed_ecos_us", bench_jnum(r->seed_cycles / 100.0));
     double seed_ratio = NAN;
@@ -775,6 +866,11 @@ static int write_json(const struct bench *b, const char *path, double wall_s)
     json_object_set_new(root, "time_unit", json_string("us (CLOCK_MONOTONIC wall clock)"));
     json_object_set_new(root, "cycles_source",
                         json_string("weft_fabric_cycles() before and after each loop"));
+    json_object_set_new(root, "projection",
+                        json_pack("{s:s, s:i}", "method",
+                                  "per sample: host time - host time simulating the fabric + "
+                                  "fabric cycles / clock",
+                                  "clock_mhz", WEFT_PLATFORM_CLOCK_MHZ));
     json_object_set_new(root, "seed",
                         json_pack("{s:s, s:s}", "source", "ReconOS, Table V, eCos/PPC column",
                                   "unit", "bus cycles, 1 cycle = 10 ns"));
@@ -821,8 +917,10 @@ int main(int argc, char **argv)
     weft_set_log(b.w, log_sink, NULL);
 
     /* Per-sample buffer: reps samples, or the HW<->HW batches when there are more. */
-    double *v = malloc(sizeof(double) * (b.reps > HWHW_BATCHES ? b.reps : HWHW_BATCHES));
-    if (!v)
+    size_t nv = b.reps > HWHW_BATCHES ? b.reps : HWHW_BATCHES;
+    double *v = malloc(sizeof(double) * nv);
+    b.proj = malloc(sizeof(double) * nv);
+    if (!v || !b.proj)
         die("malloc", ENOMEM);
     sem_turnaround_sw_sw(&b, v);
     sem_turnaround_sw_hw(&b, v);
@@ -834,10 +932,12 @@ int main(int argc, char **argv)
     raw_hw(&b, v, PP_SEM_RAW, R_SEM_RAW_HW);
     raw_hw(&b, v, PP_MUTEX_RAW, R_MTX_PAIR_HW);
     free(v);
+    free(b.proj);
 
     for (int i = R_SEM_TA_SWSW; i <= R_MTX_TA_HWHW; i++) {
         int base = i <= R_SEM_TA_HWHW ? R_SEM_TA_SWSW : R_MTX_TA_SWSW;
         results[i].ratio = results[i].st.median / results[base].st.median;
+        results[i].proj_ratio = results[i].proj.median / results[base].proj.median;
     }
 
     weft_shutdown(b.w);

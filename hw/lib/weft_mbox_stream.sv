@@ -1,5 +1,6 @@
 // weft_mbox_stream: moves a stream of words into (Put = 1) or out of (Put = 0) a
-// mailbox with burst calls, one word per cycle when the other side keeps up.
+// mailbox with burst calls, one word per cycle when the other side keeps up; or, with
+// Mq = 1, through a message queue, one message per MQ_SEND / MQ_RECEIVE call.
 //
 // The handle may be bound to a software mailbox (the delegate serves the calls) or to a
 // hardware link (the static region serves them without the CPU): the RTL is the same,
@@ -19,6 +20,12 @@
 //     word `moved` when resuming. A get offers every word of a burst on words_o, so after
 //     an early end the words after `moved` are 0. StatusInternal: a malformed response
 //     (its words are drained).
+//   - Mq = 1: a put sends messages of MaxBurst words (4 x MaxBurst bytes, priority 0;
+//     the last one shorter if count is not a multiple), a get receives messages with
+//     max_bytes 4 x MaxBurst (at least the queue's mq_msgsize) and offers each one's
+//     ceil(length / 4) words until count words came. A message longer than the words
+//     still to come is dropped and ends the transfer with StatusMsgsize. A signal ends a
+//     call that would block, before any of its message moved (StatusCanceled).
 //   - `rsp_o.busy` is high while a transfer is in progress or requested (for
 //     weft_osif_arb).
 //
@@ -27,8 +34,11 @@
 module weft_mbox_stream #(
   /// 1: put words into the mailbox; 0: get words from it.
   parameter bit Put = 1'b1,
-  /// Most words per burst call (1..OsifMaxArgs).
-  parameter int unsigned MaxBurst = 64
+  /// Most words per burst call (1..OsifMaxArgs); with Mq, the words of a message
+  /// (1..OsifMaxArgs - 2, what MQ_TIMEDSEND leaves).
+  parameter int unsigned MaxBurst = 64,
+  /// 1: a message queue instead of a mailbox.
+  parameter bit Mq = 1'b0
 ) (
   /// Fabric clock.
   input  logic        clk_i,
@@ -58,7 +68,8 @@ module weft_mbox_stream #(
   typedef enum logic [2:0] {
     StIdle,     // no transfer
     StHdr,      // request header of the next burst
-    StWords,    // put: the burst's words; get: its count argument
+    StInfo,     // Mq: the message's msg_info (put: sent; get: taken after the header)
+    StWords,    // put: the burst's words; get: its count (Mq: max_bytes) argument
     StRespHdr,  // waiting for the response header
     StData,     // get: the burst's words; or draining a malformed response
     StEnd,      // the burst's burst_end word
@@ -91,11 +102,31 @@ module weft_mbox_stream #(
                   ((end_status == weft_osif_pkg::StatusCanceled ||
                     end_status == weft_osif_pkg::StatusTimedout) && end_moved < burst_q);
 
-  localparam logic [7:0] Cmd = Put ? weft_osif_pkg::CmdMboxPutBurst
-                                   : weft_osif_pkg::CmdMboxGetBurst;
+  localparam logic [7:0] Cmd = Mq ? (Put ? weft_osif_pkg::CmdMqSend : weft_osif_pkg::CmdMqReceive)
+                                : (Put ? weft_osif_pkg::CmdMboxPutBurst
+                                       : weft_osif_pkg::CmdMboxGetBurst);
+  localparam logic [15:0] MaxBytes = 16'(4 * MaxBurst);
 
   logic [31:0] hdr;
-  assign hdr = weft_osif_pkg::req_header(Cmd, req_i.handle, Put ? 8'(next_burst) : 8'd1);
+  assign hdr = weft_osif_pkg::req_header(Cmd, req_i.handle,
+                                         Put ? 8'(next_burst) + 8'(Mq) : 8'd1);
+
+  // The response header a call's success has: a put's burst_end (mailbox) or nothing
+  // (queue); a get's words and burst_end (mailbox) or msg_info and up to MaxBurst words.
+  logic rsp_fits;
+  always_comb begin
+    if (Put) begin
+      rsp_fits = in_nwords == (Mq ? 16'd0 : 16'd1);
+    end else if (Mq) begin
+      rsp_fits = in_nwords != '0 && in_nwords <= 16'(MaxBurst) + 16'd1;
+    end else begin
+      rsp_fits = in_nwords == burst_q + 16'd1;
+    end
+  end
+
+  // A received message's words, from msg_info's length in bytes.
+  logic [15:0] info_words;
+  assign info_words = 16'((17'(osif_i.in_data[15:0]) + 17'd3) >> 2);
 
   logic done;
 
@@ -129,7 +160,32 @@ module weft_mbox_stream #(
         osif_o.out_valid = 1'b1;
         if (osif_i.out_ready) begin
           idx_d   = '0;
-          state_d = StWords;
+          state_d = (Mq && Put) ? StInfo : StWords;
+        end
+      end
+
+      StInfo: begin
+        if (Put) begin
+          osif_o.out_valid = 1'b1;
+          osif_o.out_data  = {16'd0, burst_q << 2};  // priority 0, length in bytes
+          if (osif_i.out_ready) begin
+            state_d = StWords;
+          end
+        end else begin
+          // The message fits: its length matches the response, and the words left.
+          osif_o.in_ready = 1'b1;
+          if (osif_i.in_valid) begin
+            drain_d = 1'b1;
+            state_d = (burst_q == '0) ? StDone : StData;
+            if (info_words != burst_q) begin
+              status_d = weft_osif_pkg::StatusInternal;
+            end else if (32'(burst_q) > left_q) begin
+              status_d = weft_osif_pkg::StatusMsgsize;
+            end else begin
+              drain_d = 1'b0;
+              state_d = (burst_q != '0) ? StData : (left_q == '0) ? StDone : StHdr;
+            end
+          end
         end
       end
 
@@ -146,7 +202,7 @@ module weft_mbox_stream #(
           end
         end else begin
           osif_o.out_valid = 1'b1;
-          osif_o.out_data  = 32'(burst_q);
+          osif_o.out_data  = Mq ? 32'(MaxBytes) : 32'(burst_q);
           if (osif_i.out_ready) begin
             state_d = StRespHdr;
           end
@@ -158,8 +214,7 @@ module weft_mbox_stream #(
         osif_o.in_ready = 1'b1;
         if (osif_i.in_valid) begin
           idx_d = '0;
-          if (in_cmd != Cmd || (in_status == weft_osif_pkg::StatusOk &&
-                                in_nwords != (Put ? 16'd1 : burst_q + 16'd1))) begin
+          if (in_cmd != Cmd || (in_status == weft_osif_pkg::StatusOk && !rsp_fits)) begin
             status_d = weft_osif_pkg::StatusInternal;
             burst_d  = in_nwords;
             drain_d  = 1'b1;
@@ -169,6 +224,13 @@ module weft_mbox_stream #(
             burst_d  = in_nwords;
             drain_d  = 1'b1;
             state_d  = (in_nwords == '0) ? StDone : StData;
+          end else if (Mq && Put) begin
+            moved_d = moved_q + 32'(burst_q);
+            left_d  = left_q - 32'(burst_q);
+            state_d = (left_q == 32'(burst_q)) ? StDone : StHdr;
+          end else if (Mq) begin
+            burst_d = in_nwords - 16'd1;  // the message's words, after msg_info
+            state_d = StInfo;
           end else begin
             drain_d = 1'b0;
             state_d = Put ? StEnd : StData;
@@ -183,6 +245,11 @@ module weft_mbox_stream #(
           idx_d = idx_q + 16'd1;
           if (idx_q + 16'd1 == burst_q) begin
             state_d = drain_q ? StDone : StEnd;
+            if (Mq && !drain_q) begin
+              moved_d = moved_q + 32'(burst_q);
+              left_d  = left_q - 32'(burst_q);
+              state_d = (left_q == 32'(burst_q)) ? StDone : StHdr;
+            end
           end
         end
       end
@@ -238,8 +305,8 @@ module weft_mbox_stream #(
   assign rsp_o.moved  = moved_q;
   assign rsp_o.busy   = (state_q != StIdle) || req_i.valid;
 
-  if (MaxBurst < 1 || MaxBurst > weft_osif_pkg::OsifMaxArgs) begin : gen_check_burst
-    $error("weft_mbox_stream: MaxBurst must be 1..OsifMaxArgs");
+  if (MaxBurst < 1 || MaxBurst > weft_osif_pkg::OsifMaxArgs - (Mq ? 2 : 0)) begin : gen_check_burst
+    $error("weft_mbox_stream: MaxBurst must be 1..OsifMaxArgs (Mq: OsifMaxArgs - 2)");
   end
 
 endmodule

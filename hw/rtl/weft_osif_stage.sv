@@ -21,7 +21,7 @@
 //
 // OSIF_RSP_DMA = n moves the n words at OSIF_RSP_BUF into SW2HW as room allows (bursts no
 // longer than the FIFO's free words, so a read never waits on the bus for the thread);
-// reading it gives the words still to move. A long response (a burst get, a message)
+// reading it gives the words not yet in SW2HW (0: the buffer may be written again). A long response (a burst get, a message)
 // costs software one register write instead of one per word.
 //
 // Bursts never cross a 4 KiB boundary. The buffers are software's, so a bus error on a
@@ -106,6 +106,8 @@ module weft_osif_stage #(
   output logic [31:0]     wr_data_o,
   output logic            wr_valid_o,
   input  logic            wr_pop_i,
+  /// A read beat of this module's burst enters SW2HW.
+  input  logic            rd_beat_i,
   /// A burst of this module got an error response.
   input  logic            err_i
 );
@@ -125,7 +127,8 @@ module weft_osif_stage #(
 
   phase_e      phase_q;
   logic [31:0] req_buf_q, rsp_buf_q, addr_q, seq_q;
-  logic [15:0] left_q;
+  logic [15:0] left_q;    // words of the transfer not yet in a granted burst
+  logic [15:0] unread_q;  // response words not yet in SW2HW
   logic        pending_q;
   logic        released_q;  // software answered the request whose number is still in flight
 
@@ -146,7 +149,7 @@ module weft_osif_stage #(
     if (reg_re_i) begin
       if (hit_req) reg_rdata_o = req_buf_q;
       if (hit_rsp) reg_rdata_o = rsp_buf_q;
-      if (hit_dma) reg_rdata_o = (phase_q == PhRsp) ? 32'(left_q) : '0;
+      if (hit_dma) reg_rdata_o = (phase_q == PhRsp) ? 32'(unread_q) : '0;
     end
   end
 
@@ -229,16 +232,18 @@ module weft_osif_stage #(
       phase_q   <= PhIdle;
       addr_q    <= '0;
       left_q    <= '0;
+      unread_q  <= '0;
       seq_q     <= '0;
       pending_q <= 1'b0;
       released_q <= 1'b0;
     end else if (flush_i) begin
       phase_q    <= PhIdle;
       left_q     <= '0;
+      unread_q   <= '0;
       seq_q      <= '0;
       pending_q  <= 1'b0;
       released_q <= 1'b0;
-    end else if (req_gnt_i || done || release_now || dma_write || err_i) begin
+    end else if (req_gnt_i || done || release_now || dma_write || err_i || rd_beat_i) begin
       if (release_now) begin
         pending_q  <= 1'b0;
         released_q <= phase_q == PhSeqWait;
@@ -261,10 +266,16 @@ module weft_osif_stage #(
         end
         phase_q <= (phase_q == PhSeqWait && left_q != '0) ? PhRsp : PhIdle;
       end
+      // (Given in the very cycle the number's burst completes, it starts now.)
+      // (Beats of a burst aborted by a flush or cut by an error are not counted.)
+      if (rd_beat_i && phase_q == PhRsp && unread_q != '0) begin
+        unread_q <= unread_q - 16'd1;
+      end
       if (dma_start) begin
-        addr_q  <= rsp_buf_q;
-        left_q  <= dma_words;
-        if (phase_q == PhIdle) begin
+        addr_q   <= rsp_buf_q;
+        left_q   <= dma_words;
+        unread_q <= dma_words;
+        if (phase_q == PhIdle || done) begin
           phase_q <= PhRsp;
         end
       end
@@ -276,10 +287,10 @@ module weft_osif_stage #(
 
   assign quiet_o = !req_valid_o && !busy_i && (phase_q == PhIdle || phase_q == PhReq ||
                                                phase_q == PhDead);
-  assign still_o = !req_valid_o && !release_now && !dma_write && !err_i && !done &&
+  assign still_o = !req_valid_o && !release_now && !dma_write && !err_i && !done && !rd_beat_i &&
                    !(reg_we_i && (hit_req || hit_rsp)) &&
                    (!flush_i || (phase_q == PhIdle && left_q == '0 && seq_q == '0 &&
-                                 !pending_q && !released_q));
+                                 unread_q == '0 && !pending_q && !released_q));
 
 `ifndef SYNTHESIS
   NoGrantUnlessRequested_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
@@ -289,8 +300,8 @@ module weft_osif_stage #(
   ReadFits_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
       (req_valid_o && !req_write_o) |-> (32'(beats) + 32'(sw_count_i) <= OsifDepth));
   StillMeansStable_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      still_o |=> $stable({phase_q, req_buf_q, rsp_buf_q, addr_q, seq_q, left_q, pending_q,
-                           released_q}));
+      still_o |=> $stable({phase_q, req_buf_q, rsp_buf_q, addr_q, seq_q, left_q, unread_q,
+                           pending_q, released_q}));
 `endif
 
 endmodule

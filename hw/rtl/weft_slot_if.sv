@@ -584,6 +584,7 @@ module weft_slot_if #(
     .wr_data_o  (st_wr_data),
     .wr_valid_o (st_wr_valid),
     .wr_pop_i   (wr_pop_i && owner_st_q),
+    .rd_beat_i  (st_push),
     .err_i      (bus_err_i && owner_st_q)
   );
 
@@ -853,7 +854,7 @@ module weft_slot_if #(
   NoReadPushWhenFull_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
       rd_push_i |-> !rd_full_o);
   NoWritePopWhenEmpty_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      wr_pop_i |-> !wr_empty);
+      wr_pop_i && !owner_st_q |-> !wr_empty);
   if (CmdDepth < 2) begin : gen_cmd_depth_check
     $error("weft_slot_if: CmdDepth must hold one command (2 words)");
   end

@@ -39,6 +39,10 @@ typedef struct weft_sim_stats {
     uint64_t held_cycles;  /**< cycles whose static-region edge was skipped (holding) */
     uint64_t slot_evals;   /**< evaluations of thread models, every slot together */
     uint64_t slot_edges;   /**< clock edges given to thread models, every slot together */
+    uint64_t sim_ns;       /**< host nanoseconds spent running the fabric (by the clock
+                                thread, or by a runtime thread in a register access), not
+                                resting: what a board would not spend, for board
+                                projections (docs/benchmarks.md) */
 } weft_sim_stats_t;
 
 /**

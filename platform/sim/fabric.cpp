@@ -219,6 +219,7 @@ void Fabric::reset_fabric()
 
 void Fabric::clock_main()
 {
+    running_begin();
     for (;;) {
         if (!lite_.req && attention_.load(std::memory_order_acquire)) {
             catch_up();
@@ -234,6 +235,7 @@ void Fabric::clock_main()
         }
         advance(fresh, kMaxHeldRun);
     }
+    running_end();
     // Stopping: fail whatever is still queued, then free the slot models on this thread.
     {
         std::lock_guard<std::mutex> lk(mu_);
@@ -541,6 +543,7 @@ void Fabric::publish_irq(uint64_t irq)
 // and never while the models are lent out.
 void Fabric::rest()
 {
+    running_end();
     {
         std::lock_guard<std::mutex> lk(mu_);
         resting_ = true;
@@ -552,6 +555,21 @@ void Fabric::rest()
     wake_cv_.wait(lk, [this] { return !borrowed_ && (!queue_.empty() || stop_ || kick_); });
     resting_ = false;
     kick_ = false;
+    running_begin();
+}
+
+void Fabric::running_begin()
+{
+    std::lock_guard<std::mutex> lk(sim_ns_mu_);
+    running_since_ns_ = steady_ns();
+}
+
+void Fabric::running_end()
+{
+    std::lock_guard<std::mutex> lk(sim_ns_mu_);
+    if (running_since_ns_ != 0)
+        sim_ns_ += static_cast<uint64_t>(steady_ns() - running_since_ns_);
+    running_since_ns_ = 0;
 }
 
 // Runs one MMIO transaction on the calling thread while the clock thread rests: the same
@@ -590,7 +608,9 @@ int Fabric::submit(Request *req)
         // both directions, so the clock thread sees everything done here.
         borrowed_ = true;
         lk.unlock();
+        running_begin();
         run_on_caller(req);
+        running_end();
         const bool quiet = top_->quiet_o && may_rest();
         lk.lock();
         borrowed_ = false;
@@ -703,6 +723,12 @@ void Fabric::stats(weft_sim_stats_t *out) const
     out->sleeps = stat_sleeps_.load(std::memory_order_relaxed);
     out->static_evals = stat_static_evals_.load(std::memory_order_relaxed);
     out->held_cycles = stat_held_.load(std::memory_order_relaxed);
+    {
+        std::lock_guard<std::mutex> lk(sim_ns_mu_);
+        out->sim_ns = sim_ns_;
+        if (running_since_ns_ != 0)
+            out->sim_ns += static_cast<uint64_t>(steady_ns() - running_since_ns_);
+    }
     out->slot_evals = out->slot_edges = 0;
     for (const SlotModel &s : slots_) {
         out->slot_evals += s.evals.load(std::memory_order_relaxed);

@@ -1,11 +1,11 @@
-// hwt_stream: moves blocks between shared memory and a mailbox, for the hardware-link
-// tests and the communication benchmark (ReconOS Table VI, Fig. 9).
+// hwt_stream: moves blocks between shared memory and a mailbox or a message queue, for
+// the hardware-link tests and the communication benchmark (ReconOS Table VI, Fig. 9).
 //
 // Resources, from the init data (GET_INIT_DATA):
 //   bits [7:0]   handle of the job mailbox
 //   bits [15:8]  handle of the report mailbox
-//   bits [23:16] handle of the data mailbox: a software mailbox or a hardware link; the
-//                RTL is the same either way
+//   bits [23:16] handle of the data mailbox: a software mailbox or a hardware link (the
+//                RTL is the same either way), or a message queue for ops 3 and 4
 //
 // Loop: take a job of three words with MBOX_GET_BURST from the job mailbox,
 // {op, bus address, words}, and carry it out:
@@ -13,6 +13,8 @@
 //                into the data mailbox (MBOX_PUT_BURST calls, one word per cycle);
 //   op 2 SINK:   get the words from the data mailbox into local RAM (MBOX_GET_BURST),
 //                then write them to memory;
+//   op 3 MQ_SOURCE: as SOURCE, but send the words as messages of MsgWords words (MQ_SEND);
+//   op 4 MQ_SINK:   as SINK, but receive messages (MQ_RECEIVE) until the words came;
 //   op 0:        THREAD_EXIT with value 0;
 // then put a report of three words with MBOX_PUT_BURST into the report mailbox:
 //   {status, memory cycles, mailbox cycles}: status 0 when the job was done, StatusBadargs
@@ -24,13 +26,16 @@ module hwt_stream #(
   /// Words of local RAM: the largest block (8 KiB by default).
   parameter int unsigned RamWords = 2048,
   /// Most words per mailbox burst call.
-  parameter int unsigned Burst = weft_osif_pkg::OsifMaxArgs
+  parameter int unsigned Burst = weft_osif_pkg::OsifMaxArgs,
+  /// Words per message of MQ_SOURCE (512 bytes); MQ_SINK takes messages up to this long.
+  parameter int unsigned MsgWords = 128
 ) (
   `include "weft_slot_ports.svh"
 );
 
   localparam int unsigned AddrWidth = $clog2(RamWords);
   localparam logic [31:0] OpExit = 32'd0, OpSource = 32'd1, OpSink = 32'd2;
+  localparam logic [31:0] OpMqSource = 32'd3, OpMqSink = 32'd4;
 
   typedef enum logic [3:0] {
     StInit,    // GET_INIT_DATA
@@ -52,13 +57,14 @@ module hwt_stream #(
   logic        streaming_d, streaming_q;  // the RAM stream of a put was started
 
   // ---- OS call client, put and get streams, sharing the OSIF ----------------------
-  // Clients of u_arb: 0 the call client, 1 the put stream, 2 the get stream; client c's
-  // side of the OSIF in bits [c*ReqW +: ReqW] of osif_req, the arbiter's answer in
-  // osif_rsp (flat vectors: Yosys takes no arrays of structs).
+  // Clients of u_arb: 0 the call client, 1 the put stream, 2 the get stream, 3 and 4
+  // their message-queue twins; client c's side of the OSIF in bits [c*ReqW +: ReqW] of
+  // osif_req, the arbiter's answer in osif_rsp (flat vectors: Yosys takes no arrays of
+  // structs).
   localparam int unsigned ReqW = weft_osif_pkg::OsifReqWidth;
   localparam int unsigned RspW = weft_osif_pkg::OsifRspWidth;
-  logic [3*ReqW-1:0] osif_req;
-  logic [3*RspW-1:0] osif_rsp;
+  logic [5*ReqW-1:0] osif_req;
+  logic [5*RspW-1:0] osif_rsp;
 
   weft_hwt_pkg::call_req_t call;
   weft_hwt_pkg::call_rsp_t call_rsp;
@@ -73,24 +79,50 @@ module hwt_stream #(
   // RAM at once; the other direction of each is unused. The moved counts (and the RAM
   // stream's busy flag) are not needed: a job either moves every word or reports the
   // status that stopped it.
-  weft_hwt_pkg::stream_req_t put, get;
-  weft_hwt_pkg::stream_rsp_t put_rsp, get_rsp;
-  weft_hwt_pkg::word_stream_t put_words, get_words, unused_put_out;
-  logic put_ready, unused_get_ready;
+  weft_hwt_pkg::stream_req_t put, get, mbox_put, mbox_get, mq_put, mq_get;
+  weft_hwt_pkg::stream_rsp_t put_rsp, get_rsp, mbox_put_rsp, mbox_get_rsp, mq_put_rsp,
+                             mq_get_rsp;
+  weft_hwt_pkg::word_stream_t put_words, get_words, mbox_get_words, mq_get_words;
+  weft_hwt_pkg::word_stream_t unused_put_out, unused_mq_put_out;
+  logic put_ready, mbox_put_ready, mq_put_ready, unused_get_ready, unused_mq_get_ready;
 
   weft_mbox_stream #(.Put(1'b1), .MaxBurst(Burst)) u_put (
-    .clk_i, .rst_ni, .req_i(put), .rsp_o(put_rsp), .words_i(put_words),
-    .words_ready_o(put_ready), .words_o(unused_put_out), .words_ready_i(1'b0),
+    .clk_i, .rst_ni, .req_i(mbox_put), .rsp_o(mbox_put_rsp), .words_i(put_words),
+    .words_ready_o(mbox_put_ready), .words_o(unused_put_out), .words_ready_i(1'b0),
     .osif_i(osif_rsp[RspW +: RspW]), .osif_o(osif_req[ReqW +: ReqW]));
 
   weft_mbox_stream #(.Put(1'b0), .MaxBurst(Burst)) u_get (
-    .clk_i, .rst_ni, .req_i(get), .rsp_o(get_rsp), .words_i('0),
-    .words_ready_o(unused_get_ready), .words_o(get_words), .words_ready_i(1'b1),
+    .clk_i, .rst_ni, .req_i(mbox_get), .rsp_o(mbox_get_rsp), .words_i('0),
+    .words_ready_o(unused_get_ready), .words_o(mbox_get_words), .words_ready_i(1'b1),
     .osif_i(osif_rsp[2*RspW +: RspW]), .osif_o(osif_req[2*ReqW +: ReqW]));
 
-  weft_osif_arb #(.NumClients(3)) u_arb (
-    .clk_i, .rst_ni, .busy_i({get_rsp.busy, put_rsp.busy, call_rsp.busy}),
+  weft_mbox_stream #(.Put(1'b1), .MaxBurst(MsgWords), .Mq(1'b1)) u_mq_put (
+    .clk_i, .rst_ni, .req_i(mq_put), .rsp_o(mq_put_rsp), .words_i(put_words),
+    .words_ready_o(mq_put_ready), .words_o(unused_mq_put_out), .words_ready_i(1'b0),
+    .osif_i(osif_rsp[3*RspW +: RspW]), .osif_o(osif_req[3*ReqW +: ReqW]));
+
+  weft_mbox_stream #(.Put(1'b0), .MaxBurst(MsgWords), .Mq(1'b1)) u_mq_get (
+    .clk_i, .rst_ni, .req_i(mq_get), .rsp_o(mq_get_rsp), .words_i('0),
+    .words_ready_o(unused_mq_get_ready), .words_o(mq_get_words), .words_ready_i(1'b1),
+    .osif_i(osif_rsp[4*RspW +: RspW]), .osif_o(osif_req[4*ReqW +: ReqW]));
+
+  weft_osif_arb #(.NumClients(5)) u_arb (
+    .clk_i, .rst_ni,
+    .busy_i({mq_get_rsp.busy, mq_put_rsp.busy, mbox_get_rsp.busy, mbox_put_rsp.busy,
+             call_rsp.busy}),
     .clients_i(osif_req), .clients_o(osif_rsp), .osif_i(slot_i.osif), .osif_o(slot_o.osif));
+
+  // A job's put and get go to the mailbox streams or the message-queue ones.
+  logic mq_job;
+  assign mq_job    = (op_q == OpMqSource) || (op_q == OpMqSink);
+  assign mbox_put  = mq_job ? '0 : put;
+  assign mq_put    = mq_job ? put : '0;
+  assign mbox_get  = mq_job ? '0 : get;
+  assign mq_get    = mq_job ? get : '0;
+  assign put_rsp   = mq_job ? mq_put_rsp : mbox_put_rsp;
+  assign get_rsp   = mq_job ? mq_get_rsp : mbox_get_rsp;
+  assign put_ready = mq_job ? mq_put_ready : mbox_put_ready;
+  assign get_words = mq_job ? mq_get_words : mbox_get_words;
 
   // ---- memory and local RAM --------------------------------------------------------
   weft_hwt_pkg::burst_req_t burst;
@@ -200,12 +232,12 @@ module hwt_stream #(
         start_d  = now_q;
         if (op_q == OpExit) begin
           state_d = StExit;
-        end else if ((op_q != OpSource && op_q != OpSink) || words_q == '0 ||
+        end else if ((op_q != OpSource && op_q != OpSink && !mq_job) || words_q == '0 ||
                      words_q > 32'(RamWords)) begin
           status_d = 32'(weft_osif_pkg::StatusBadargs);
           state_d  = StReport;
         end else begin
-          state_d = (op_q == OpSource) ? StMemRead : StGet;
+          state_d = (op_q == OpSource || op_q == OpMqSource) ? StMemRead : StGet;
         end
       end
 
