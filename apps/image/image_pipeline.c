@@ -294,9 +294,9 @@ static const char *unsupported(const struct config *c, unsigned width, unsigned 
     if ((c->filter_hw || c->display_hw) && width > MAX_HW_WIDTH)
         return "frames wider than the hardware threads' 320-pixel lines";
     if (c->filter_hw && 4 * c->nbuf * NB > WEFT_MAX_RESOURCES)
-        return "the filter would need more than 256 semaphore handles";
+        return "the filter would need more than WEFT_MAX_RESOURCES semaphore handles";
     if (c->display_hw && 2 * c->nbuf * NB + 2 > WEFT_MAX_RESOURCES)
-        return "the display would need more than 256 semaphore handles";
+        return "the display would need more than WEFT_MAX_RESOURCES semaphore handles";
     return NULL;
 }
 

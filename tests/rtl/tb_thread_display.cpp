@@ -12,7 +12,7 @@
 // configuration block or the grey buffers, that no other memory word changed, boundary
 // rule 2 and stream stability. Runs: 320x240 with B = 4, 8, 40, 80 and nbuf 1 and 2 under
 // random back-pressure, small and odd frames (one block, one line per block, blocks that
-// are an exact number of chunks, the tallest frame, handles ending at 255); every bad
+// are an exact number of chunks, the tallest frame, handles ending at 65535); every bad
 // configuration field (exit 0xFFFFFFFF, only GET_INIT_DATA and THREAD_EXIT called,
 // nothing written); failed OS calls (exit 0xFFFFFFFE). Last, it prints the fabric cycles
 // per 320x240 frame with no back-pressure.
@@ -64,11 +64,11 @@ struct Bench {
         nb = s.height / s.blines;
         nblk = s.nbuf * nb;
         hnew = s.new_base;
-        if (hnew + 2 * nblk + 2 <= 256) { // new, ready, fb_free, frame_shown
+        if (hnew + 2 * nblk + 2 <= 65536) { // new, ready, fb_free, frame_shown
             hready = hnew + nblk;
             hfree = hready + nblk;
             hshown = hfree + 1;
-        } else { // fb_free, frame_shown, ..., ready, new (ending at 255)
+        } else { // fb_free, frame_shown, ..., ready, new (ending at 65535)
             hready = hnew - nblk;
             hfree = 0;
             hshown = 1;
@@ -313,12 +313,13 @@ void test_bad_configs()
     bad_config("nbuf 3", 6, 3);
     bad_config("nbuf high bits", 6, 0x80000002u);
     bad_config("frames 0", 7, 0);
-    bad_config("new handle 256", 8, 256);
-    bad_config("new handles past 255", 8, 253); // 2 x 2 blocks: 253..256
-    bad_config("ready handle 256", 9, 256);
-    bad_config("ready handles past 255", 9, 253);
-    bad_config("fb_free handle 256", 10, 256);
-    bad_config("frame_shown handle past 255", 11, 0x100u);
+    bad_config("new handle 65536", 8, 65536);
+    bad_config("new handles past 65535", 8, 65533); // 2 x 2 blocks: 65533..65536
+    bad_config("ready handle 65536", 9, 65536);
+    bad_config("ready handles past 65535", 9, 65533);
+    bad_config("fb_free handle 65536", 10, 65536);
+    bad_config("frame_shown handle past 65535", 11, 0x10000u);
+    bad_config("new handle high bits", 8, 0x80000000u);
     bad_config("configuration address unaligned", 12, 2, true);
     bad_config("configuration block past 2^32", 12, 0xFFFFFFD4u); // 48 bytes from here wrap
 }
@@ -380,16 +381,16 @@ void test_pipelines()
         std::snprintf(name, sizeof name, "%ux%u B=%u nbuf=%u", m.w, m.h, m.bl, m.nbuf);
         pipeline(name, s);
     }
-    // Block handles ending exactly at 255.
+    // Block handles ending exactly at 65535.
     Setup s;
     s.width = 8;
     s.height = 4;
     s.blines = 1;
     s.nbuf = 2;
     s.frames = 4;
-    s.new_base = 248;
+    s.new_base = 65528;
     s.seed = seed++;
-    pipeline("8x4 B=1 nbuf=2, handles up to 255", s);
+    pipeline("8x4 B=1 nbuf=2, handles up to 65535", s);
 }
 
 void bench_cycles()

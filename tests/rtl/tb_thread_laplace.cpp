@@ -44,7 +44,7 @@ struct Params {
     int disp_delay = 0; // most cycles display holds a block before posting its ready
     std::vector<Kind> kinds = {Kind::Random};
     uint32_t seed = 1;
-    bool top_handles = false; // OUT.ready's range ends at handle 255
+    bool top_handles = false; // OUT.ready's range ends at handle 65535
 };
 
 /// The reference: out = min(255, |w*w*p - window sum|), 0 within r of an edge.
@@ -145,8 +145,8 @@ class Pipeline
         h_in_new = 1;
         h_in_ready = h_in_new + per;
         h_out_new = h_in_ready + per;
-        h_out_ready = p.top_handles ? 256 - per : h_out_new + per;
-        const uint32_t nres = std::min(256u, h_out_ready + per);
+        h_out_ready = p.top_handles ? 65536 - per : h_out_new + per;
+        const uint32_t nres = std::min(65536u, h_out_ready + per);
         sm->res.resize(nres);
         sm->res[0].type = WEFT_RES_MUTEX;
         for (uint32_t h = 1; h < nres; ++h) {
@@ -595,11 +595,11 @@ void test_bad_config()
         {"nbuf 3", 7, 3},
         {"nbuf 0x101", 7, 0x101},
         {"frames 0", 8, 0},
-        {"IN.new base 251", 9, 251},
-        {"IN.ready base 251", 10, 251},
-        {"OUT.new base 251", 11, 251},
-        {"OUT.ready base 251", 12, 251},
-        {"IN.new base 0x100", 9, 0x100},
+        {"IN.new base 65531", 9, 65531},
+        {"IN.ready base 65531", 10, 65531},
+        {"OUT.new base 65531", 11, 65531},
+        {"OUT.ready base 65531", 12, 65531},
+        {"IN.new base 0x10000", 9, 0x10000},
         {"OUT.ready base 0xFFFFFFFF", 12, 0xFFFFFFFFu},
     };
     for (const Field &f : fields)
@@ -609,7 +609,7 @@ void test_bad_config()
     // The two buffers of a stage would wrap past 2^32 (16*12*2 = 384 bytes).
     bad_case("IN wraps", [](Pipeline &pl) { pl.cfg[1] = 0xFFFFFF00u; });
     bad_case("OUT wraps", [](Pipeline &pl) { pl.cfg[2] = 0xFFFFFF80u; });
-    // NB = 257 (8x514, B 2, w 3, nbuf 1) with handle bases 0: past 255.
+    // NB = 257 (8x514, B 2, w 3, nbuf 1): more blocks than the thread counts.
     bad_case("NB 257", [](Pipeline &pl) {
         pl.cfg[3] = 8;
         pl.cfg[4] = 514;
@@ -628,7 +628,7 @@ void test_bad_config()
 }
 
 // Limits that are still good: width MaxWidth, B = height (NB 1), the last OUT.ready
-// handle 255.
+// handle 65535.
 void test_good_limits()
 {
     Params p{kMaxWidth, 6, 6, 5, 2, 3};
@@ -637,7 +637,7 @@ void test_good_limits()
     p.kinds = {Kind::Checker, Kind::Random, Kind::Low};
     p.seed = 5;
     p.top_handles = true;
-    run_case("320x6 B6 w5 nbuf2, handles up to 255", p);
+    run_case("320x6 B6 w5 nbuf2, handles up to 65535", p);
 }
 
 // A SEM_WAIT answered with an error status (the IN.new base points at a mutex) ends the

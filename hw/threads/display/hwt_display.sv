@@ -16,7 +16,7 @@
 //   word 9  handle of OUT.ready[0][0], same layout
 //   word 10 handle of fb_free (the framebuffer may be overwritten)
 //   word 11 handle of frame_shown
-// Every handle must stay below 256 (for the block handles: base + nbuf*NB - 1 <= 255),
+// Every handle must fit 16 bits (for the block handles: base + nbuf*NB - 1 <= 65535),
 // the three addresses must be 4-byte aligned and neither the grey buffers nor the
 // framebuffer may run past the end of the 32-bit bus address space.
 //
@@ -27,7 +27,7 @@
 //      framebuffer + 4*width*y); SEM_POST OUT.ready[k][b].
 //   3. SEM_POST frame_shown.
 // After `frames` frames: THREAD_EXIT with the number of frames.
-// A bad configuration (wrong magic, a field out of range, a handle past 255, an address
+// A bad configuration (wrong magic, a field out of range, a handle past 65535, an address
 // not word aligned or a buffer past 2^32, the configuration address itself not word
 // aligned or its block running past 2^32) ends the thread with ExitBadConfig (0xFFFFFFFF) before any OS call other than
 // GET_INIT_DATA and before any memory access beyond the configuration block. An OS call
@@ -107,8 +107,8 @@ module hwt_display #(
   logic [LineW-1:0] height_d, height_q, blines_d, blines_q;
   logic two_d, two_q;  // nbuf == 2
   logic [31:0] frames_d, frames_q;
-  logic [7:0] new_h_d, new_h_q, ready_h_d, ready_h_q, free_h_d, free_h_q;
-  logic [7:0] shown_h_d, shown_h_q;
+  logic [15:0] new_h_d, new_h_q, ready_h_d, ready_h_q, free_h_d, free_h_q;
+  logic [15:0] shown_h_d, shown_h_q;
 
   // Derived by the line count.
   logic [LineW-1:0] lines_d, lines_q, inblk_d, inblk_q, nb_d, nb_q;
@@ -116,7 +116,7 @@ module hwt_display #(
 
   // Progress.
   logic k_d, k_q;                 // grey buffer of the current frame
-  logic [7:0] j_d, j_q;           // block index k*NB + b
+  logic [LineW:0] j_d, j_q;       // block index k*NB + b
   logic [LineW-1:0] b_d, b_q;     // block within the frame
   logic [31:0] shown_d, shown_q;  // frames shown
   logic [31:0] out_ptr_d, out_ptr_q;  // also the configuration address, before the run
@@ -181,18 +181,18 @@ module hwt_display #(
 
   // ---- whole-configuration checks (StCfgCheck) ------------------------------------
   logic [LineW:0] nb_total;  // nbuf * NB
-  logic [LineW+1:0] new_end, ready_end;
+  logic [16:0] new_end, ready_end;
   logic [32:0] out_end, fb_end;
   logic cfg_ok;
 
   assign nb_total = two_q ? {nb_q, 1'b0} : {1'b0, nb_q};
-  assign new_end = (LineW + 2)'(new_h_q) + (LineW + 2)'(nb_total);
-  assign ready_end = (LineW + 2)'(ready_h_q) + (LineW + 2)'(nb_total);
+  assign new_end = 17'(new_h_q) + 17'(nb_total);
+  assign ready_end = 17'(ready_h_q) + 17'(nb_total);
   assign out_end = {1'b0, out_base_q} +
                    (two_q ? 33'({frame_bytes_q, 1'b0}) : 33'(frame_bytes_q));
   assign fb_end = {1'b0, fb_base_q} + 33'({frame_bytes_q, 2'b00});
-  assign cfg_ok = (inblk_q == '0) && (new_end <= (LineW + 2)'(256)) &&
-                  (ready_end <= (LineW + 2)'(256)) && (out_end <= 33'h1_0000_0000) &&
+  assign cfg_ok = (inblk_q == '0) && (new_end <= 17'h1_0000) &&
+                  (ready_end <= 17'h1_0000) && (out_end <= 33'h1_0000_0000) &&
                   (fb_end <= 33'h1_0000_0000);
 
   // ---- the thread's state machine -------------------------------------------------
@@ -304,20 +304,20 @@ module hwt_display #(
             bad_d = bad_q | (w == '0);
           end
           4'd9: begin
-            new_h_d = w[7:0];
-            bad_d = bad_q | (w[31:8] != '0);
+            new_h_d = w[15:0];
+            bad_d = bad_q | (w[31:16] != '0);
           end
           4'd10: begin
-            ready_h_d = w[7:0];
-            bad_d = bad_q | (w[31:8] != '0);
+            ready_h_d = w[15:0];
+            bad_d = bad_q | (w[31:16] != '0);
           end
           4'd11: begin
-            free_h_d = w[7:0];
-            bad_d = bad_q | (w[31:8] != '0);
+            free_h_d = w[15:0];
+            bad_d = bad_q | (w[31:16] != '0);
           end
           4'd12: begin
-            shown_h_d = w[7:0];
-            bad_d = bad_q | (w[31:8] != '0);
+            shown_h_d = w[15:0];
+            bad_d = bad_q | (w[31:16] != '0);
           end
           default: ;
         endcase
@@ -370,7 +370,7 @@ module hwt_display #(
       StFbWait: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdSemWait;
-        call.handle = 16'(free_h_q);
+        call.handle = free_h_q;
         if (call_rsp.done) begin
           fb_ptr_d = fb_base_q;
           exit_val_d = ExitOsError;
@@ -381,7 +381,7 @@ module hwt_display #(
       StNewWait: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdSemWait;
-        call.handle = {8'd0, new_h_q + j_q};
+        call.handle = new_h_q + 16'(j_q);
         if (call_rsp.done) begin
           blk_rem_d = blk_bytes_q;
           exit_val_d = ExitOsError;
@@ -417,7 +417,7 @@ module hwt_display #(
       StReadyPost: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdSemPost;
-        call.handle = {8'd0, ready_h_q + j_q};
+        call.handle = ready_h_q + 16'(j_q);
         if (call_rsp.done) begin
           j_d = j_q + 1'b1;
           if (b_q + 1'b1 == nb_q) begin
@@ -437,7 +437,7 @@ module hwt_display #(
       StShownPost: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdSemPost;
-        call.handle = 16'(shown_h_q);
+        call.handle = shown_h_q;
         if (call_rsp.done) begin
           shown_d = shown_q + 32'd1;
           // After the last grey buffer, back to buffer 0 and block handle 0.

@@ -18,7 +18,7 @@
 // Checked before any other memory access: the magic; IN and OUT word aligned and each
 // stage's nbuf buffers below 2^32; every field in its range; height a multiple of B
 // (found by repeated addition, at most 257 steps, so NB <= 256); for each handle base
-// h, h + nbuf*NB - 1 <= 255. A configuration address that is not word aligned (or whose
+// h, h + nbuf*NB - 1 <= 65535 (handles are 16 bits). A configuration address that is not word aligned (or whose
 // 52 bytes would wrap past 2^32) is refused before the configuration is read.
 //
 // Loop, per frame f (buffer k = f % nbuf), the semaphore protocol of the case study:
@@ -144,8 +144,8 @@ module hwt_laplace #(
   logic [15:0] height_d, height_q, blines_d, blines_q;
   logic height_big_d, height_big_q, blines_big_d, blines_big_q;
   logic w5_d, w5_q, kw_ok_d, kw_ok_q, nbuf2_d, nbuf2_q, nbuf_ok_d, nbuf_ok_q;
-  logic [31:0] hbase_d, hbase_q;  // handle bases, word 9 + i in bits [8*i +: 8]
-  logic [3:0] hbig_d, hbig_q;     // handle base word i above 255
+  logic [63:0] hbase_d, hbase_q;  // handle bases, word 9 + i in bits [16*i +: 16]
+  logic [3:0] hbig_d, hbig_q;     // handle base word i above 65535
   logic [16:0] acc_d, acc_q;      // StDiv: nb_q * B
   logic [8:0] nb_d, nb_q;         // NB once StDiv is done
   logic [31:0] fsize_d, fsize_q;  // bytes per frame buffer
@@ -184,9 +184,9 @@ module hwt_laplace #(
   logic [2:0] ksize;        // w
   logic [2:0] ring;         // w + 1 line buffers in the ring
   logic [IdxW-1:0] nwords;  // words per line
-  logic [7:0] knb;          // k * NB (NB <= 128 when nbuf = 2)
+  logic [15:0] knb;         // k * NB
   logic [1:0] hidx;         // StCfg: handle base word 9 + hidx arriving
-  logic [9:0] nbuf_nb;      // nbuf * NB
+  logic [9:0] nbuf_nb;      // nbuf * NB (<= 512)
   logic [16:0] c_row_r1;    // c_row_q + r + 1
   logic row_edge, lines_in, read_ok, cfg_bad, cfg_addr_bad, handles_bad, bufs_bad;
   logic [WidthW+15:0] frame_bytes;  // width * height
@@ -196,7 +196,9 @@ module hwt_laplace #(
   assign ring = w5_q ? 3'd6 : 3'd4;
   assign nwords = IdxW'(width_q >> 2);
   assign frame_bytes = (WidthW + 16)'(width_q) * (WidthW + 16)'(height_q);
-  assign knb = k_q ? nb_q[7:0] : 8'd0;
+  assign knb = k_q ? 16'(nb_q) : 16'd0;
+  logic [15:0] h_in_new, h_in_ready, h_out_new, h_out_ready;  // words 9 .. 12
+  assign {h_out_ready, h_out_new, h_in_ready, h_in_new} = hbase_q;
   assign hidx = 2'(cfg_idx_q - 4'd9);
   assign nbuf_nb = nbuf2_q ? {nb_q, 1'b0} : {1'b0, nb_q};
   assign c_row_r1 = {1'b0, c_row_q} + 17'(rad) + 17'd1;
@@ -217,7 +219,7 @@ module hwt_laplace #(
   always_comb begin
     handles_bad = 1'b0;
     for (int i = 0; i < 4; i++) begin
-      if ({2'b00, hbase_q[8*i +: 8]} + nbuf_nb > 10'd256) begin
+      if (17'(hbase_q[16*i +: 16]) + 17'(nbuf_nb) > 17'h1_0000) begin
         handles_bad = 1'b1;
       end
     end
@@ -372,8 +374,8 @@ module hwt_laplace #(
             end
             4'd8: frames_d = burst_ram_wdata;
             4'd9, 4'd10, 4'd11, 4'd12: begin
-              hbase_d[8*hidx +: 8] = burst_ram_wdata[7:0];
-              hbig_d[hidx] = burst_ram_wdata[31:8] != '0;
+              hbase_d[16*hidx +: 16] = burst_ram_wdata[15:0];
+              hbig_d[hidx] = burst_ram_wdata[31:16] != '0;
             end
             default: ;
           endcase
@@ -439,7 +441,7 @@ module hwt_laplace #(
       StWaitIn: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdSemWait;
-        call.handle = {8'd0, hbase_q[7:0] + knb + 8'(b_q)};
+        call.handle = h_in_new + knb + 16'(b_q);
         if (call_rsp.done) begin
           in_lines_d = in_lines_q + blines_q;
           if (!call_rsp.ok) begin
@@ -457,7 +459,7 @@ module hwt_laplace #(
       StWaitOut: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdSemWait;
-        call.handle = {8'd0, hbase_q[31:24] + knb + 8'(b_q - 9'd1)};
+        call.handle = h_out_ready + knb + {7'd0, b_q - 9'd1};
         if (call_rsp.done) begin
           out_lines_d = out_lines_q + blines_q;
           if (!call_rsp.ok) begin
@@ -506,7 +508,7 @@ module hwt_laplace #(
       StPostNew: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdSemPost;
-        call.handle = {8'd0, hbase_q[23:16] + knb + 8'(b_q - 9'd1)};
+        call.handle = h_out_new + knb + {7'd0, b_q - 9'd1};
         if (call_rsp.done) begin
           if (!call_rsp.ok) begin
             exit_val_d = ExitOsError;
@@ -520,7 +522,7 @@ module hwt_laplace #(
       StPostIn: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdSemPost;
-        call.handle = {8'd0, hbase_q[15:8] + knb + 8'(b_q - 9'd2)};
+        call.handle = h_in_ready + knb + {7'd0, b_q - 9'd2};
         if (call_rsp.done) begin
           if (!call_rsp.ok) begin
             exit_val_d = ExitOsError;
@@ -543,7 +545,7 @@ module hwt_laplace #(
       StPostLast: begin
         call.valid = 1'b1;
         call.cmd = weft_osif_pkg::CmdSemPost;
-        call.handle = {8'd0, hbase_q[15:8] + knb + 8'(nb_q - 9'd1)};
+        call.handle = h_in_ready + knb + {7'd0, nb_q - 9'd1};
         if (call_rsp.done) begin
           frame_d = frame_q + 32'd1;
           k_d = nbuf2_q && !k_q;
