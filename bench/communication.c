@@ -13,14 +13,12 @@
  *   SW<->HW mailbox    a pthread puts (gets) the block word by word into (from) a
  *                      weft_mbox_t that an hwt_stream sink (source) reads (fills) with
  *                      MBOX_GET_BURST (MBOX_PUT_BURST) calls served by its delegate.
- *   SW<->HW mqueue     a pthread sends (receives) the block as 128 messages of 64 bytes
- *                      on a POSIX message queue; hwt_calls (hw/threads/calls) makes the
- *                      MQ_RECEIVE (MQ_SEND) calls. hwt_calls is scripted: it takes its
- *                      instructions from a mailbox handle and puts each response there.
- *                      Both handles are bound to hardware links served by the static
- *                      region, fed and drained by two hwt_stream threads that read the
- *                      script from memory and write the responses to memory, so the only
- *                      delegate call per message is the MQ call itself.
+ *   SW<->HW mqueue     a pthread sends (receives) the block through a POSIX message
+ *                      queue that an hwt_stream receives from (sends to): as 16 messages
+ *                      of 512 bytes carried by the calls (MQ_RECEIVE, MQ_SEND: each
+ *                      request staged by DMA, each long response moved by one), and as one
+ *                      message of 8 KiB by reference to the thread's memory (MQ_RECEIVE_MEM,
+ *                      MQ_SEND_MEM: the thread writes or reads the block by burst).
  *
  * Hardware figures are fabric cycles (exact, repeatable) and microseconds and MB/s
  * projected at the platform's nominal clock (WEFT_PLATFORM_CLOCK_MHZ). Software and
@@ -38,6 +36,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <mqueue.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,13 +67,20 @@
 
 /* The message queue paths: 16 messages of 512 bytes (hwt_stream's MsgWords) make the
  * block. */
-#define MQ_MSG_BYTES 512u
-#define MQ_MSG_WORDS (MQ_MSG_BYTES / 4u)
-#define MQ_MSGS (BLOCK_BYTES / MQ_MSG_BYTES)
-#define MQ_DEPTH 8 /* mq_maxmsg; Linux lets unprivileged users have 10 */
+#define MQ_MSG_BYTES 512u      /* hwt_stream's MsgWords x 4 */
+#define MQ_MEM_MSG_BYTES 8192u /* hwt_stream's MsgBytesMem; Linux's default msgsize_max */
+#define MQ_DEPTH 8             /* mq_maxmsg; Linux lets unprivileged users have 10 */
 
 /* hwt_stream: job ops and the handles of its init data (hw/threads/stream/hwt_stream.sv). */
-enum { OP_EXIT = 0, OP_SOURCE = 1, OP_SINK = 2, OP_MQ_SOURCE = 3, OP_MQ_SINK = 4 };
+enum {
+    OP_EXIT = 0,
+    OP_SOURCE = 1,
+    OP_SINK = 2,
+    OP_MQ_SOURCE = 3,
+    OP_MQ_SINK = 4,
+    OP_MQ_SOURCE_MEM = 5,
+    OP_MQ_SINK_MEM = 6
+};
 #define STREAM_INIT (0u | 1u << 8 | 2u << 16) /* job 0, report 1, data 2 */
 
 /* ---- time, statistics, errors ------------------------------------------------------- */
@@ -94,9 +100,14 @@ static void die(const char *what, int rc)
     exit(1);
 }
 
-static void fail(const char *msg)
+__attribute__((format(printf, 1, 2))) static void fail(const char *fmt, ...)
 {
-    fprintf(stderr, PROG ": %s\n", msg);
+    va_list ap;
+    va_start(ap, fmt);
+    fprintf(stderr, PROG ": ");
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
     exit(1);
 }
 
@@ -379,6 +390,8 @@ enum {
     R_HW_SW_MBOX,
     R_SW_HW_MQ,
     R_HW_SW_MQ,
+    R_SW_HW_MQ_MEM,
+    R_HW_SW_MQ_MEM,
     R_COUNT
 };
 
@@ -585,22 +598,32 @@ static int mq_deadline(struct timespec *ts)
     return 0;
 }
 
-/* SW->HW: the pthread sends the block as MQ_MSGS messages; hwt_stream's MQ_SINK job
- * receives them (one MQ_RECEIVE, one delegate call, per message) and writes the block to
- * memory. HW->SW: an MQ_SOURCE job reads the block from memory and sends it as messages;
- * the pthread receives them. */
-static void mq_paths(struct bench *b)
+/* One way to move the block through a queue: messages of msg_bytes, the jobs that
+ * receive and send them, the two rows. */
+struct mq_way {
+    const char *what;
+    unsigned msg_bytes;
+    uint32_t op_sink, op_source;
+    int row_sw_hw, row_hw_sw;
+};
+
+/* SW->HW: the pthread sends the block as messages; hwt_stream's sink job receives them
+ * (one delegate call per message) and has the block in memory and its RAM. HW->SW: the
+ * source job reads the block from memory and sends it as messages; the pthread receives
+ * them. */
+static void mq_paths(struct bench *b, const struct mq_way *way)
 {
+    const unsigned msgs = BLOCK_BYTES / way->msg_bytes, msg_words = way->msg_bytes / 4;
     char name[64];
     snprintf(name, sizeof name, "/weft-bench-comm-%ld", (long)getpid());
     struct mq_attr a = {0};
     a.mq_maxmsg = MQ_DEPTH;
-    a.mq_msgsize = MQ_MSG_BYTES;
+    a.mq_msgsize = way->msg_bytes;
     mqd_t q = mq_open(name, O_CREAT | O_EXCL | O_RDWR, 0600, &a);
     if (q == (mqd_t)-1) {
-        fprintf(stderr, PROG ": mq_open %s: %s; the message queue paths are skipped\n", name,
-                strerror(errno));
-        rows[R_SW_HW_MQ].skipped = rows[R_HW_SW_MQ].skipped =
+        fprintf(stderr, PROG ": mq_open %s: %s; the message queue paths (%s) are skipped\n", name,
+                strerror(errno), way->what);
+        rows[way->row_sw_hw].skipped = rows[way->row_hw_sw].skipped =
             "mq_open failed (POSIX message queues unavailable)";
         return;
     }
@@ -618,44 +641,45 @@ static void mq_paths(struct bench *b)
     for (unsigned i = 0; i < WARMUP + b->reps; i++) {
         fill_pattern(host, BLOCK_WORDS, i);
         memset(mem.cpu, 0, BLOCK_BYTES);
-        stream_job(&s, OP_MQ_SINK, mem.bus, BLOCK_WORDS);
+        stream_job(&s, way->op_sink, mem.bus, BLOCK_WORDS);
         struct sample sm = sample_start(b, s.t);
-        for (unsigned k = 0; k < MQ_MSGS; k++) {
+        for (unsigned k = 0; k < msgs; k++) {
             struct timespec dl;
             if (mq_deadline(&dl) != 0 ||
-                mq_timedsend(q, (const char *)&host[k * MQ_MSG_WORDS], MQ_MSG_BYTES, 0, &dl))
+                mq_timedsend(q, (const char *)&host[k * msg_words], way->msg_bytes, 0, &dl))
                 die("mq_timedsend", errno);
         }
         stream_report(&s, &s.t, 1);
         sample_end(b, s.t, &sm, &set, i);
         if (memcmp(host, mem.cpu, BLOCK_BYTES) != 0)
-            fail("SW->HW message queue: the block arrived changed");
+            fail("SW->HW message queue (%s): the block arrived changed", way->what);
     }
-    sample_rows(b, &set, &rows[R_SW_HW_MQ]);
+    sample_rows(b, &set, &rows[way->row_sw_hw]);
 
     set = samples_of(b);
     for (unsigned i = 0; i < WARMUP + b->reps; i++) {
         fill_pattern(mem.cpu, BLOCK_WORDS, i);
         struct sample sm = sample_start(b, s.t);
-        stream_job(&s, OP_MQ_SOURCE, mem.bus, BLOCK_WORDS);
-        for (unsigned k = 0; k < MQ_MSGS; k++) {
+        stream_job(&s, way->op_source, mem.bus, BLOCK_WORDS);
+        for (unsigned k = 0; k < msgs; k++) {
             struct timespec dl;
             unsigned prio = 1;
             if (mq_deadline(&dl) != 0)
                 die("clock_gettime", errno);
             ssize_t n =
-                mq_timedreceive(q, (char *)&host[k * MQ_MSG_WORDS], MQ_MSG_BYTES, &prio, &dl);
+                mq_timedreceive(q, (char *)&host[k * msg_words], way->msg_bytes, &prio, &dl);
             if (n < 0)
                 die("mq_timedreceive", errno);
-            if (n != MQ_MSG_BYTES || prio != 0)
-                fail("HW->SW message queue: a message of the wrong length or priority");
+            if (n != (ssize_t)way->msg_bytes || prio != 0)
+                fail("HW->SW message queue (%s): a message of the wrong length or priority",
+                     way->what);
         }
         sample_end(b, s.t, &sm, &set, i);
         stream_report(&s, &s.t, 1);
         if (memcmp(host, mem.cpu, BLOCK_BYTES) != 0)
-            fail("HW->SW message queue: the block arrived changed");
+            fail("HW->SW message queue (%s): the block arrived changed", way->what);
     }
-    sample_rows(b, &set, &rows[R_HW_SW_MQ]);
+    sample_rows(b, &set, &rows[way->row_hw_sw]);
     stream_stop(&s);
     mq_close(q);
     free(host);
@@ -759,6 +783,31 @@ static void describe(void)
                                     "staged by DMA; a pthread receives them: from the job to "
                                     "the last receive (includes the job call and the burst "
                                     "read)"},
+        [R_SW_HW_MQ_MEM] = {.key = "sw_to_hw_mq_mem",
+                            .path = "SW->HW (message queue, by reference)",
+                            .basis = "wall",
+                            .seed_us = 472.00,
+                            .seed_mib_s = 16.55,
+                            .target_metric = "projected_bytes_per_cycle",
+                            .target = 1.0,
+                            .includes = "a pthread sends one message of 8 KiB; hwt_stream "
+                                        "(slot 0) receives it into its memory window with one "
+                                        "MQ_RECEIVE_MEM (the delegate's mq_receive writes it "
+                                        "there), then burst-reads the block into its RAM and "
+                                        "reports: from the send to the report"},
+        [R_HW_SW_MQ_MEM] = {.key = "hw_to_sw_mq_mem",
+                            .path = "HW->SW (message queue, by reference)",
+                            .basis = "wall",
+                            .seed_us = 482.31,
+                            .seed_mib_s = 16.20,
+                            .target_metric = "projected_bytes_per_cycle",
+                            .target = 1.0,
+                            .includes = "hwt_stream (slot 0) takes a job, burst-reads the "
+                                        "block into its RAM and burst-writes it back (its data "
+                                        "leaves it by DMA), then sends it as one 8 KiB message "
+                                        "with MQ_SEND_MEM (the delegate's mq_send reads it from "
+                                        "memory); a pthread receives it: from the job to the "
+                                        "receive"},
     };
     for (int i = 0; i < R_COUNT; i++) {
         rows[i] = d[i];
@@ -959,7 +1008,12 @@ int main(int argc, char **argv)
     hw_paths(&b);
     memcpy_path(&b);
     mbox_paths(&b);
-    mq_paths(&b);
+    const struct mq_way carried = {"carried by the calls", MQ_MSG_BYTES, OP_MQ_SINK,
+                                   OP_MQ_SOURCE,           R_SW_HW_MQ,   R_HW_SW_MQ};
+    const struct mq_way by_ref = {"by reference",   MQ_MEM_MSG_BYTES, OP_MQ_SINK_MEM,
+                                  OP_MQ_SOURCE_MEM, R_SW_HW_MQ_MEM,   R_HW_SW_MQ_MEM};
+    mq_paths(&b, &carried);
+    mq_paths(&b, &by_ref);
 
     weft_shutdown(b.w);
     b.plat->ops->close(b.plat);

@@ -2,11 +2,11 @@
  * The delegate: one pthread per hardware thread that carries out its OS calls.
  *
  * Loop: take the request the static region has staged in memory (osif_stage.h), decode
- * it, execute it on the bound native object and write the response: a short one to
- * OSIF_SW2HW, a long one into the response buffer and one OSIF_RSP_DMA write, either of
- * which releases the request; then wait for the slot's interrupt, which says that the
- * next request is staged or that the slot faulted. A request costs the delegate no
- * register read (docs/osif.md, "Staging").
+ * it, execute it on the bound native object and write the response: a header alone to
+ * OSIF_SW2HW, one with result words into the response buffer and one OSIF_RSP_DMA write,
+ * either of which releases the request; then wait for the slot's interrupt, which says
+ * that the next request is staged or that the slot faulted. A request costs the delegate
+ * no register read (docs/osif.md, "Staging").
  *
  * Every blocking call but a condition wait waits in slices of WEFT_WAIT_SLICE_MS and
  * re-checks the stop request between them, so weft_hwthread_destroy() and
@@ -81,24 +81,23 @@ static int reg_write(weft_hwthread_t *t, uint32_t reg, uint32_t v)
 
 /* ---- responses ----------------------------------------------------------------------- */
 
-/* Responses of at most this many words, header included, are written to OSIF_SW2HW one
- * register write a word; longer ones go through the response buffer with one register
- * write in all. (Two words cost two writes either way; the DMA adds a read burst.) */
-#define REG_RESPONSE_WORDS 2u
-
-/* Write a response; its first register write releases the staged request. A thread takes
- * the whole previous response before it makes a call; one that does not overflows SW2HW
- * (FAULT.OVERFLOW) or stalls its own response DMA. Returns 0 or a platform error. */
+/* A response is released by ONE register write: a response of its header alone is
+ * written to OSIF_SW2HW, any longer one goes through the response buffer and one
+ * OSIF_RSP_DMA write. Every OSIF_SW2HW write releases the request pending at that moment,
+ * and a thread may have sent its next request already (it waits in HW2SW and is staged as
+ * soon as this one is released): a second word written there would release that next
+ * request before the delegate has taken it, and the stager could then write a third into
+ * the buffer while the second is read, or be busy with it when that one's OSIF_RSP_DMA
+ * comes. (tests/e2e chaos found it: a lost response, a thread waiting for good.) The
+ * thread must take the whole previous response before it makes a call; one that does not
+ * overflows SW2HW (FAULT.OVERFLOW) or stalls its own response DMA. Returns 0 or a platform
+ * error. */
 static int respond(weft_hwthread_t *t, uint8_t cmd, uint8_t status, const uint32_t *results,
                    unsigned n)
 {
     uint32_t header = weft_osif_resp_header(cmd, status, n);
-    if (1u + n <= REG_RESPONSE_WORDS) {
-        int rc = reg_write(t, WEFT_SLOT_REG_OSIF_SW2HW, header);
-        for (unsigned i = 0; i < n && rc == 0; i++)
-            rc = reg_write(t, WEFT_SLOT_REG_OSIF_SW2HW, results[i]);
-        return rc;
-    }
+    if (n == 0)
+        return reg_write(t, WEFT_SLOT_REG_OSIF_SW2HW, header);
     if (1u + n > WEFT_STAGE_RSP_WORDS)
         return -EOVERFLOW; /* no command has a longer response (osif_stage.h) */
     t->stage.rsp[0] = header;
@@ -228,21 +227,23 @@ static int attempt_mbox_put(void *ctx, int ms)
 
 typedef struct mq_ctx {
     mqd_t q;
-    char buf[WEFT_MQ_MAX_BYTES];
+    char *msg;   /* the message: buf, or the thread's memory (the _MEM calls) */
+    size_t size; /* bytes at msg a receive may fill */
     size_t len;
     unsigned prio;
+    char buf[WEFT_MQ_MAX_BYTES];
 } mq_ctx_t;
 
 static int attempt_mq_send(void *ctx, int ms)
 {
     mq_ctx_t *mc = ctx;
-    return weft_slice_mq_send(mc->q, mc->buf, mc->len, mc->prio, ms);
+    return weft_slice_mq_send(mc->q, mc->msg, mc->len, mc->prio, ms);
 }
 
 static int attempt_mq_receive(void *ctx, int ms)
 {
     mq_ctx_t *mc = ctx;
-    return weft_slice_mq_receive(mc->q, mc->buf, sizeof mc->buf, &mc->prio, &mc->len, ms);
+    return weft_slice_mq_receive(mc->q, mc->msg, mc->size, &mc->prio, &mc->len, ms);
 }
 
 /* ---- executing one accepted request -------------------------------------------------- */
@@ -525,11 +526,68 @@ static unsigned bytes_to_words(const char *buf, size_t len, uint32_t *w)
     return n;
 }
 
+/* The host address of len bytes at bus address addr, when one of the thread's memory
+ * windows holds them all and grants perm; else NULL. (Windows lie inside the DMA region:
+ * weft_hwthread_create checked.) */
+static char *window_bytes(const weft_hwthread_t *t, uint32_t addr, uint32_t len, unsigned perm)
+{
+    for (unsigned i = 0; t->w && i < t->num_windows; i++) {
+        const weft_mem_window_t *win = &t->windows[i];
+        if ((win->perm & perm) != perm || addr < win->bus || len > win->size ||
+            addr - win->bus > win->size - len)
+            continue;
+        const weft_dma_region_t *reg = &t->w->dma.region;
+        return (char *)reg->cpu + (addr - reg->bus);
+    }
+    return NULL;
+}
+
+/* MQ_SEND_MEM, MQ_RECEIVE_MEM and their timed forms: the message moves between the queue
+ * and the thread's memory, by the CPU, without a copy through the OSIF. */
+static int exec_mq_mem(weft_hwthread_t *t, const weft_osif_decoded_t *d, const uint32_t *args,
+                       mq_ctx_t *mc, long msgsize, const struct timespec *deadline,
+                       exec_result_t *r)
+{
+    const bool send = (d->info->code & 0x7Fu) == WEFT_OSIF_CMD_MQ_SEND_MEM;
+    const uint32_t bytes = send ? weft_mq_info_length(args[0]) : args[0];
+    if (send && bytes > (uint32_t)msgsize) {
+        r->status = WEFT_OSIF_MSGSIZE;
+        return 0;
+    }
+    if (!send && bytes < (uint32_t)msgsize) { /* POSIX wants room for the largest message */
+        r->status = WEFT_OSIF_MSGSIZE;
+        return 0;
+    }
+    mc->msg = window_bytes(t, args[1], bytes, send ? WEFT_MEM_READ : WEFT_MEM_WRITE);
+    if (!mc->msg) {
+        r->status = WEFT_OSIF_BADADDR;
+        snprintf(r->why_buf, sizeof r->why_buf,
+                 "%u bytes at 0x%08x are not inside a memory window that grants %s", bytes, args[1],
+                 send ? "reading" : "writing");
+        r->why = r->why_buf;
+        return 0;
+    }
+    if (send) {
+        mc->len = bytes;
+        mc->prio = weft_mq_info_prio(args[0]);
+        return wait_status(blocking_wait(t, attempt_mq_send, mc, deadline), r);
+    }
+    mc->size = bytes;
+    int rc = blocking_wait(t, attempt_mq_receive, mc, deadline);
+    if (rc == 0) {
+        r->results[0] = weft_mq_info((uint32_t)mc->len, mc->prio);
+        r->nresults = 1;
+    }
+    return wait_status(rc, r);
+}
+
 static int exec_mq(weft_hwthread_t *t, const weft_osif_decoded_t *d, const uint32_t *args,
                    exec_result_t *r)
 {
     mq_ctx_t mc;
     mc.q = *(mqd_t *)d->res->object;
+    mc.msg = mc.buf;
+    mc.size = sizeof mc.buf;
     struct mq_attr attr;
     if (mq_getattr(mc.q, &attr) != 0)
         return wait_status(-errno, r);
@@ -538,6 +596,9 @@ static int exec_mq(weft_hwthread_t *t, const weft_osif_decoded_t *d, const uint3
         until = timed_deadline(d, args);
     const struct timespec *deadline = is_timed(d) ? &until : NULL;
 
+    const unsigned base = d->info->code & 0x7Fu;
+    if (base == WEFT_OSIF_CMD_MQ_SEND_MEM || base == WEFT_OSIF_CMD_MQ_RECEIVE_MEM)
+        return exec_mq_mem(t, d, args, &mc, attr.mq_msgsize, deadline, r);
     if (d->info->variadic_args) { /* MQ_SEND, MQ_TIMEDSEND: data follows the fixed args */
         mc.len = weft_mq_info_length(args[0]);
         mc.prio = weft_mq_info_prio(args[0]);
@@ -548,8 +609,9 @@ static int exec_mq(weft_hwthread_t *t, const weft_osif_decoded_t *d, const uint3
         words_to_bytes(args + d->info->nargs, mc.len, mc.buf);
         return wait_status(blocking_wait(t, attempt_mq_send, &mc, deadline), r);
     }
-    /* MQ_RECEIVE, MQ_TIMEDRECEIVE: POSIX wants room for the largest message. */
-    if (args[0] < (uint32_t)attr.mq_msgsize) {
+    /* MQ_RECEIVE, MQ_TIMEDRECEIVE: POSIX wants room for the largest message, and so does
+     * the response (a queue for messages longer than a response holds: the _MEM calls). */
+    if (args[0] < (uint32_t)attr.mq_msgsize || attr.mq_msgsize > (long)WEFT_MQ_MAX_BYTES) {
         r->status = WEFT_OSIF_MSGSIZE;
         return 0;
     }

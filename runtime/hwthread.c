@@ -17,14 +17,14 @@
 #include "weft_internal.h"
 
 /* A queue the delegate can serve: open, blocking (slices rely on it), and with messages
- * that fit one OSIF request. */
+ * a length field holds. */
 static int validate_mq(mqd_t q)
 {
     struct mq_attr attr;
     if (mq_getattr(q, &attr) != 0)
         return -errno;
     if ((attr.mq_flags & O_NONBLOCK) || attr.mq_msgsize <= 0 ||
-        attr.mq_msgsize > (long)WEFT_MQ_MAX_BYTES)
+        attr.mq_msgsize > (long)WEFT_MQ_MAX_MEM_BYTES)
         return -EINVAL;
     return 0;
 }

@@ -24,6 +24,11 @@ extern "C" {
  *  queue: the words that fit one request after MQ_TIMEDSEND's two fixed arguments. */
 #define WEFT_MQ_MAX_BYTES ((WEFT_OSIF_MAX_ARGS - 2u) * 4u)
 
+/** Longest message of MQ_SEND_MEM and MQ_RECEIVE_MEM (the message stays in memory): what
+ *  msg_info's length field holds. A queue's mq_msgsize may be up to this; the calls that
+ *  carry words (MQ_SEND, MQ_RECEIVE) take its messages only up to WEFT_MQ_MAX_BYTES. */
+#define WEFT_MQ_MAX_MEM_BYTES 0xffffu
+
 /** Message length in bytes from an MQ msg_info word ([15:0]). */
 static inline uint32_t weft_mq_info_length(uint32_t info)
 {

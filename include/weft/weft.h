@@ -34,7 +34,9 @@ typedef struct weft_link weft_link_t;
 typedef struct weft_resource {
     weft_res_type_t type; /**< WEFT_RES_SEM, _MUTEX, _COND, _MBOX, _MQ or _LINK */
     /** sem_t *, pthread_mutex_t *, pthread_cond_t *, weft_mbox_t *, mqd_t * (a blocking
-     *  descriptor whose mq_msgsize is at most WEFT_MQ_MAX_BYTES) or weft_link_t * (the
+     *  descriptor whose mq_msgsize is at most 65535 bytes; a hardware thread takes
+     *  messages longer than 1012 bytes only through memory, MQ_SEND_MEM and
+     *  MQ_RECEIVE_MEM, docs/calls.md) or weft_link_t * (the
      *  handle is a mailbox served by the static region: the thread must sit at one end of
      *  the link); must stay valid until the thread is destroyed */
     void *object;

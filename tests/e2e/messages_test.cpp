@@ -1,8 +1,9 @@
 // Bulk messages between software and hardware through a POSIX message queue: hwt_stream's
 // MQ_SOURCE sends a block as messages (MQ_SEND, staged whole in memory by the static
-// region), MQ_SINK receives them (MQ_RECEIVE, each answered with one response DMA).
-// Message boundaries are kept both ways, and a message that does not fit ends the job with
-// a status instead of losing or splitting words.
+// region), MQ_SINK receives them (MQ_RECEIVE, each answered with one response DMA);
+// MQ_SOURCE_MEM and MQ_SINK_MEM move messages by reference to the thread's memory
+// (MQ_SEND_MEM, MQ_RECEIVE_MEM). Message boundaries are kept both ways, and a message
+// that does not fit ends the job with a status instead of losing or splitting words.
 #include "e2e_fixture.h"
 #include <cstring>
 #include <random>
@@ -12,11 +13,12 @@
 namespace
 {
 
-constexpr uint32_t kMqSource = 3, kMqSink = 4; // hwt_stream job ops
+constexpr uint32_t kMqSource = 3, kMqSink = 4, kMqSourceMem = 5, kMqSinkMem = 6; // job ops
 constexpr unsigned kJobH = 0, kReportH = 1, kDataH = 2;
 constexpr unsigned kMsgWords = 128; // hwt_stream's MsgWords
 constexpr unsigned kMsgBytes = 4 * kMsgWords;
-constexpr uint32_t kBlockWords = 2048; // 8 KiB, 16 messages
+constexpr uint32_t kBlockWords = 2048;  // 8 KiB, 16 messages
+constexpr unsigned kMemMsgBytes = 8192; // hwt_stream's MsgBytesMem
 
 class Messages : public Fabric
 {
@@ -26,16 +28,22 @@ class Messages : public Fabric
         Fabric::SetUp();
         ASSERT_EQ(weft_mbox_init(&jobs_, 8), 0);
         ASSERT_EQ(weft_mbox_init(&reports_, 8), 0);
-        q_ = OpenQueue(8, kMsgBytes);
-        ASSERT_NE(q_, (mqd_t)-1);
         void *cpu = nullptr;
-        ASSERT_EQ(weft_mem_alloc(w_, kBlockWords * 4, &cpu, &bus_), 0);
+        ASSERT_EQ(weft_mem_alloc(w_, kBlockWords * 4 + 64, &cpu, &bus_), 0);
         block_ = static_cast<uint32_t *>(cpu);
+    }
+    // The queue (messages up to msgsize bytes) and the thread, with memory windows when
+    // given (else the whole DMA region).
+    void Begin(long msgsize, std::vector<weft_mem_window_t> windows = {})
+    {
+        q_ = OpenQueue(8, msgsize);
+        ASSERT_NE(q_, (mqd_t)-1);
         t_ = Start({"hwt_stream",
                     "hw-mq",
                     0,
                     {{WEFT_RES_MBOX, &jobs_}, {WEFT_RES_MBOX, &reports_}, {WEFT_RES_MQ, &q_}},
-                    kJobH | kReportH << 8 | kDataH << 16});
+                    kJobH | kReportH << 8 | kDataH << 16,
+                    windows});
         ASSERT_NE(t_, nullptr);
     }
     void TearDown() override
@@ -80,6 +88,7 @@ class Messages : public Fabric
 // MQ_SOURCE: 8 KiB from memory arrive as 16 messages of 512 bytes, in order, each whole.
 TEST_F(Messages, HardwareSendsABlockAsWholeMessages)
 {
+    Begin(kMsgBytes);
     std::mt19937 rng(11);
     for (uint32_t i = 0; i < kBlockWords; i++)
         block_[i] = rng();
@@ -107,6 +116,7 @@ TEST_F(Messages, HardwareSendsABlockAsWholeMessages)
 // memory one after another, each taking ceil(length / 4) words, the padding bytes 0.
 TEST_F(Messages, HardwareReceivesMessagesOfAnyLengthWithBoundariesKept)
 {
+    Begin(kMsgBytes);
     const std::vector<size_t> lengths = {512, 4, 100, 37, 512, 511, 8};
     uint32_t words = 0;
     for (size_t len : lengths)
@@ -132,6 +142,7 @@ TEST_F(Messages, HardwareReceivesMessagesOfAnyLengthWithBoundariesKept)
 // MSGSIZE and memory is not written (the sink writes only a whole block).
 TEST_F(Messages, AMessageLongerThanTheWordsLeftEndsTheJobWithMsgsize)
 {
+    Begin(kMsgBytes);
     std::vector<uint8_t> msg(kMsgBytes, 0x5A);
     std::memset(block_, 0, kBlockWords * 4);
     Job(kMqSink, 100); // fewer words than the message has
@@ -149,10 +160,72 @@ TEST_F(Messages, AMessageLongerThanTheWordsLeftEndsTheJobWithMsgsize)
 // nothing else is taken from the queue.
 TEST_F(Messages, ASignalEndsAWaitingReceive)
 {
+    Begin(kMsgBytes);
     Job(kMqSink, kMsgWords);
     usleep(50 * 1000);
     ASSERT_EQ(weft_hwthread_signal(t_, WEFT_SIGNAL_YIELD), 0);
     EXPECT_EQ(Report(), (uint32_t)WEFT_OSIF_CANCELED);
+}
+
+// MQ_SOURCE_MEM: the thread writes its block to memory and sends it from there as one
+// 8 KiB message, by reference; MQ_SINK_MEM: messages land in memory one after another
+// (an odd length included), then the thread reads them in.
+TEST_F(Messages, MessagesByReferenceKeepTheirBytesAndBoundaries)
+{
+    Begin(kMemMsgBytes);
+    std::mt19937 rng(5);
+    for (uint32_t i = 0; i < kBlockWords; i++)
+        block_[i] = rng();
+    const std::vector<uint32_t> sent(block_, block_ + kBlockWords);
+    Job(kMqSourceMem, kBlockWords);
+    std::vector<char> got(kMemMsgBytes);
+    timespec dl{};
+    clock_gettime(CLOCK_REALTIME, &dl);
+    dl.tv_sec += 60;
+    ASSERT_EQ(mq_timedreceive(q_, got.data(), got.size(), nullptr, &dl), (ssize_t)kMemMsgBytes)
+        << strerror(errno);
+    EXPECT_EQ(std::memcmp(got.data(), sent.data(), kMemMsgBytes), 0);
+    EXPECT_EQ(Report(), 0u);
+
+    // Two messages, 8189 bytes and 3, fill the block; the byte after the block stays.
+    std::memset(block_, 0xEE, kBlockWords * 4 + 4);
+    std::vector<uint8_t> a(kMemMsgBytes - 3), b = {1, 2, 3};
+    for (size_t i = 0; i < a.size(); i++)
+        a[i] = static_cast<uint8_t>(i * 13);
+    Job(kMqSinkMem, kBlockWords);
+    Send(a.data(), a.size());
+    // The second receive offers 3 bytes, less than mq_msgsize: MSGSIZE, nothing taken.
+    EXPECT_EQ(Report(), (uint32_t)WEFT_OSIF_MSGSIZE);
+    EXPECT_EQ(std::memcmp(block_, a.data(), a.size()), 0);
+    Send(b.data(), b.size());
+    mq_attr attr{};
+    ASSERT_EQ(mq_getattr(q_, &attr), 0);
+    EXPECT_EQ(attr.mq_curmsgs, 1) << "the short receive took a message";
+}
+
+// Memory the thread was not granted: the call answers BADADDR (the job reports it), the
+// message stays queued, the thread takes its next job.
+TEST_F(Messages, AMessageOutsideTheThreadsWindowsIsRefused)
+{
+    // Read-only access to the block: MQ_SOURCE_MEM's write back faults the thread's MEMIF,
+    // so only the receive is tried here; it needs a window that grants writing.
+    Begin(kMemMsgBytes, {{bus_, kBlockWords * 4 + 64, WEFT_MEM_READ}});
+    std::vector<uint8_t> msg(100, 0x42);
+    Send(msg.data(), msg.size());
+    Job(kMqSinkMem, kBlockWords);
+    EXPECT_EQ(Report(), (uint32_t)WEFT_OSIF_BADADDR);
+    mq_attr attr{};
+    ASSERT_EQ(mq_getattr(q_, &attr), 0);
+    EXPECT_EQ(attr.mq_curmsgs, 1) << "a refused receive took the message";
+    // The thread goes on: a job that needs no window works.
+    Job(kMqSource, kMsgWords);
+    std::vector<char> got(kMemMsgBytes);
+    timespec dl{};
+    clock_gettime(CLOCK_REALTIME, &dl);
+    dl.tv_sec += 60;
+    ASSERT_EQ(mq_timedreceive(q_, got.data(), got.size(), nullptr, &dl), (ssize_t)msg.size());
+    ASSERT_EQ(mq_timedreceive(q_, got.data(), got.size(), nullptr, &dl), (ssize_t)kMsgBytes);
+    EXPECT_EQ(Report(), 0u);
 }
 
 } // namespace

@@ -617,6 +617,16 @@ static void model_call(world_t *w, const osif_expect_t *e, const uint32_t *args,
         }
         break;
     }
+    /* Messages in memory: the fuzzed thread has no memory window, so every one that
+     * passes the length checks names memory it was not granted. */
+    case WEFT_OSIF_CMD_MQ_SEND_MEM:
+    case WEFT_OSIF_CMD_MQ_TIMEDSEND_MEM:
+        want(r, weft_mq_info_length(args[0]) > MQ_MSGSIZE ? WEFT_OSIF_MSGSIZE : WEFT_OSIF_BADADDR);
+        break;
+    case WEFT_OSIF_CMD_MQ_RECEIVE_MEM:
+    case WEFT_OSIF_CMD_MQ_TIMEDRECEIVE_MEM:
+        want(r, args[0] < MQ_MSGSIZE ? WEFT_OSIF_MSGSIZE : WEFT_OSIF_BADADDR);
+        break;
     case WEFT_OSIF_CMD_GET_INIT_DATA:
         want(r, WEFT_OSIF_OK);
         want_words(r, 1, w->init_data, 0);
@@ -666,7 +676,7 @@ static int play_request(world_t *w, weft_hwthread_t *t, const uint32_t *req)
     }
     if (r.cmd != e.cmd)
         fail("response echoes command 0x%02x", r.cmd);
-    if (r.status > WEFT_OSIF_MSGSIZE)
+    if (r.status > WEFT_OSIF_BADADDR)
         fail("unknown status %u", r.status);
     if (r.status != WEFT_OSIF_OK && r.nwords != 0)
         fail("status %s with %u result words", weft_osif_status_name(r.status), r.nwords);
@@ -696,7 +706,7 @@ static int play_request(world_t *w, weft_hwthread_t *t, const uint32_t *req)
      * expect of a call (BUSY, AGAIN, TIMEDOUT, CANCELED, MSGSIZE). */
     unsigned logged = atomic_load(&log_lines) - lines;
     int loud = e.verdict == WEFT_OSIF_REJECT || r.status == WEFT_OSIF_PERM ||
-               r.status == WEFT_OSIF_INTERNAL;
+               r.status == WEFT_OSIF_INTERNAL || r.status == WEFT_OSIF_BADADDR;
     if (logged != (loud ? 1u : 0u))
         fail("status %s made %u log lines, not %u", weft_osif_status_name(r.status), logged,
              loud ? 1u : 0u);

@@ -159,6 +159,14 @@ def delegate_seeds():
          request("MQ_TIMEDRECEIVE", [16, 1000], handle=4),
          request("MQ_RECEIVE", [4], handle=4),
          request("MQ_TIMEDSEND", [0, 1000], handle=4, data_words=5) + u32(1, 2, 3, 4, 5))
+    seed("mq_mem", 0x20,  # no memory window: BADADDR, or MSGSIZE first
+         request("MQ_SEND_MEM", [8, 0x1000], handle=4),
+         request("MQ_SEND_MEM", [17, 0x1000], handle=4),
+         request("MQ_RECEIVE_MEM", [16, 0x2000], handle=4),
+         request("MQ_RECEIVE_MEM", [15, 0x2000], handle=4),
+         request("MQ_TIMEDSEND_MEM", [4, 0xFFFFFFFC, 1000], handle=4),
+         request("MQ_TIMEDRECEIVE_MEM", [16, 0, 1000], handle=4),
+         request("MQ_RECEIVE", [16], handle=4))
     seed("thread", 0x01,
          request("GET_INIT_DATA"), request("THREAD_CHECK"), request("GET_RESUME_STATE"),
          request("THREAD_EXIT", [0x600D]))

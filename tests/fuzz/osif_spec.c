@@ -52,6 +52,10 @@ int osif_spec_knows(uint32_t code)
         WEFT_OSIF_CMD_MBOX_GET_BURST,
         WEFT_OSIF_CMD_MBOX_TIMEDPUT_BURST,
         WEFT_OSIF_CMD_MBOX_TIMEDGET_BURST,
+        WEFT_OSIF_CMD_MQ_SEND_MEM,
+        WEFT_OSIF_CMD_MQ_RECEIVE_MEM,
+        WEFT_OSIF_CMD_MQ_TIMEDSEND_MEM,
+        WEFT_OSIF_CMD_MQ_TIMEDRECEIVE_MEM,
     };
     for (size_t i = 0; i < sizeof known; i++)
         if (known[i] == code)

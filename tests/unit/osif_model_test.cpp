@@ -139,11 +139,13 @@ TEST_F(Runtime, MqBadRequestsAreRejectedAndNothingIsLost)
 TEST_F(Runtime, MqThatTheDelegateCannotServeIsRefusedAtCreate)
 {
     Queue nonblocking(16, 4, O_NONBLOCK);
-    Queue too_big(WEFT_MQ_MAX_BYTES + 4);
+    Queue too_big(WEFT_MQ_MAX_MEM_BYTES + 1, 1); // (a queue only a privileged process makes)
     ASSERT_TRUE(nonblocking.ok());
-    ASSERT_TRUE(too_big.ok());
     mqd_t closed = (mqd_t)-1;
-    for (mqd_t *q : {nonblocking.get(), too_big.get(), &closed}) {
+    std::vector<mqd_t *> refused = {nonblocking.get(), &closed};
+    if (too_big.ok())
+        refused.push_back(too_big.get());
+    for (mqd_t *q : refused) {
         weft_resource_t res = {WEFT_RES_MQ, q};
         weft_hwthread_attr_t a{};
         a.image = "test_thread.so";
@@ -152,6 +154,125 @@ TEST_F(Runtime, MqThatTheDelegateCannotServeIsRefusedAtCreate)
         weft_hwthread_t *t = nullptr;
         EXPECT_EQ(weft_hwthread_create(w_, &t, &a), -EINVAL);
     }
+}
+
+/** Memory of the fake platform's DMA region the "hardware thread" names by bus address. */
+struct DmaBlock {
+    void *cpu = nullptr;
+    uint64_t bus = 0;
+    char *bytes() { return static_cast<char *>(cpu); }
+    uint32_t at(size_t off) const { return static_cast<uint32_t>(bus + off); }
+};
+
+// Messages in memory: MQ_SEND_MEM sends the bytes a window grants reading, MQ_RECEIVE_MEM
+// writes a message where a window grants writing; messages longer than a request holds.
+TEST_F(Runtime, MqMessagesMoveThroughTheThreadsMemoryWindows)
+{
+    constexpr size_t kBig = 4096; // longer than any message a request carries
+    Queue q(kBig);
+    ASSERT_TRUE(q.ok());
+    DmaBlock in, out;
+    ASSERT_EQ(weft_mem_alloc(w_, 2 * kBig, &in.cpu, &in.bus), 0);
+    ASSERT_EQ(weft_mem_alloc(w_, 2 * kBig, &out.cpu, &out.bus), 0);
+    Start(0, {{WEFT_RES_MQ, q.get()}}, "hw-mem", 0,
+          {{in.bus, 2 * kBig, WEFT_MEM_READ}, {out.bus, 2 * kBig, WEFT_MEM_WRITE}});
+    for (size_t i = 0; i < kBig; i++)
+        in.bytes()[i] = static_cast<char>(i * 7 + 1);
+
+    Resp s = Call(0, WEFT_OSIF_CMD_MQ_SEND_MEM, 0, {weft_mq_info(kBig, 3), in.at(0)});
+    EXPECT_EQ(s.status, WEFT_OSIF_OK);
+    EXPECT_TRUE(s.results.empty());
+    std::string got(kBig, '\0');
+    unsigned prio = 0;
+    ASSERT_EQ(mq_receive(q.q(), got.data(), kBig, &prio), (ssize_t)kBig);
+    EXPECT_EQ(prio, 3u);
+    EXPECT_EQ(std::memcmp(got.data(), in.bytes(), kBig), 0);
+
+    // An odd length, at an odd address: bytes, not words.
+    const std::string msg = "seventeen bytes!!";
+    ASSERT_EQ(mq_send(q.q(), msg.data(), msg.size(), 5), 0);
+    std::memset(out.bytes(), 0x55, 2 * kBig);
+    Resp r = Call(0, WEFT_OSIF_CMD_MQ_RECEIVE_MEM, 0, {kBig, out.at(1)});
+    EXPECT_EQ(r.status, WEFT_OSIF_OK);
+    ASSERT_EQ(r.results.size(), 1u);
+    EXPECT_EQ(r.results[0], weft_mq_info(msg.size(), 5));
+    EXPECT_EQ(std::string(out.bytes() + 1, msg.size()), msg);
+    EXPECT_EQ(out.bytes()[0], 0x55);
+    EXPECT_EQ(out.bytes()[1 + msg.size()], 0x55) << "a byte past the message was written";
+
+    // The same queue's messages are too long for the calls that carry words.
+    ASSERT_EQ(mq_send(q.q(), "x", 1, 0), 0);
+    EXPECT_EQ(Call(0, WEFT_OSIF_CMD_MQ_RECEIVE, 0, {WEFT_MQ_MAX_BYTES}).status, WEFT_OSIF_MSGSIZE);
+    EXPECT_EQ(Call(0, WEFT_OSIF_CMD_MQ_RECEIVE_MEM, 0, {kBig, out.at(0)}).status, WEFT_OSIF_OK);
+}
+
+// Memory no window grants (or not for this access), a message longer than the queue's,
+// a receive buffer shorter: a status, nothing sent or taken, the thread goes on.
+TEST_F(Runtime, MqMemoryCallsOutsideTheWindowsAreRefused)
+{
+    Queue q(64);
+    ASSERT_TRUE(q.ok());
+    DmaBlock in, out;
+    ASSERT_EQ(weft_mem_alloc(w_, 256, &in.cpu, &in.bus), 0);
+    ASSERT_EQ(weft_mem_alloc(w_, 256, &out.cpu, &out.bus), 0);
+    Start(0, {{WEFT_RES_MQ, q.get()}}, "hw-mem", 0,
+          {{in.bus, 256, WEFT_MEM_READ}, {out.bus, 256, WEFT_MEM_WRITE}});
+    struct Case {
+        const char *what;
+        uint32_t cmd;
+        std::vector<uint32_t> args;
+        uint32_t status;
+    } cases[] = {
+        {"send from a write-only window",
+         WEFT_OSIF_CMD_MQ_SEND_MEM,
+         {weft_mq_info(8, 0), out.at(0)},
+         WEFT_OSIF_BADADDR},
+        {"send running past the window",
+         WEFT_OSIF_CMD_MQ_SEND_MEM,
+         {weft_mq_info(16, 0), in.at(250)},
+         WEFT_OSIF_BADADDR},
+        {"send from no window",
+         WEFT_OSIF_CMD_MQ_SEND_MEM,
+         {weft_mq_info(4, 0), 0x10u},
+         WEFT_OSIF_BADADDR},
+        {"send wrapping past 2^32",
+         WEFT_OSIF_CMD_MQ_SEND_MEM,
+         {weft_mq_info(64, 0), 0xFFFFFFF0u},
+         WEFT_OSIF_BADADDR},
+        {"send longer than mq_msgsize",
+         WEFT_OSIF_CMD_MQ_SEND_MEM,
+         {weft_mq_info(65, 0), in.at(0)},
+         WEFT_OSIF_MSGSIZE},
+        {"receive into a read-only window",
+         WEFT_OSIF_CMD_MQ_RECEIVE_MEM,
+         {64, in.at(0)},
+         WEFT_OSIF_BADADDR},
+        {"receive room running past the window",
+         WEFT_OSIF_CMD_MQ_RECEIVE_MEM,
+         {64, out.at(200)},
+         WEFT_OSIF_BADADDR},
+        {"receive room below mq_msgsize",
+         WEFT_OSIF_CMD_MQ_RECEIVE_MEM,
+         {63, out.at(0)},
+         WEFT_OSIF_MSGSIZE},
+        {"timed receive into no window",
+         WEFT_OSIF_CMD_MQ_TIMEDRECEIVE_MEM,
+         {64, 0x10u, 1000},
+         WEFT_OSIF_BADADDR},
+    };
+    ASSERT_EQ(mq_send(q.q(), "kept", 4, 0), 0);
+    for (const Case &c : cases)
+        EXPECT_EQ(Call(0, c.cmd, 0, c.args).status, c.status) << c.what;
+    mq_attr a{};
+    ASSERT_EQ(mq_getattr(q.q(), &a), 0);
+    EXPECT_EQ(a.mq_curmsgs, 1) << "a refused call sent or took a message";
+    EXPECT_FALSE(LogLineWith({"MQ_SEND_MEM", "BADADDR", "grants reading"}).empty());
+    // The thread goes on: a good call after them works.
+    EXPECT_EQ(Call(0, WEFT_OSIF_CMD_MQ_RECEIVE_MEM, 0, {64, out.at(0)}).status, WEFT_OSIF_OK);
+    EXPECT_EQ(std::string(out.bytes(), 4), "kept");
+    // A timed receive on the empty queue times out.
+    EXPECT_EQ(Call(0, WEFT_OSIF_CMD_MQ_TIMEDRECEIVE_MEM, 0, {64, out.at(0), 20000}).status,
+              WEFT_OSIF_TIMEDOUT);
 }
 
 TEST_F(Runtime, TimedCallsTimeOutAndSucceedWhenTheyCan)

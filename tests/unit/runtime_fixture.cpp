@@ -33,7 +33,7 @@ void Runtime::TearDown()
 }
 
 weft_hwthread_t *Runtime::Start(unsigned slot, std::vector<weft_resource_t> res, const char *name,
-                                uint32_t init_data)
+                                uint32_t init_data, std::vector<weft_mem_window_t> windows)
 {
     weft_hwthread_attr_t a{};
     a.name = name;
@@ -42,6 +42,8 @@ weft_hwthread_t *Runtime::Start(unsigned slot, std::vector<weft_resource_t> res,
     a.resources = res.empty() ? nullptr : res.data();
     a.num_resources = static_cast<unsigned>(res.size());
     a.init_data = init_data;
+    a.windows = windows.empty() ? nullptr : windows.data();
+    a.num_windows = static_cast<unsigned>(windows.size());
     weft_hwthread_t *t = nullptr;
     EXPECT_EQ(weft_hwthread_create(w_, &t, &a), 0);
     if (t)

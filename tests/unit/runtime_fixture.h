@@ -27,7 +27,8 @@ class Runtime : public ::testing::Test
 
     /** Create a hardware thread in a slot with the given resource array. */
     weft_hwthread_t *Start(unsigned slot, std::vector<weft_resource_t> res,
-                           const char *name = "hw-test", uint32_t init_data = 0);
+                           const char *name = "hw-test", uint32_t init_data = 0,
+                           std::vector<weft_mem_window_t> windows = {});
     /** Destroy one thread now (and forget it). */
     void Destroy(weft_hwthread_t *t);
 

@@ -15,9 +15,17 @@
 //                then write them to memory;
 //   op 3 MQ_SOURCE: as SOURCE, but send the words as messages of MsgWords words (MQ_SEND);
 //   op 4 MQ_SINK:   as SINK, but receive messages (MQ_RECEIVE) until the words came;
+//   op 5 MQ_SOURCE_MEM: read the words into local RAM, write them back to memory (the
+//                thread's data leaves it by DMA), then send them from there as messages of
+//                up to MsgBytesMem bytes by reference (MQ_SEND_MEM: no word crosses the
+//                OSIF);
+//   op 6 MQ_SINK_MEM: receive messages into memory at the address (MQ_RECEIVE_MEM, each
+//                offering the bytes still to come) until the words came, then read them
+//                into local RAM;
 //   op 0:        THREAD_EXIT with value 0;
 // then put a report of three words with MBOX_PUT_BURST into the report mailbox:
-//   {status, memory cycles, mailbox cycles}: status 0 when the job was done, StatusBadargs
+//   {status, memory cycles, mailbox cycles} (for ops 5 and 6 the memory cycles are both
+//   bursts', the mailbox cycles the calls'): status 0 when the job was done, StatusBadargs
 //   for an unknown op or a block of 0 or more than RamWords words, else the status a
 //   mailbox call ended with (CANCELED after a signal: the words moved so far stay moved).
 // The cycle counts are the thread's own clock cycles for each phase, from its first
@@ -28,7 +36,9 @@ module hwt_stream #(
   /// Most words per mailbox burst call.
   parameter int unsigned Burst = weft_osif_pkg::OsifMaxArgs,
   /// Words per message of MQ_SOURCE (512 bytes); MQ_SINK takes messages up to this long.
-  parameter int unsigned MsgWords = 128
+  parameter int unsigned MsgWords = 128,
+  /// Longest message of MQ_SOURCE_MEM, in bytes (at most 65535).
+  parameter int unsigned MsgBytesMem = 8192
 ) (
   `include "weft_slot_ports.svh"
 );
@@ -36,6 +46,7 @@ module hwt_stream #(
   localparam int unsigned AddrWidth = $clog2(RamWords);
   localparam logic [31:0] OpExit = 32'd0, OpSource = 32'd1, OpSink = 32'd2;
   localparam logic [31:0] OpMqSource = 32'd3, OpMqSink = 32'd4;
+  localparam logic [31:0] OpMqSourceMem = 32'd5, OpMqSinkMem = 32'd6;
 
   typedef enum logic [3:0] {
     StInit,    // GET_INIT_DATA
@@ -45,6 +56,7 @@ module hwt_stream #(
     StPut,     // RAM to the data mailbox
     StGet,     // the data mailbox to RAM
     StMemWrite,// RAM to memory
+    StMsgMem,  // MQ_SEND_MEM or MQ_RECEIVE_MEM, one message
     StReport,  // MBOX_PUT_BURST the report
     StExit     // THREAD_EXIT
   } state_e;
@@ -55,6 +67,12 @@ module hwt_stream #(
   logic [31:0] status_d, status_q, t_mem_d, t_mem_q, t_mbox_d, t_mbox_q;
   logic [31:0] now_q, start_d, start_q;
   logic        streaming_d, streaming_q;  // the RAM stream of a put was started
+  logic [31:0] moved_d, moved_q;          // bytes of an op 5 or 6 sent or received
+  logic        mem_job;                   // op 5 or 6
+  logic [31:0] bytes_left, msg_len;       // op 5 and 6: bytes still to move; op 5's next
+  assign mem_job    = (op_q == OpMqSourceMem) || (op_q == OpMqSinkMem);
+  assign bytes_left = (words_q << 2) - moved_q;
+  assign msg_len    = (bytes_left < 32'(MsgBytesMem)) ? bytes_left : 32'(MsgBytesMem);
 
   // ---- OS call client, put and get streams, sharing the OSIF ----------------------
   // Clients of u_arb: 0 the call client, 1 the put stream, 2 the get stream, 3 and 4
@@ -185,6 +203,7 @@ module hwt_stream #(
     t_mbox_d    = t_mbox_q;
     start_d     = start_q;
     streaming_d = streaming_q;
+    moved_d     = moved_q;
     call = '0;
     call.nresults = 16'd4;
     call_args = '0;
@@ -230,24 +249,29 @@ module hwt_stream #(
         t_mem_d  = '0;
         t_mbox_d = '0;
         start_d  = now_q;
+        moved_d  = '0;
         if (op_q == OpExit) begin
           state_d = StExit;
-        end else if ((op_q != OpSource && op_q != OpSink && !mq_job) || words_q == '0 ||
-                     words_q > 32'(RamWords)) begin
+        end else if ((op_q != OpSource && op_q != OpSink && !mq_job && !mem_job) ||
+                     words_q == '0 || words_q > 32'(RamWords)) begin
           status_d = 32'(weft_osif_pkg::StatusBadargs);
           state_d  = StReport;
+        end else if (op_q == OpMqSinkMem) begin
+          state_d = StMsgMem;
         end else begin
-          state_d = (op_q == OpSource || op_q == OpMqSource) ? StMemRead : StGet;
+          state_d = (op_q == OpSource || op_q == OpMqSource || op_q == OpMqSourceMem) ?
+                    StMemRead : StGet;
         end
       end
 
       StMemRead: begin
         burst.valid = 1'b1;
         if (burst_rsp.done) begin
-          t_mem_d     = now_q - start_q;
+          t_mem_d     = t_mem_q + (now_q - start_q);
           start_d     = now_q;
           streaming_d = 1'b0;
-          state_d     = StPut;
+          state_d     = (op_q == OpMqSourceMem) ? StMemWrite :
+                        (op_q == OpMqSinkMem) ? StReport : StPut;
         end
       end
 
@@ -274,8 +298,38 @@ module hwt_stream #(
       StMemWrite: begin
         burst.valid = 1'b1;
         if (burst_rsp.done) begin
-          t_mem_d = now_q - start_q;
-          state_d = StReport;
+          t_mem_d = t_mem_q + (now_q - start_q);
+          start_d = now_q;
+          state_d = (op_q == OpMqSourceMem) ? StMsgMem : StReport;
+        end
+      end
+
+      // One message by reference: op 5 sends the next msg_len bytes, op 6 offers the
+      // bytes still to come to the next message (its result says how long it was).
+      StMsgMem: begin
+        call.valid  = 1'b1;
+        call.handle = 16'(data_h_q);
+        call.nargs  = 16'd2;
+        if (op_q == OpMqSourceMem) begin
+          call.cmd  = weft_osif_pkg::CmdMqSendMem;
+          call_args[63:0] = {addr_q + moved_q, 16'd0, msg_len[15:0]};
+        end else begin
+          call.cmd  = weft_osif_pkg::CmdMqReceiveMem;
+          call_args[63:0] = {addr_q + moved_q, bytes_left};
+        end
+        if (call_rsp.done) begin
+          if (!call_rsp.ok) begin
+            t_mbox_d = t_mbox_q + (now_q - start_q);
+            status_d = 32'(call_rsp.status);
+            state_d  = StReport;
+          end else begin
+            moved_d = moved_q + ((op_q == OpMqSourceMem) ? msg_len : 32'(call_results[15:0]));
+            if (moved_d >= (words_q << 2)) begin
+              t_mbox_d = t_mbox_q + (now_q - start_q);
+              start_d  = now_q;
+              state_d  = (op_q == OpMqSinkMem) ? StMemRead : StReport;
+            end
+          end
         end
       end
 
@@ -316,6 +370,7 @@ module hwt_stream #(
       start_q     <= '0;
       now_q       <= '0;
       streaming_q <= 1'b0;
+      moved_q     <= '0;
       get_idx_q   <= '0;
     end else begin
       state_q     <= state_d;
@@ -331,6 +386,7 @@ module hwt_stream #(
       start_q     <= start_d;
       now_q       <= now_q + 32'd1;
       streaming_q <= streaming_d;
+      moved_q     <= moved_d;
       // The get stream's words go to RAM words 0, 1, ... of the job.
       if (state_q != StGet) begin
         get_idx_q <= '0;
@@ -342,6 +398,9 @@ module hwt_stream #(
 
   if (RamWords < 2 || (1 << AddrWidth) != RamWords) begin : gen_check_ram
     $error("hwt_stream: RamWords must be a power of two, at least 2");
+  end
+  if (MsgBytesMem < 1 || MsgBytesMem > 65535) begin : gen_check_msg
+    $error("hwt_stream: MsgBytesMem must be 1 .. 65535");
   end
 
 endmodule
