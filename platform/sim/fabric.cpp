@@ -97,13 +97,21 @@ static int64_t steady_ns()
 
 // irq_wait spins only this soon after a register access (see last_mmio_ns_).
 constexpr int64_t kSpinAfterMmioNs = 200 * 1000;
+// How long a waiter spins before it sleeps: 40 us.
+constexpr int64_t kSpinNs = 40 * 1000;
+// irq_wait spins as long in fabric time: the cycles a board's fabric runs in kSpinNs. What
+// it waits for is a thread's next request, and the fabric decides when that comes: on a
+// board a delegate that spins 40 us catches a thread that asks again within 4,000 cycles,
+// and so it does here, where those cycles take a hundred times longer to simulate (with
+// 40 us of host time it would sleep, and its wake-up would stand in the call's time
+// though a board has none). At most kIrqSpinMaxNs of host time, for a slow fabric.
+constexpr uint64_t kIrqSpinCycles = (kSpinNs / 1000) * WEFT_PLATFORM_CLOCK_MHZ;
+constexpr int64_t kIrqSpinMaxNs = 2 * 1000 * 1000;
 
-// Poll `ready` for at most kSpinTime; true when it turned true. Only for waits that
-// usually end within microseconds; the caller then sleeps on its condition as before.
-template <class Ready> static bool spin_until(Ready ready)
+// Poll `ready` while `more` holds (asked every 64 polls); true when it turned true. Only
+// for waits that usually end soon; the caller then sleeps on its condition as before.
+template <class Ready, class More> static bool spin_while(Ready ready, More more)
 {
-    constexpr auto kSpinTime = std::chrono::microseconds(40);
-    const auto until = std::chrono::steady_clock::now() + kSpinTime;
     do {
         for (int i = 0; i < 64; ++i) {
             if (ready())
@@ -114,8 +122,15 @@ template <class Ready> static bool spin_until(Ready ready)
             asm volatile("yield");
 #endif
         }
-    } while (std::chrono::steady_clock::now() < until);
+    } while (more());
     return ready();
+}
+
+// Poll `ready` for at most kSpinNs of host time.
+template <class Ready> static bool spin_until(Ready ready)
+{
+    const int64_t until = steady_ns() + kSpinNs;
+    return spin_while(ready, [until] { return steady_ns() < until; });
 }
 
 int Fabric::create(const weft_sim_config_t *cfg, std::unique_ptr<Fabric> *out)
@@ -562,6 +577,7 @@ void Fabric::running_begin()
 {
     std::lock_guard<std::mutex> lk(sim_ns_mu_);
     running_since_ns_ = steady_ns();
+    running_.store(true, std::memory_order_relaxed);
 }
 
 void Fabric::running_end()
@@ -570,6 +586,7 @@ void Fabric::running_end()
     if (running_since_ns_ != 0)
         sim_ns_ += static_cast<uint64_t>(steady_ns() - running_since_ns_);
     running_since_ns_ = 0;
+    running_.store(false, std::memory_order_relaxed);
 }
 
 // Runs one MMIO transaction on the calling thread while the clock thread rests: the same
@@ -674,8 +691,18 @@ int Fabric::irq_wait(unsigned slot, int timeout_ms)
     // again within a few fabric cycles: spin for a while before sleeping (a cancel is
     // seen once sleeping, below). Otherwise, as on an idle fabric, sleep at once.
     if (timeout_ms != 0 &&
-        steady_ns() - last_mmio_ns_.load(std::memory_order_relaxed) < kSpinAfterMmioNs)
-        spin_until([this, slot] { return bit(irq_level_.load(std::memory_order_acquire), slot); });
+        steady_ns() - last_mmio_ns_.load(std::memory_order_relaxed) < kSpinAfterMmioNs) {
+        const int64_t t0 = steady_ns();
+        const uint64_t c0 = stat_cycles_.load(std::memory_order_relaxed);
+        spin_while([this, slot] { return bit(irq_level_.load(std::memory_order_acquire), slot); },
+                   [this, t0, c0] {
+                       // A fabric at rest brings no request: then kSpinNs of host time.
+                       const int64_t spun = steady_ns() - t0;
+                       const uint64_t cycles = stat_cycles_.load(std::memory_order_relaxed) - c0;
+                       return spun < kIrqSpinMaxNs && cycles < kIrqSpinCycles &&
+                              (spun < kSpinNs || running_.load(std::memory_order_relaxed));
+                   });
+    }
     std::unique_lock<std::mutex> lk(irq_mu_);
     auto ready = [this, slot] {
         return irq_cancelled_[slot] || bit(irq_level_.load(std::memory_order_acquire), slot);

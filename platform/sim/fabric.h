@@ -151,6 +151,7 @@ class Fabric
     mutable std::mutex sim_ns_mu_;
     uint64_t sim_ns_ = 0;
     int64_t running_since_ns_ = 0;
+    std::atomic<bool> running_{false}; // the same, for a spinning waiter (no lock)
     void running_begin();
     void running_end();
 };

@@ -13,7 +13,7 @@
 namespace
 {
 
-constexpr uint32_t kMqSource = 3, kMqSink = 4, kMqSourceMem = 5, kMqSinkMem = 6; // job ops
+constexpr uint32_t kMqSource = 3, kMqSink = 4, kMqSourceMem = 5, kMqSinkMem = 6, kLoad = 7;
 constexpr unsigned kJobH = 0, kReportH = 1, kDataH = 2;
 constexpr unsigned kMsgWords = 128; // hwt_stream's MsgWords
 constexpr unsigned kMsgBytes = 4 * kMsgWords;
@@ -167,9 +167,9 @@ TEST_F(Messages, ASignalEndsAWaitingReceive)
     EXPECT_EQ(Report(), (uint32_t)WEFT_OSIF_CANCELED);
 }
 
-// MQ_SOURCE_MEM: the thread writes its block to memory and sends it from there as one
-// 8 KiB message, by reference; MQ_SINK_MEM: messages land in memory one after another
-// (an odd length included), then the thread reads them in.
+// MQ_SOURCE_MEM: the thread writes the block in its RAM (LOADed first) to memory and
+// sends it from there as one 8 KiB message, by reference; MQ_SINK_MEM: messages land in
+// memory one after another (an odd length included), then the thread reads them in.
 TEST_F(Messages, MessagesByReferenceKeepTheirBytesAndBoundaries)
 {
     Begin(kMemMsgBytes);
@@ -177,6 +177,9 @@ TEST_F(Messages, MessagesByReferenceKeepTheirBytesAndBoundaries)
     for (uint32_t i = 0; i < kBlockWords; i++)
         block_[i] = rng();
     const std::vector<uint32_t> sent(block_, block_ + kBlockWords);
+    Job(kLoad, kBlockWords);
+    EXPECT_EQ(Report(), 0u);
+    std::memset(block_, 0, kBlockWords * 4); // what arrives, the thread wrote
     Job(kMqSourceMem, kBlockWords);
     std::vector<char> got(kMemMsgBytes);
     timespec dl{};

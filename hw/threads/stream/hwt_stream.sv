@@ -15,13 +15,13 @@
 //                then write them to memory;
 //   op 3 MQ_SOURCE: as SOURCE, but send the words as messages of MsgWords words (MQ_SEND);
 //   op 4 MQ_SINK:   as SINK, but receive messages (MQ_RECEIVE) until the words came;
-//   op 5 MQ_SOURCE_MEM: read the words into local RAM, write them back to memory (the
-//                thread's data leaves it by DMA), then send them from there as messages of
-//                up to MsgBytesMem bytes by reference (MQ_SEND_MEM: no word crosses the
-//                OSIF);
+//   op 5 MQ_SOURCE_MEM: write the words of local RAM to memory (the thread's data leaves
+//                it by DMA), then send them from there as messages of up to MsgBytesMem
+//                bytes by reference (MQ_SEND_MEM: no word crosses the OSIF);
 //   op 6 MQ_SINK_MEM: receive messages into memory at the address (MQ_RECEIVE_MEM, each
 //                offering the bytes still to come) until the words came, then read them
 //                into local RAM;
+//   op 7 LOAD:   read the words from memory into local RAM (for a later op 5);
 //   op 0:        THREAD_EXIT with value 0;
 // then put a report of three words with MBOX_PUT_BURST into the report mailbox:
 //   {status, memory cycles, mailbox cycles} (for ops 5 and 6 the memory cycles are both
@@ -46,7 +46,7 @@ module hwt_stream #(
   localparam int unsigned AddrWidth = $clog2(RamWords);
   localparam logic [31:0] OpExit = 32'd0, OpSource = 32'd1, OpSink = 32'd2;
   localparam logic [31:0] OpMqSource = 32'd3, OpMqSink = 32'd4;
-  localparam logic [31:0] OpMqSourceMem = 32'd5, OpMqSinkMem = 32'd6;
+  localparam logic [31:0] OpMqSourceMem = 32'd5, OpMqSinkMem = 32'd6, OpLoad = 32'd7;
 
   typedef enum logic [3:0] {
     StInit,    // GET_INIT_DATA
@@ -252,15 +252,17 @@ module hwt_stream #(
         moved_d  = '0;
         if (op_q == OpExit) begin
           state_d = StExit;
-        end else if ((op_q != OpSource && op_q != OpSink && !mq_job && !mem_job) ||
-                     words_q == '0 || words_q > 32'(RamWords)) begin
+        end else if ((op_q != OpSource && op_q != OpSink && op_q != OpLoad && !mq_job &&
+                      !mem_job) || words_q == '0 || words_q > 32'(RamWords)) begin
           status_d = 32'(weft_osif_pkg::StatusBadargs);
           state_d  = StReport;
         end else if (op_q == OpMqSinkMem) begin
           state_d = StMsgMem;
+        end else if (op_q == OpMqSourceMem) begin
+          state_d = StMemWrite;
         end else begin
-          state_d = (op_q == OpSource || op_q == OpMqSource || op_q == OpMqSourceMem) ?
-                    StMemRead : StGet;
+          state_d = (op_q == OpSource || op_q == OpMqSource || op_q == OpLoad) ? StMemRead :
+                                                                                   StGet;
         end
       end
 
@@ -270,8 +272,7 @@ module hwt_stream #(
           t_mem_d     = t_mem_q + (now_q - start_q);
           start_d     = now_q;
           streaming_d = 1'b0;
-          state_d     = (op_q == OpMqSourceMem) ? StMemWrite :
-                        (op_q == OpMqSinkMem) ? StReport : StPut;
+          state_d     = (op_q == OpMqSinkMem || op_q == OpLoad) ? StReport : StPut;
         end
       end
 
