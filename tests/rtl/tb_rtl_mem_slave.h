@@ -20,6 +20,22 @@
 namespace weft_tb
 {
 
+/** Compare a memory of bytes at bus address base with the image it must hold; print the
+ *  first differences and count a failed check if any. */
+inline void check_memory_image(const std::vector<uint8_t> &mem, const std::vector<uint8_t> &want,
+                               uint32_t base, const char *phase)
+{
+    unsigned bad = 0;
+    for (size_t i = 0; i < mem.size(); ++i)
+        if (mem[i] != want[i]) {
+            if (bad < 5)
+                std::printf("%s: memory 0x%08x = %02x, want %02x\n", phase,
+                            base + static_cast<uint32_t>(i), mem[i], want[i]);
+            ++bad;
+        }
+    CHECK(bad == 0, "%s: %u memory bytes differ from the expected image", phase, bad);
+}
+
 struct SlaveTiming {
     unsigned p_aw = 100, p_w = 100, p_ar = 100, p_r = 100, p_b = 100;
     /// Extra cycles a B response waits after the burst's last W beat (uniform in range).

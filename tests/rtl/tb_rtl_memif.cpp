@@ -220,18 +220,7 @@ class Bench
         return false;
     }
 
-    void check_memory(const char *phase)
-    {
-        unsigned bad = 0;
-        for (uint32_t i = 0; i < kMemSize; ++i)
-            if (mem[i] != shadow[i]) {
-                if (bad < 5)
-                    std::printf("%s: memory 0x%08x = %02x, want %02x\n", phase, kMemBase + i,
-                                mem[i], shadow[i]);
-                ++bad;
-            }
-        CHECK(bad == 0, "%s: %u memory bytes differ", phase, bad);
-    }
+    void check_memory(const char *phase) { check_memory_image(mem, shadow, kMemBase, phase); }
 
     void set_slave_timing(unsigned p) { slave.timing = {p, p, p, p, p}; }
     void set_thread_timing(unsigned p)

@@ -699,18 +699,7 @@ class Bench
     }
     static bool in_mem(uint32_t a) { return a >= kMemBase && a < kMemEnd; }
 
-    void check_memory(const char *phase)
-    {
-        unsigned bad = 0;
-        for (uint32_t i = 0; i < kMemSize; ++i)
-            if (mem[i] != shadow[i]) {
-                if (bad < 5)
-                    std::printf("%s: memory 0x%08x = %02x, want %02x\n", phase, kMemBase + i,
-                                mem[i], shadow[i]);
-                ++bad;
-            }
-        CHECK(bad == 0, "%s: %u memory bytes differ from the expected image", phase, bad);
-    }
+    void check_memory(const char *phase) { check_memory_image(mem, shadow, kMemBase, phase); }
 
     // ---- slots ----
     /** Hold the slot in reset, set its buffers, restart its thread and script, run it. */
