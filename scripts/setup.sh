@@ -22,6 +22,8 @@ PACKAGES=(
   "clang-14=1:14.0.6-12"       # libFuzzer targets (tests/fuzz): -fsanitize=fuzzer needs clang
   "libclang-rt-14-dev=1:14.0.6-12" # libFuzzer, ASan and UBSan runtimes for those targets
   "libjansson-dev=2.14-2"      # JSON output of the benchmarks, case studies and traces
+  "zlib1g-dev=1:1.2.13.dfsg-1" # CRC-32 of partial bitstream files (runtime/bitstream.c)
+  "nettle-dev=3.8.1-2"         # SHA-256 of the thread image a partial bitstream names
   "python3-matplotlib=3.6.3-1+b1" # make bench draws the Table V bars and Table VIII curves
   "python3-numpy=1:1.24.2-1+deb12u1" # the reference Laplacian filter in the image tests, matplotlib
   "python3-pil=9.4.0-1.1+deb12u1" # the frame sender reads image files; tests read the PGM output

@@ -1,0 +1,104 @@
+/**
+ * @file bitstream.h
+ * @brief Weft's partial bitstream files: what a slot is reconfigured from
+ *        (docs/reconfiguration.md).
+ *
+ * A file is a header of WEFT_BITSTREAM_HEADER_BYTES and a payload. The header names the
+ * partition the file is for, the slots of that partition it may program, the thread image
+ * it configures and that image's SHA-256, the payload's size and CRC-32, and ends with the
+ * CRC-32 of the header itself. All integers are little-endian.
+ *
+ * | offset | size | field |
+ * |---|---|---|
+ * | 0 | 8 | magic "WEFTPBS" and a 0 byte |
+ * | 8 | 2 | format version (WEFT_BITSTREAM_VERSION) |
+ * | 10 | 2 | header size (WEFT_BITSTREAM_HEADER_BYTES) |
+ * | 12 | 4 | payload size in bytes (1 .. WEFT_BITSTREAM_MAX_PAYLOAD) |
+ * | 16 | 4 | CRC-32 of the payload (zlib's, as in PNG and gzip) |
+ * | 20 | 4 | slot mask: bit i set when the file may program slot i of the partition |
+ * | 24 | 24 | partition name, 0-padded |
+ * | 48 | 48 | image name, 0-padded: the thread image's file name in the image directory |
+ * | 96 | 32 | SHA-256 of that image file |
+ * | 128 | 4 | CRC-32 of bytes 0 .. 127 |
+ * | 132 | 28 | reserved, 0 |
+ *
+ * A name is 1 or more characters of [A-Za-z0-9_.-], not starting with '.', with at least
+ * one 0 byte after it in its field and only 0 bytes after that. The payload models the
+ * configuration data a real partial bitstream carries (its size is what the
+ * reconfiguration port reads); on a board it is the vendor bitstream itself.
+ */
+#ifndef WEFT_BITSTREAM_H
+#define WEFT_BITSTREAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WEFT_BITSTREAM_MAGIC "WEFTPBS"
+#define WEFT_BITSTREAM_VERSION 1u
+#define WEFT_BITSTREAM_HEADER_BYTES 160u
+/** Largest payload: 64 MiB, more than any device's full configuration. */
+#define WEFT_BITSTREAM_MAX_PAYLOAD (64u << 20)
+/** A name field's size; a name has at most one byte less. */
+#define WEFT_BITSTREAM_PARTITION_FIELD 24u
+#define WEFT_BITSTREAM_IMAGE_FIELD 48u
+#define WEFT_BITSTREAM_DIGEST_BYTES 32u
+/** A payload the size FRED measured its partial bitstreams at (338 KB a slot). */
+#define WEFT_BITSTREAM_FRED_PAYLOAD (338u * 1024u)
+
+/** A header, checked and decoded. */
+typedef struct weft_bitstream_info {
+    unsigned version;
+    uint32_t payload_size;
+    uint32_t payload_crc;
+    uint32_t slot_mask;
+    char partition[WEFT_BITSTREAM_PARTITION_FIELD];
+    char image[WEFT_BITSTREAM_IMAGE_FIELD];
+    uint8_t image_sha256[WEFT_BITSTREAM_DIGEST_BYTES];
+} weft_bitstream_info_t;
+
+/**
+ * @brief Check and decode a header (the first WEFT_BITSTREAM_HEADER_BYTES of a file).
+ * @param why  receives, on failure, a line naming the field that is wrong (may be NULL)
+ * @retval 0 the header is well formed (the payload is not looked at)
+ * @retval -EINVAL it is not; why says what was wrong
+ */
+int weft_bitstream_parse_header(const void *buf, size_t len, weft_bitstream_info_t *out, char *why,
+                                size_t why_len);
+
+/**
+ * @brief Check a whole file in memory: the header, then that exactly payload_size bytes
+ *        follow it and that their CRC-32 is the header's.
+ * @retval 0 the file is whole and intact
+ * @retval -EINVAL it is not (a bad header, a truncated or longer file, a CRC mismatch)
+ */
+int weft_bitstream_check(const void *buf, size_t len, weft_bitstream_info_t *out, char *why,
+                         size_t why_len);
+
+/**
+ * @brief Write a header for info into out (WEFT_BITSTREAM_HEADER_BYTES bytes). The
+ *        version is WEFT_BITSTREAM_VERSION whatever info says; payload_crc must be the
+ *        CRC-32 of the payload that will follow (weft_bitstream_crc32).
+ * @retval 0 written
+ * @retval -EINVAL a name is not a valid name, or a size or the mask out of range
+ */
+int weft_bitstream_write_header(const weft_bitstream_info_t *info, void *out);
+
+/** @brief zlib's CRC-32 of len bytes, continuing from crc (start with 0). */
+uint32_t weft_bitstream_crc32(uint32_t crc, const void *buf, size_t len);
+
+/**
+ * @brief SHA-256 of a whole file.
+ * @retval 0 digest written
+ * @retval -errno the file could not be read
+ */
+int weft_bitstream_file_sha256(const char *path, uint8_t digest[WEFT_BITSTREAM_DIGEST_BYTES]);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WEFT_BITSTREAM_H */

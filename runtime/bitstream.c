@@ -1,0 +1,229 @@
+/*
+ * Partial bitstream files (weft/bitstream.h): the header's checks, its writer, and the
+ * two digests a file carries. zlib computes the CRC-32s (the one of PNG and gzip, so any
+ * tool can check a file) and nettle the image's SHA-256; both are Debian packages
+ * (scripts/setup.sh).
+ *
+ * Every check names the field it found wrong: a file comes from outside the process (a
+ * build directory, a user's copy), so a bad one must be reported, never trusted.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "weft/bitstream.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <nettle/sha2.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+/* Field offsets (the table in weft/bitstream.h). */
+enum {
+    OFF_MAGIC = 0,
+    OFF_VERSION = 8,
+    OFF_HEADER_SIZE = 10,
+    OFF_PAYLOAD_SIZE = 12,
+    OFF_PAYLOAD_CRC = 16,
+    OFF_SLOT_MASK = 20,
+    OFF_PARTITION = 24,
+    OFF_IMAGE = 48,
+    OFF_DIGEST = 96,
+    OFF_HEADER_CRC = 128,
+    OFF_RESERVED = 132,
+};
+
+static uint32_t get16(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+}
+
+static uint32_t get32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static void put16(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+}
+
+__attribute__((format(printf, 3, 4))) static int refuse(char *why, size_t why_len, const char *fmt,
+                                                        ...)
+{
+    if (why && why_len) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, why_len, fmt, ap);
+        va_end(ap);
+    }
+    return -EINVAL;
+}
+
+uint32_t weft_bitstream_crc32(uint32_t crc, const void *buf, size_t len)
+{
+    const Bytef *p = buf;
+    uLong c = crc;
+    while (len > 0) { /* zlib takes a uInt length */
+        uInt n = len > 0x40000000u ? 0x40000000u : (uInt)len;
+        c = crc32(c, p, n);
+        p += n;
+        len -= n;
+    }
+    return (uint32_t)c;
+}
+
+/* A name as the header wants it: [A-Za-z0-9_.-]+, not starting with '.', 0-terminated
+ * inside the field and 0 after. */
+static bool name_ok(const uint8_t *field, size_t size)
+{
+    size_t n = 0;
+    while (n < size && field[n] != 0) {
+        uint8_t c = field[n];
+        bool ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                  c == '_' || c == '-' || c == '.';
+        if (!ok)
+            return false;
+        n++;
+    }
+    if (n == 0 || n == size || field[0] == '.')
+        return false;
+    for (size_t i = n; i < size; i++)
+        if (field[i] != 0)
+            return false;
+    return true;
+}
+
+int weft_bitstream_parse_header(const void *buf, size_t len, weft_bitstream_info_t *out, char *why,
+                                size_t why_len)
+{
+    const uint8_t *h = buf;
+    if (!buf || !out)
+        return refuse(why, why_len, "no header given");
+    if (len < WEFT_BITSTREAM_HEADER_BYTES)
+        return refuse(why, why_len, "%zu bytes, shorter than the %u-byte header", len,
+                      WEFT_BITSTREAM_HEADER_BYTES);
+    if (memcmp(h + OFF_MAGIC, WEFT_BITSTREAM_MAGIC, sizeof WEFT_BITSTREAM_MAGIC) != 0)
+        return refuse(why, why_len, "not a Weft partial bitstream (bad magic)");
+    unsigned version = get16(h + OFF_VERSION);
+    if (version != WEFT_BITSTREAM_VERSION)
+        return refuse(why, why_len, "format version %u, this runtime reads version %u", version,
+                      WEFT_BITSTREAM_VERSION);
+    if (get16(h + OFF_HEADER_SIZE) != WEFT_BITSTREAM_HEADER_BYTES)
+        return refuse(why, why_len, "header size %u, version %u has %u",
+                      (unsigned)get16(h + OFF_HEADER_SIZE), version, WEFT_BITSTREAM_HEADER_BYTES);
+    uint32_t crc = weft_bitstream_crc32(0, h, OFF_HEADER_CRC);
+    if (get32(h + OFF_HEADER_CRC) != crc)
+        return refuse(why, why_len, "header CRC-32 0x%08x, the header's bytes give 0x%08x",
+                      (unsigned)get32(h + OFF_HEADER_CRC), (unsigned)crc);
+    for (unsigned i = OFF_RESERVED; i < WEFT_BITSTREAM_HEADER_BYTES; i++)
+        if (h[i] != 0)
+            return refuse(why, why_len, "reserved header byte %u is not 0", i);
+    uint32_t size = get32(h + OFF_PAYLOAD_SIZE);
+    if (size == 0 || size > WEFT_BITSTREAM_MAX_PAYLOAD)
+        return refuse(why, why_len, "payload size %u (1 to %u bytes)", (unsigned)size,
+                      WEFT_BITSTREAM_MAX_PAYLOAD);
+    uint32_t mask = get32(h + OFF_SLOT_MASK);
+    if (mask == 0)
+        return refuse(why, why_len, "slot mask 0: the file programs no slot");
+    if (!name_ok(h + OFF_PARTITION, WEFT_BITSTREAM_PARTITION_FIELD))
+        return refuse(why, why_len, "partition name is not 1 to %u characters of [A-Za-z0-9_.-]",
+                      WEFT_BITSTREAM_PARTITION_FIELD - 1);
+    if (!name_ok(h + OFF_IMAGE, WEFT_BITSTREAM_IMAGE_FIELD))
+        return refuse(why, why_len, "image name is not 1 to %u characters of [A-Za-z0-9_.-]",
+                      WEFT_BITSTREAM_IMAGE_FIELD - 1);
+
+    memset(out, 0, sizeof *out);
+    out->version = version;
+    out->payload_size = size;
+    out->payload_crc = get32(h + OFF_PAYLOAD_CRC);
+    out->slot_mask = mask;
+    memcpy(out->partition, h + OFF_PARTITION, WEFT_BITSTREAM_PARTITION_FIELD);
+    memcpy(out->image, h + OFF_IMAGE, WEFT_BITSTREAM_IMAGE_FIELD);
+    memcpy(out->image_sha256, h + OFF_DIGEST, WEFT_BITSTREAM_DIGEST_BYTES);
+    return 0;
+}
+
+int weft_bitstream_check(const void *buf, size_t len, weft_bitstream_info_t *out, char *why,
+                         size_t why_len)
+{
+    weft_bitstream_info_t info;
+    int rc = weft_bitstream_parse_header(buf, len, &info, why, why_len);
+    if (rc != 0)
+        return rc;
+    size_t have = len - WEFT_BITSTREAM_HEADER_BYTES;
+    if (have < info.payload_size)
+        return refuse(why, why_len, "truncated: %zu payload bytes of %u", have,
+                      (unsigned)info.payload_size);
+    if (have > info.payload_size)
+        return refuse(why, why_len, "%zu bytes after a payload of %u", have - info.payload_size,
+                      (unsigned)info.payload_size);
+    uint32_t crc = weft_bitstream_crc32(0, (const uint8_t *)buf + WEFT_BITSTREAM_HEADER_BYTES,
+                                        info.payload_size);
+    if (crc != info.payload_crc)
+        return refuse(why, why_len, "payload CRC-32 0x%08x, the header says 0x%08x", (unsigned)crc,
+                      (unsigned)info.payload_crc);
+    if (out)
+        *out = info;
+    return 0;
+}
+
+int weft_bitstream_write_header(const weft_bitstream_info_t *info, void *out)
+{
+    uint8_t *h = out;
+    if (!info || !out || info->payload_size == 0 ||
+        info->payload_size > WEFT_BITSTREAM_MAX_PAYLOAD || info->slot_mask == 0)
+        return -EINVAL;
+    memset(h, 0, WEFT_BITSTREAM_HEADER_BYTES);
+    size_t np = strnlen(info->partition, WEFT_BITSTREAM_PARTITION_FIELD);
+    size_t ni = strnlen(info->image, WEFT_BITSTREAM_IMAGE_FIELD);
+    memcpy(h + OFF_PARTITION, info->partition, np);
+    memcpy(h + OFF_IMAGE, info->image, ni);
+    if (!name_ok(h + OFF_PARTITION, WEFT_BITSTREAM_PARTITION_FIELD) ||
+        !name_ok(h + OFF_IMAGE, WEFT_BITSTREAM_IMAGE_FIELD))
+        return -EINVAL;
+    memcpy(h + OFF_MAGIC, WEFT_BITSTREAM_MAGIC, sizeof WEFT_BITSTREAM_MAGIC);
+    put16(h + OFF_VERSION, WEFT_BITSTREAM_VERSION);
+    put16(h + OFF_HEADER_SIZE, WEFT_BITSTREAM_HEADER_BYTES);
+    put32(h + OFF_PAYLOAD_SIZE, info->payload_size);
+    put32(h + OFF_PAYLOAD_CRC, info->payload_crc);
+    put32(h + OFF_SLOT_MASK, info->slot_mask);
+    memcpy(h + OFF_DIGEST, info->image_sha256, WEFT_BITSTREAM_DIGEST_BYTES);
+    put32(h + OFF_HEADER_CRC, weft_bitstream_crc32(0, h, OFF_HEADER_CRC));
+    return 0;
+}
+
+int weft_bitstream_file_sha256(const char *path, uint8_t digest[WEFT_BITSTREAM_DIGEST_BYTES])
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    struct sha256_ctx ctx;
+    sha256_init(&ctx);
+    uint8_t buf[65536];
+    for (;;) {
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n == 0)
+            break;
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            int e = errno;
+            close(fd);
+            return -e;
+        }
+        sha256_update(&ctx, (size_t)n, buf);
+    }
+    close(fd);
+    sha256_digest(&ctx, WEFT_BITSTREAM_DIGEST_BYTES, digest);
+    return 0;
+}

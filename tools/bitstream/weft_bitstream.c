@@ -1,0 +1,171 @@
+/*
+ * weft-bitstream: builds and inspects Weft's partial bitstream files (weft/bitstream.h,
+ * docs/reconfiguration.md).
+ *
+ *   weft-bitstream build --image PATH --partition NAME --slots MASK [--payload-bytes N]
+ *                        --out FILE
+ *       A file that configures the thread image at PATH (named by its file name and its
+ *       SHA-256) into the slots of MASK (bit i: slot i of the partition). The payload
+ *       models the configuration data of a real partial bitstream: N bytes (default
+ *       346,112, the 338 KB FRED measured a slot's bitstream at), generated from the
+ *       image's digest so that two builds of one image give the same file.
+ *   weft-bitstream info FILE
+ *       Checks a whole file and prints its header; exits 1 naming what is wrong.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "weft/bitstream.h"
+
+#define PROG "weft-bitstream"
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: " PROG " build --image PATH --partition NAME --slots MASK "
+                    "[--payload-bytes N] --out FILE\n"
+                    "       " PROG " info FILE\n");
+    exit(2);
+}
+
+static unsigned long number(const char *what, const char *s, unsigned long max)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long v = strtoul(s, &end, 0);
+    if (errno || !end || *end || s[0] == '-' || v == 0 || v > max) {
+        fprintf(stderr, PROG ": %s '%s' is not a number from 1 to %lu\n", what, s, max);
+        exit(2);
+    }
+    return v;
+}
+
+/* The payload: bytes of a xorshift seeded from the digest (reproducible, not all alike,
+ * so a CRC over it means something). */
+static void fill_payload(uint8_t *p, size_t n, const uint8_t *digest)
+{
+    uint64_t x = 0;
+    for (int i = 0; i < 8; i++)
+        x = x << 8 | digest[i];
+    x |= 1;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        p[i] = (uint8_t)(x >> 24);
+    }
+}
+
+static int build(int argc, char **argv)
+{
+    const char *image = NULL, *partition = NULL, *out = NULL;
+    unsigned long slots = 0, payload = WEFT_BITSTREAM_FRED_PAYLOAD;
+    for (int i = 0; i < argc; i++) {
+        if (i + 1 >= argc)
+            usage();
+        if (!strcmp(argv[i], "--image"))
+            image = argv[++i];
+        else if (!strcmp(argv[i], "--partition"))
+            partition = argv[++i];
+        else if (!strcmp(argv[i], "--slots"))
+            slots = number("--slots", argv[++i], UINT32_MAX);
+        else if (!strcmp(argv[i], "--payload-bytes"))
+            payload = number("--payload-bytes", argv[++i], WEFT_BITSTREAM_MAX_PAYLOAD);
+        else if (!strcmp(argv[i], "--out"))
+            out = argv[++i];
+        else
+            usage();
+    }
+    if (!image || !partition || !slots || !out)
+        usage();
+
+    weft_bitstream_info_t info = {.payload_size = (uint32_t)payload, .slot_mask = (uint32_t)slots};
+    const char *base = strrchr(image, '/') ? strrchr(image, '/') + 1 : image;
+    if (strlen(base) >= sizeof info.image || strlen(partition) >= sizeof info.partition) {
+        fprintf(stderr, PROG ": image name '%s' or partition '%s' too long\n", base, partition);
+        return 2;
+    }
+    strcpy(info.image, base);
+    strcpy(info.partition, partition);
+    int rc = weft_bitstream_file_sha256(image, info.image_sha256);
+    if (rc) {
+        fprintf(stderr, PROG ": %s: %s\n", image, strerror(-rc));
+        return 1;
+    }
+    uint8_t *file = malloc(WEFT_BITSTREAM_HEADER_BYTES + payload);
+    if (!file) {
+        fprintf(stderr, PROG ": out of memory\n");
+        return 1;
+    }
+    uint8_t *body = file + WEFT_BITSTREAM_HEADER_BYTES;
+    fill_payload(body, payload, info.image_sha256);
+    info.payload_crc = weft_bitstream_crc32(0, body, payload);
+    if (weft_bitstream_write_header(&info, file) != 0) {
+        fprintf(stderr,
+                PROG ": image name '%s' or partition '%s' is not 1 to %u characters of "
+                     "[A-Za-z0-9_.-] (not starting with '.')\n",
+                info.image, info.partition, (unsigned)sizeof info.image - 1);
+        free(file);
+        return 2;
+    }
+    FILE *f = fopen(out, "wb");
+    size_t len = WEFT_BITSTREAM_HEADER_BYTES + payload;
+    int bad = !f || fwrite(file, 1, len, f) != len;
+    if (f && fclose(f) != 0)
+        bad = 1;
+    free(file);
+    if (bad) {
+        fprintf(stderr, PROG ": cannot write %s: %s\n", out, strerror(errno));
+        remove(out);
+        return 1;
+    }
+    return 0;
+}
+
+static int info(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        fprintf(stderr, PROG ": %s: %s\n", path, strerror(errno));
+        return 1;
+    }
+    size_t cap = WEFT_BITSTREAM_HEADER_BYTES + WEFT_BITSTREAM_MAX_PAYLOAD + 1, len = 0;
+    uint8_t *buf = malloc(cap);
+    if (!buf) {
+        fclose(f);
+        fprintf(stderr, PROG ": out of memory\n");
+        return 1;
+    }
+    size_t n;
+    while (len < cap && (n = fread(buf + len, 1, cap - len, f)) > 0)
+        len += n;
+    fclose(f);
+    weft_bitstream_info_t inf;
+    char why[160];
+    int rc = weft_bitstream_check(buf, len, &inf, why, sizeof why);
+    free(buf);
+    if (rc) {
+        fprintf(stderr, PROG ": %s: %s\n", path, why);
+        return 1;
+    }
+    printf("%s: Weft partial bitstream, format %u\n  partition %s, slots 0x%x\n  image %s, "
+           "sha256 ",
+           path, inf.version, inf.partition, (unsigned)inf.slot_mask, inf.image);
+    for (unsigned i = 0; i < WEFT_BITSTREAM_DIGEST_BYTES; i++)
+        printf("%02x", inf.image_sha256[i]);
+    printf("\n  payload %u bytes, crc32 0x%08x\n", (unsigned)inf.payload_size,
+           (unsigned)inf.payload_crc);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc >= 2 && !strcmp(argv[1], "build"))
+        return build(argc - 2, argv + 2);
+    if (argc == 3 && !strcmp(argv[1], "info"))
+        return info(argv[2]);
+    usage();
+}
