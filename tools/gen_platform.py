@@ -2,19 +2,22 @@
 """Validate a Weft platform description and generate what the build needs from it.
 
 Usage: gen_platform.py DESCRIPTION.yaml [--cmake OUT.cmake] [--c-header OUT.h]
+                      [--area AREA.json]
 
 The description (platform/default.yaml) is the one place where the fabric's slots, the
 hardware links between them, the DMA region and the per-slot options are written down.
 It is checked against platform/description.schema.json (structure, types, ranges) and
 then for what a schema cannot say (links between existing, distinct slots; unique link
-names; the DMA region inside the 32-bit bus). Every problem is reported as
-`FILE:LINE: field.path: what is wrong`.
+names; the DMA region inside the 32-bit bus; partitions of existing slots, each slot in
+at most one, none empty; tasks of existing partitions; with --area, the area report of
+tools/area_report.py, every task's image within its partition's slot shape). Every
+problem is reported as `FILE:LINE: field.path: what is wrong`.
 
 Outputs:
   --cmake     CMake variables: the static region's parameters as Verilator -G options
               and as Yosys parameters, the slot count and the DMA region.
   --c-header  weft/platform_config.h: the same facts for C (simulation defaults, link
-              numbers by name).
+              numbers by name, partitions and their slots).
 """
 import argparse
 import json
@@ -100,9 +103,69 @@ def load(path):
     dma = data["dma"]
     if dma["bus_base"] + dma["size"] > 1 << 32:
         report(["dma", "size"], f"the region {dma['bus_base']:#x} + {dma['size']:#x} ends past the 32-bit bus")
+    partitions = data.get("partitions", [])
+    tasks = data.get("tasks", [])
+    _check_partitions(partitions, tasks, nslots, report)
     if problems:
         raise DescriptionError("\n".join(m for _, m in sorted(problems)))
-    return {"name": data["name"], "clock_mhz": data["clock_mhz"], "dma": dma, "slots": slots, "links": links}
+    return {"name": data["name"], "clock_mhz": data["clock_mhz"], "dma": dma, "slots": slots, "links": links,
+            "partitions": partitions, "tasks": tasks, "root": root, "path": str(path)}
+
+
+def _check_partitions(partitions, tasks, nslots, report):
+    """Partitions of existing slots, a slot in at most one, none empty; tasks of existing
+    partitions; unique names."""
+    owner, names = {}, {}
+    for i, part in enumerate(partitions):
+        if not part["slots"]:
+            report(["partitions", i, "slots"], "a partition has at least one slot")
+        if part["name"] in names:
+            report(["partitions", i, "name"], f"'{part['name']}' already names partitions[{names[part['name']]}]")
+        names.setdefault(part["name"], i)
+        for j, slot in enumerate(part["slots"]):
+            if slot >= nslots:
+                report(["partitions", i, "slots", j], f"{slot} is not a slot of this platform (slots 0-{nslots - 1})")
+            elif slot in owner:
+                report(["partitions", i, "slots", j], f"slot {slot} is already in partition '{owner[slot]}'")
+            else:
+                owner[slot] = part["name"]
+    seen = {}
+    for i, task in enumerate(tasks):
+        if task["partition"] not in names:
+            known = ", ".join(p["name"] for p in partitions) or "none"
+            report(["tasks", i, "partition"], f"'{task['partition']}' is not a partition of this platform ({known})")
+        if task["name"] in seen:
+            report(["tasks", i, "name"], f"'{task['name']}' already names tasks[{seen[task['name']]}]")
+        seen.setdefault(task["name"], i)
+
+
+# What a slot shape offers, and the area report's figure for it (tools/area_report.py).
+SHAPE_AREA = (("lut", "lut_total", "LUTs"), ("ff", "ff", "flip-flops"),
+              ("bram36", "bram36_equivalent", "RAMB36"), ("dsp", "dsp", "DSPs"))
+
+
+def check_fits(desc, area_path):
+    """Every task's image within a slot of its partition, by the area report."""
+    try:
+        modules = json.loads(pathlib.Path(area_path).read_text(encoding="utf-8"))["modules"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise DescriptionError(f"{area_path}: not an area report of tools/area_report.py ({exc})")
+    shapes = {p["name"]: p["shape"] for p in desc["partitions"]}
+    problems = []
+    for i, task in enumerate(desc["tasks"]):
+        where = ["tasks", i, "image"]
+        line = _line_of(desc["root"], where)
+        prefix = f"{desc['path']}:{line}: {_path_text(where)}"
+        if task["image"] not in modules:
+            problems.append(f"{prefix}: {task['image']} is not in the area report {area_path}")
+            continue
+        need, offer = modules[task["image"]], shapes[task["partition"]]
+        for key, figure, unit in SHAPE_AREA:
+            if need[figure] > offer[key]:
+                problems.append(f"{prefix}: {task['image']} needs {need[figure]:,} {unit}, a slot of "
+                                f"partition '{task['partition']}' offers {offer[key]:,}")
+    if problems:
+        raise DescriptionError("\n".join(problems))
 
 
 def _packed(values, width, count=None):
@@ -143,6 +206,11 @@ def cmake_text(desc, src):
     out.append("set(WEFT_PLATFORM_YOSYS_PARAMS")
     out += [f'  "{name}={value}"' for name, value in params]
     out.append(")")
+    out.append("# Hardware tasks: name, image, partition, the partition's slots (bit i: slot i).")
+    out.append("set(WEFT_PLATFORM_TASKS")
+    masks = {p["name"]: sum(1 << s for s in p["slots"]) for p in desc["partitions"]}
+    out += [f'  "{t["name"]}:{t["image"]}:{t["partition"]}:{masks[t["partition"]]}"' for t in desc["tasks"]]
+    out.append(")")
     return "\n".join(out) + "\n"
 
 
@@ -163,6 +231,13 @@ def c_header_text(desc, src):
     for i, l in enumerate(desc["links"]):
         w(f"#define WEFT_LINK_{l['name'].upper()} {i}u /* slot {l['from']} -> slot {l['to']}, {l['depth']} words */")
     w("")
+    w("/* Partitions by name: their number and their slots (bit i: slot i). */")
+    w(f"#define WEFT_PLATFORM_NUM_PARTITIONS {len(desc['partitions'])}u")
+    for i, p in enumerate(desc["partitions"]):
+        mask = sum(1 << s for s in p["slots"])
+        w(f"#define WEFT_PARTITION_{p['name'].upper()} {i}u")
+        w(f"#define WEFT_PARTITION_{p['name'].upper()}_SLOTS {mask:#x}u")
+    w("")
     w("#endif /* WEFT_PLATFORM_CONFIG_H */")
     return "\n".join(out) + "\n"
 
@@ -181,9 +256,12 @@ def main(argv=None):
     ap.add_argument("description")
     ap.add_argument("--cmake")
     ap.add_argument("--c-header")
+    ap.add_argument("--area", help="area report (tools/area_report.py JSON): check that every task fits")
     args = ap.parse_args(argv)
     try:
         desc = load(args.description)
+        if args.area:
+            check_fits(desc, args.area)
     except OSError as exc:
         print(f"gen_platform: {args.description}: {exc.strerror}", file=sys.stderr)
         return 1

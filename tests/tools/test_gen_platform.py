@@ -1,7 +1,9 @@
 """Tests of tools/gen_platform.py: the platform description is checked with errors that
 name the line and the field, and its outputs carry what it says."""
+import json
 import os
 import pathlib
+import tempfile
 import unittest
 
 from run_generator import run_generator
@@ -24,9 +26,29 @@ links:
 """
 
 
-def run(text):
-    res, (cm, h) = run_generator(GEN, text, "--cmake", "--c-header")
+def run(text, extra=()):
+    res, (cm, h) = run_generator(GEN, text, "--cmake", "--c-header", extra=extra)
     return res, cm, h
+
+
+# Two partitions and three tasks on four slots.
+PARTS = """version: 1
+name: parts
+clock_mhz: 100
+dma: {size: 0x100000, bus_base: 0x20000000}
+slots: [{}, {}, {}, {}]
+partitions:
+  - name: big
+    slots: [0, 2]
+    shape: {lut: 5000, ff: 5000, bram36: 4, dsp: 8}
+  - name: small
+    slots: [3]
+    shape: {lut: 1000, ff: 1000, bram36: 1, dsp: 0}
+tasks:
+  - {name: sort, image: hwt_sort, partition: big}
+  - {name: sum, image: hwt_sum, partition: small}
+  - {name: sort_small, image: hwt_sort, partition: small}
+"""
 
 
 class GenPlatform(unittest.TestCase):
@@ -74,6 +96,51 @@ class GenPlatform(unittest.TestCase):
         self.expect_error(twice, 12, r"links\[1\]\.name", "already names links\\[0\\]")
         self.expect_error(GOOD.replace("bus_base: 0x20000000", "bus_base: 0xFFFFF000"), 5, r"dma\.size",
                           "past the 32-bit bus")
+
+    def test_partitions_and_tasks_reach_the_outputs(self):
+        res, cm, h = run(PARTS)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertIn("#define WEFT_PLATFORM_NUM_PARTITIONS 2u", h)
+        self.assertIn("#define WEFT_PARTITION_BIG 0u", h)
+        self.assertIn("#define WEFT_PARTITION_BIG_SLOTS 0x5u", h)
+        self.assertIn("#define WEFT_PARTITION_SMALL_SLOTS 0x8u", h)
+        self.assertIn('"sort:hwt_sort:big:5"', cm)
+        self.assertIn('"sort_small:hwt_sort:small:8"', cm)
+
+    def test_partition_rules_name_line_and_field(self):
+        self.expect_error(PARTS.replace("slots: [0, 2]", "slots: [0, 9]"), 8, r"partitions\[0\]\.slots\[1\]",
+                          "not a slot")
+        self.expect_error(PARTS.replace("slots: [3]", "slots: [2]"), 11, r"partitions\[1\]\.slots\[0\]",
+                          "already in partition 'big'")
+        self.expect_error(PARTS.replace("slots: [3]", "slots: []"), 11, r"partitions\[1\]\.slots",
+                          "at least one slot")
+        self.expect_error(PARTS.replace("name: small", "name: big"), 10, r"partitions\[1\]\.name",
+                          "already names partitions\\[0\\]")
+        self.expect_error(PARTS.replace("partition: small}", "partition: huge}", 1), 15,
+                          r"tasks\[1\]\.partition", "'huge' is not a partition of this platform \\(big, small\\)")
+        self.expect_error(PARTS.replace("name: sum,", "name: sort,"), 15, r"tasks\[1\]\.name",
+                          "already names tasks\\[0\\]")
+        self.expect_error(PARTS.replace("dsp: 0}", "dsp: -1}"), 12, r"partitions\[1\]\.shape\.dsp", "minimum")
+
+    def test_a_task_must_fit_its_partition_by_the_area_report(self):
+        area = {"modules": {"hwt_sort": {"lut_total": 3000, "ff": 1500, "bram36_equivalent": 1, "dsp": 0},
+                            "hwt_sum": {"lut_total": 400, "ff": 300, "bram36_equivalent": 0.5, "dsp": 0}}}
+        with tempfile.TemporaryDirectory() as d:
+            path = pathlib.Path(d, "area.json")
+            path.write_text(json.dumps(area))
+            fits = PARTS.replace("  - {name: sort_small, image: hwt_sort, partition: small}\n", "")
+            res, _, _ = run(fits, extra=("--area", str(path)))
+            self.assertEqual(res.returncode, 0, res.stderr)
+            res, cm, _ = run(PARTS, extra=("--area", str(path)))
+            self.assertNotEqual(res.returncode, 0)
+            self.assertEqual(cm, "", "nothing is written for a task that does not fit")
+            self.assertIn("input.yaml:16: tasks[2].image: hwt_sort needs 3,000 LUTs, a slot of partition "
+                          "'small' offers 1,000", res.stderr)
+            self.assertIn("hwt_sort needs 1,500 flip-flops", res.stderr)
+            res, _, _ = run(PARTS.replace("image: hwt_sum", "image: hwt_gone"), extra=("--area", str(path)))
+            self.assertIn("tasks[1].image: hwt_gone is not in the area report", res.stderr)
+            res, _, _ = run(PARTS, extra=("--area", str(pathlib.Path(d, "missing.json"))))
+            self.assertIn("not an area report of tools/area_report.py", res.stderr)
 
     def test_broken_yaml_and_empty_file(self):
         res, _, _ = run("version: 1\nslots: [\n")
