@@ -54,9 +54,24 @@ int weft_read_counter64(weft_platform_t *p, uint32_t lo, uint32_t hi, uint64_t *
     return rc;
 }
 
+/* MEM_ACTIVE reads a stopped slot may take: a burst of at most 256 beats completes in a
+ * few hundred fabric cycles, and each read takes several; a bus that never answers must
+ * not hang the caller. */
+#define STOP_DRAIN_READS 100000u
+
 int weft_slot_stop(weft_platform_t *p, unsigned slot)
 {
-    return p->ops->mmio_write(p, WEFT_SLOT_REG(slot, WEFT_SLOT_REG_CONTROL), WEFT_CONTROL_RESET);
+    int rc = p->ops->mmio_write(p, WEFT_SLOT_REG(slot, WEFT_SLOT_REG_CONTROL), WEFT_CONTROL_RESET);
+    /* A burst the slot was granted before the reset still completes on the bus. Wait for
+     * it, so that nothing the stopped thread issued lands in memory after this returns
+     * (its buffers may be freed, the slot given to another thread). */
+    for (unsigned i = 0; rc == 0 && i < STOP_DRAIN_READS; i++) {
+        uint32_t active = 0;
+        rc = p->ops->mmio_read(p, WEFT_SLOT_REG(slot, WEFT_SLOT_REG_MEM_ACTIVE), &active);
+        if (rc == 0 && !(active & WEFT_MEM_ACTIVE_BUSY))
+            return 0;
+    }
+    return rc != 0 ? rc : -ETIMEDOUT;
 }
 
 /* Check the register window and read the slot count. */

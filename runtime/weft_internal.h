@@ -121,7 +121,9 @@ void weft_log(weft_t *w, const char *fmt, ...)
 /** Read a 64-bit counter latched as LO (read first) then HI. Caller serialises. */
 int weft_read_counter64(weft_platform_t *p, uint32_t lo, uint32_t hi, uint64_t *value);
 
-/** Stop a slot: CONTROL = RESET (RUN = 0, IRQ_EN = 0). */
+/** Stop a slot: CONTROL = RESET (RUN = 0, IRQ_EN = 0), then wait until MEM_ACTIVE says
+ *  the slot's memory traffic is over. 0, a platform error, or -ETIMEDOUT when the bus
+ *  never completed the slot's last burst. */
 int weft_slot_stop(weft_platform_t *p, unsigned slot);
 
 /** Read the fabric's hardware links (NUM_LINKS, LINK_INFO) into w. */

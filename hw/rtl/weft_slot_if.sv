@@ -772,6 +772,7 @@ module weft_slot_if #(
         weft_osif_pkg::SlotRegCaps:      reg_rdata_o = 32'(NumWindows) |
                                                      (32'(NumBinds) << weft_osif_pkg::CapsBindsShift);
         weft_osif_pkg::SlotRegLinkCalls: reg_rdata_o = link_calls_q;
+        weft_osif_pkg::SlotRegMemActive: reg_rdata_o = 32'(burst_busy_i || req_valid_o);
         weft_osif_pkg::SlotRegBusyLo:    reg_rdata_o = busy_q[31:0];
         weft_osif_pkg::SlotRegBusyHi:    reg_rdata_o = busy_hi_q;
         weft_osif_pkg::SlotRegFifoDepth: reg_rdata_o = {16'(OsifDepth), 16'(OsifDepth)};

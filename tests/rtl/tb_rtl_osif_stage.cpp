@@ -684,7 +684,8 @@ class Bench
     uint64_t crossing_reqs = 0, crossing_rsps = 0, registered_checks = 0, quiet_cycles = 0;
     uint64_t dma_polls = 0, dma_zero_early = 0, dma_zero_in_flight = 0, memif_cmds = 0;
     unsigned dma_zero_max_left = 0;
-    unsigned early_total = 0, early_on_done = 0, early_lost = 0, resets = 0, faults = 0;
+    unsigned early_total = 0, early_on_done = 0, early_lost = 0, resets = 0, faults = 0,
+             drain_waits = 0; // resets after which MEM_ACTIVE read 1 at first
 
     // ---- memory ----
     uint32_t word(const std::vector<uint8_t> &m, uint32_t a) const
@@ -1439,10 +1440,21 @@ class Bench
         h.mmio_write(sreg(s, WEFT_SLOT_REG_CONTROL), WEFT_CONTROL_RESET | WEFT_CONTROL_RUN);
         threads[s]->restart();
         sc[s] = Script();
+        // MEM_ACTIVE: a burst granted before the reset completes; once it reads 0 nothing
+        // the slot issued changes memory any more.
+        unsigned polls = 0;
+        while (h.mmio_read(sreg(s, WEFT_SLOT_REG_MEM_ACTIVE)) & WEFT_MEM_ACTIVE_BUSY)
+            if (++polls > 2000)
+                break;
+        CHECK(polls <= 2000, "%s: MEM_ACTIVE never went to 0", what);
+        drain_waits += polls > 0;
+        const std::vector<uint8_t> drained = mem;
         h.step(6);
         CHECK(h.mmio_read(sreg(s, WEFT_SLOT_REG_OSIF_REQ_BUF)) == req_buf &&
                   h.mmio_read(sreg(s, WEFT_SLOT_REG_OSIF_RSP_BUF)) == rsp_buf,
               "%s: the buffer registers changed in reset", what);
+        h.step(40);
+        CHECK(mem == drained, "%s: memory changed after MEM_ACTIVE read 0", what);
         h.mmio_write(sreg(s, WEFT_SLOT_REG_CONTROL), WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN);
         const unsigned bursts = m.stage_bursts;
         h.step(100);
@@ -1545,9 +1557,12 @@ class Bench
         std::printf("resets: a half-staged 255-argument request, a pending request and %u "
                     "resets at random moments dropped the request and restarted the numbers at "
                     "1; %u beats already on the W channel landed after a reset edge (%u of them "
-                    "a sequence word, %u after the CONTROL write's response), none other\n",
+                    "a sequence word, %u after the CONTROL write's response), none other; "
+                    "MEM_ACTIVE read 1 after %u of the resets, and once it read 0 memory held "
+                    "still\n",
                     random_iters, m.late_inflight - inflight0 + 0, m.late_inflight_seq,
-                    m.late_after_b);
+                    m.late_after_b, drain_waits);
+        CHECK(drain_waits > 0, "resets: MEM_ACTIVE never read 1 (no reset caught a burst)");
     }
 
     // 9. Staging and MEMIF traffic on the same slots and on other slots at once.
