@@ -602,7 +602,9 @@ static int exec_mq(weft_hwthread_t *t, const weft_osif_decoded_t *d, const uint3
     if (d->info->variadic_args) { /* MQ_SEND, MQ_TIMEDSEND: data follows the fixed args */
         mc.len = weft_mq_info_length(args[0]);
         mc.prio = weft_mq_info_prio(args[0]);
-        if (mc.len > (size_t)attr.mq_msgsize) {
+        /* The untimed form carries up to 1016 bytes, one word more than buf: a queue may
+         * take longer messages than the calls carry (WEFT_MQ_MAX_MEM_BYTES). */
+        if (mc.len > (size_t)attr.mq_msgsize || mc.len > sizeof mc.buf) {
             r->status = WEFT_OSIF_MSGSIZE;
             return 0;
         }

@@ -472,9 +472,17 @@ int weft_hwthread_destroy(weft_hwthread_t *t)
     weft_t *w = t->w;
     if (w) {
         /* The delegate already stopped the slot; stop it again in case it never ran. No
-         * staging transfer can reach the buffers after that. */
-        weft_slot_stop(t->platform, t->slot);
-        weft_stage_free(t);
+         * staging transfer can reach the buffers after that, unless the bus never ended
+         * the slot's last burst: then the buffers are left allocated (a leak, not memory
+         * a later owner would find written). */
+        int rc = weft_slot_stop(t->platform, t->slot);
+        if (rc == 0)
+            weft_stage_free(t);
+        else
+            weft_log(w,
+                     "thread '%s' slot %u: the slot's memory traffic did not end (%s); its "
+                     "staging buffers stay allocated",
+                     t->name, t->slot, strerror(-rc));
         slot_release(w, t->slot);
     }
     pthread_mutex_lock(&t->lock);

@@ -219,6 +219,7 @@ int reconf_sched_reconfigured(reconf_sched_t *s, unsigned slot, bool ok)
     } else {
         s->stats.failed++;
         sl->task = RECONF_NO_TASK;
+        sl->req = NULL;
         unlink_req(s, r);
         uint64_t id = r->id;
         free(r);
@@ -252,6 +253,8 @@ int reconf_sched_cancel(reconf_sched_t *s, uint64_t id)
     if (r->state == REQ_PROGRAMMING || r->state == REQ_RUNNING)
         return -EBUSY;
     int slot = r->state == REQ_FOR_PORT ? r->slot : -1;
+    if (slot >= 0)
+        s->slots[slot].req = NULL;
     unlink_req(s, r);
     free(r);
     s->stats.cancelled++;

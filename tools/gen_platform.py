@@ -139,17 +139,34 @@ def _check_partitions(partitions, tasks, nslots, report):
         seen.setdefault(task["name"], i)
 
 
-# What a slot shape offers, and the area report's figure for it (tools/area_report.py).
-SHAPE_AREA = (("lut", "lut_total", "LUTs"), ("ff", "ff", "flip-flops"),
-              ("bram36", "bram36_equivalent", "RAMB36"), ("dsp", "dsp", "DSPs"))
+# What a slot shape offers, and the area report's figure for it (tools/area_report.py):
+# the benchmark record's key, then the report's own.
+SHAPE_AREA = (("lut", ("lut_total", "luts_total"), "LUTs"), ("ff", ("ff", "ffs"), "flip-flops"),
+              ("bram36", ("bram36_equivalent", "brams"), "RAMB36"), ("dsp", ("dsp", "dsps"), "DSPs"))
+
+
+def _area_entries(area_path):
+    """Module name -> figures, from either file tools/area_report.py writes (its report,
+    with the threads apart, or the benchmark record)."""
+    try:
+        doc = json.loads(pathlib.Path(area_path).read_text(encoding="utf-8"))
+        entries = dict(doc["modules"])
+        entries.update(doc.get("threads", {}))
+        return entries
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise DescriptionError(f"{area_path}: not an area report of tools/area_report.py ({exc})")
+
+
+def _figure(entry, keys):
+    for k in keys:
+        if isinstance(entry.get(k), (int, float)):
+            return entry[k]
+    return None
 
 
 def check_fits(desc, area_path):
     """Every task's image within a slot of its partition, by the area report."""
-    try:
-        modules = json.loads(pathlib.Path(area_path).read_text(encoding="utf-8"))["modules"]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise DescriptionError(f"{area_path}: not an area report of tools/area_report.py ({exc})")
+    modules = _area_entries(area_path)
     shapes = {p["name"]: p["shape"] for p in desc["partitions"]}
     problems = []
     for i, task in enumerate(desc["tasks"]):
@@ -160,9 +177,15 @@ def check_fits(desc, area_path):
             problems.append(f"{prefix}: {task['image']} is not in the area report {area_path}")
             continue
         need, offer = modules[task["image"]], shapes[task["partition"]]
-        for key, figure, unit in SHAPE_AREA:
-            if need[figure] > offer[key]:
-                problems.append(f"{prefix}: {task['image']} needs {need[figure]:,} {unit}, a slot of "
+        if not isinstance(need, dict) or any(_figure(need, keys) is None for _, keys, _ in SHAPE_AREA):
+            why = need.get("error") or ("skipped" if need.get("skipped") else "no figures") \
+                if isinstance(need, dict) else "no figures"
+            problems.append(f"{prefix}: the area report has no area of {task['image']} ({why})")
+            continue
+        for key, keys, unit in SHAPE_AREA:
+            have = _figure(need, keys)
+            if have > offer[key]:
+                problems.append(f"{prefix}: {task['image']} needs {have:,} {unit}, a slot of "
                                 f"partition '{task['partition']}' offers {offer[key]:,}")
     if problems:
         raise DescriptionError("\n".join(problems))
@@ -231,12 +254,12 @@ def c_header_text(desc, src):
     for i, l in enumerate(desc["links"]):
         w(f"#define WEFT_LINK_{l['name'].upper()} {i}u /* slot {l['from']} -> slot {l['to']}, {l['depth']} words */")
     w("")
-    w("/* Partitions by name: their number and their slots (bit i: slot i). */")
+    w("/* Partitions by name: their number, and their slots (bit i: slot i). */")
     w(f"#define WEFT_PLATFORM_NUM_PARTITIONS {len(desc['partitions'])}u")
     for i, p in enumerate(desc["partitions"]):
         mask = sum(1 << s for s in p["slots"])
         w(f"#define WEFT_PARTITION_{p['name'].upper()} {i}u")
-        w(f"#define WEFT_PARTITION_{p['name'].upper()}_SLOTS {mask:#x}u")
+        w(f"#define WEFT_SLOTS_OF_{p['name'].upper()} {mask:#x}u")
     w("")
     w("#endif /* WEFT_PLATFORM_CONFIG_H */")
     return "\n".join(out) + "\n"

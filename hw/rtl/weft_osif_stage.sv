@@ -149,7 +149,8 @@ module weft_osif_stage #(
     if (reg_re_i) begin
       if (hit_req) reg_rdata_o = req_buf_q;
       if (hit_rsp) reg_rdata_o = rsp_buf_q;
-      if (hit_dma) reg_rdata_o = (phase_q == PhRsp) ? 32'(unread_q) : '0;
+      // (A response queued while the number's burst is in flight has moved nothing yet.)
+      if (hit_dma) reg_rdata_o = (phase_q == PhRsp || phase_q == PhSeqWait) ? 32'(unread_q) : '0;
     end
   end
 

@@ -102,8 +102,8 @@ class GenPlatform(unittest.TestCase):
         self.assertEqual(res.returncode, 0, res.stderr)
         self.assertIn("#define WEFT_PLATFORM_NUM_PARTITIONS 2u", h)
         self.assertIn("#define WEFT_PARTITION_BIG 0u", h)
-        self.assertIn("#define WEFT_PARTITION_BIG_SLOTS 0x5u", h)
-        self.assertIn("#define WEFT_PARTITION_SMALL_SLOTS 0x8u", h)
+        self.assertIn("#define WEFT_SLOTS_OF_BIG 0x5u", h)
+        self.assertIn("#define WEFT_SLOTS_OF_SMALL 0x8u", h)
         self.assertIn('"sort:hwt_sort:big:5"', cm)
         self.assertIn('"sort_small:hwt_sort:small:8"', cm)
 
@@ -141,6 +141,14 @@ class GenPlatform(unittest.TestCase):
             self.assertIn("tasks[1].image: hwt_gone is not in the area report", res.stderr)
             res, _, _ = run(PARTS, extra=("--area", str(pathlib.Path(d, "missing.json"))))
             self.assertIn("not an area report of tools/area_report.py", res.stderr)
+            # The report's own file: threads apart, other keys; a thread that failed.
+            own = {"modules": {}, "threads": {"hwt_sort": {"luts_total": 3000, "ffs": 1500, "brams": 1,
+                                                           "dsps": 0},
+                                              "hwt_sum": {"error": "yosys failed"}}}
+            path.write_text(json.dumps(own))
+            res, _, _ = run(PARTS, extra=("--area", str(path)))
+            self.assertIn("hwt_sort needs 3,000 LUTs", res.stderr)
+            self.assertIn("tasks[1].image: the area report has no area of hwt_sum (yosys failed)", res.stderr)
 
     def test_broken_yaml_and_empty_file(self):
         res, _, _ = run("version: 1\nslots: [\n")

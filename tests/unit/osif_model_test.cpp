@@ -200,7 +200,12 @@ TEST_F(Runtime, MqMessagesMoveThroughTheThreadsMemoryWindows)
     EXPECT_EQ(out.bytes()[0], 0x55);
     EXPECT_EQ(out.bytes()[1 + msg.size()], 0x55) << "a byte past the message was written";
 
-    // The same queue's messages are too long for the calls that carry words.
+    // The same queue's messages are too long for the calls that carry words: a receive
+    // could not answer one, and a send carries at most WEFT_MQ_MAX_BYTES (the untimed one's
+    // 254 words could frame 1016).
+    std::vector<uint32_t> long_send(1 + 254, 0x41414141u);
+    long_send[0] = weft_mq_info(1016, 0);
+    EXPECT_EQ(Call(0, WEFT_OSIF_CMD_MQ_SEND, 0, long_send).status, WEFT_OSIF_MSGSIZE);
     ASSERT_EQ(mq_send(q.q(), "x", 1, 0), 0);
     EXPECT_EQ(Call(0, WEFT_OSIF_CMD_MQ_RECEIVE, 0, {WEFT_MQ_MAX_BYTES}).status, WEFT_OSIF_MSGSIZE);
     EXPECT_EQ(Call(0, WEFT_OSIF_CMD_MQ_RECEIVE_MEM, 0, {kBig, out.at(0)}).status, WEFT_OSIF_OK);
