@@ -527,23 +527,34 @@ class Monitor : public Agent
         x.read_dma_n = x.dma_n;
     }
 
+    /** A burst at addr seen for slot s: a MEMIF one (its window), or the stager's when
+     *  ours (into the buffer of the caller's side). Returns the slot for a stager burst of
+     *  a slot not in reset, with b's epoch set; else nullptr. */
+    Slot *stager_burst(unsigned s, uint32_t addr, bool ours, Burst &b)
+    {
+        Slot &x = sl[s];
+        if (addr >= memif_win(s) && addr < memif_win(s) + kMemifWinSize)
+            note_kind(s, 2);
+        if (!ours)
+            return nullptr;
+        note_kind(s, 1);
+        // A burst issued in the cycle the slot's reset was performed (the stager sees the
+        // reset a cycle later) belongs to the epoch before: it is aborted.
+        b.epoch = x.in_reset ? x.epoch - 1 : x.epoch;
+        return x.in_reset ? nullptr : &x;
+    }
+
     void aw_burst(uint64_t c, uint32_t addr, unsigned beats)
     {
         Burst b{addr, beats};
         for (unsigned s = 0; s < kNumSlots; ++s) {
-            Slot &x = sl[s];
-            if (addr >= memif_win(s) && addr < memif_win(s) + kMemifWinSize)
-                note_kind(s, 2);
-            if (!in_req(s, addr))
+            const bool ours = in_req(s, addr);
+            Slot *xp = stager_burst(s, addr, ours, b);
+            if (ours)
+                ++sl[s].stage_bursts;
+            if (!xp)
                 continue;
-            note_kind(s, 1);
-            // A burst issued in the cycle the slot's reset was performed (the stager sees
-            // the reset a cycle later) belongs to the epoch before: it is aborted.
-            b.epoch = x.in_reset ? x.epoch - 1 : x.epoch;
-            if (x.in_reset) {
-                ++x.stage_bursts;
-                continue;
-            }
+            Slot &x = *xp;
             if (x.st == Pending) {
                 if (x.staged_while_pending++ < 3)
                     std::printf("monitor: slot %u staging burst at 0x%08x while a request is "
@@ -556,7 +567,6 @@ class Monitor : public Agent
                                 "DMA (cycle %llu)\n",
                                 s, addr, (unsigned long long)c);
             }
-            ++x.stage_bursts;
             x.stage_max_beats = std::max(x.stage_max_beats, beats);
             if (addr == x.req_buf + 4 * WEFT_STAGE_SEQ_WORD) {
                 CHECK(beats == 1, "slot %u: sequence burst of %u beats", s, beats);
@@ -574,16 +584,13 @@ class Monitor : public Agent
     {
         Burst b{addr, beats};
         for (unsigned s = 0; s < kNumSlots; ++s) {
-            Slot &x = sl[s];
-            if (addr >= memif_win(s) && addr < memif_win(s) + kMemifWinSize)
-                note_kind(s, 2);
-            if (!in_rsp(s, addr))
+            const bool ours = in_rsp(s, addr);
+            if (ours)
+                b.rsp_of = int(s);
+            Slot *xp = stager_burst(s, addr, ours, b);
+            if (!xp)
                 continue;
-            note_kind(s, 1);
-            b.rsp_of = int(s);
-            b.epoch = x.in_reset ? x.epoch - 1 : x.epoch; // (as in aw_burst)
-            if (x.in_reset)
-                continue;
+            Slot &x = *xp;
             if (!x.dma_active) {
                 if (x.stray_rsp_reads++ < 3)
                     std::printf("monitor: slot %u response-buffer read at 0x%08x without a "
