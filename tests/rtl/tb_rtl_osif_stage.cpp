@@ -1026,30 +1026,22 @@ class Bench
     {
         for (unsigned s = 0; s < kNumSlots; ++s) {
             const Monitor::Slot &m = mon.sl[s];
-            CHECK(m.irq_mismatch == 0,
-                  "%s: slot %u: interrupt line off the prediction in %u "
-                  "cycles",
-                  phase, s, m.irq_mismatch);
-            CHECK(m.staged_while_pending == 0, "%s: slot %u: %u staging bursts while pending",
-                  phase, s, m.staged_while_pending);
-            CHECK(m.staged_during_dma == 0,
-                  "%s: slot %u: %u staging bursts during a response "
-                  "DMA",
-                  phase, s, m.staged_during_dma);
-            CHECK(m.dma_before_seq == 0,
-                  "%s: slot %u: %u response reads before the sequence "
-                  "burst completed",
-                  phase, s, m.dma_before_seq);
-            CHECK(m.stray_rsp_reads == 0, "%s: slot %u: %u response-buffer reads without a DMA",
-                  phase, s, m.stray_rsp_reads);
-            CHECK(m.oversized_reads == 0,
-                  "%s: slot %u: %u response read bursts longer than the "
-                  "FIFO or the rest",
-                  phase, s, m.oversized_reads);
+            const struct {
+                unsigned count;
+                const char *what;
+            } wrong[] = {
+                {m.irq_mismatch, "cycles with the interrupt line off the prediction"},
+                {m.staged_while_pending, "staging bursts while a request was pending"},
+                {m.staged_during_dma, "staging bursts during a response DMA"},
+                {m.dma_before_seq, "response reads before the sequence burst completed"},
+                {m.stray_rsp_reads, "response-buffer reads without a DMA"},
+                {m.oversized_reads, "response read bursts longer than the FIFO or the rest"},
+                {m.late_bad, "writes into the buffer after a reset"},
+            };
+            for (const auto &w : wrong)
+                CHECK(w.count == 0, "%s: slot %u: %u %s", phase, s, w.count, w.what);
             CHECK(m.stage_max_beats <= kFifoDepth, "%s: slot %u: a staging burst of %u beats",
                   phase, s, m.stage_max_beats);
-            CHECK(m.late_bad == 0, "%s: slot %u: %u writes into the buffer after a reset", phase, s,
-                  m.late_bad);
         }
     }
 
