@@ -102,7 +102,8 @@ static int respond(weft_hwthread_t *t, uint8_t cmd, uint8_t status, const uint32
         return -EOVERFLOW; /* no command has a longer response (osif_stage.h) */
     t->stage.rsp[0] = header;
     memcpy(t->stage.rsp + 1, results, n * sizeof *results);
-    /* The platform orders these stores before its register write. */
+    /* Every backend orders these stores before its register write (the simulated and
+     * fake ones under a lock, the board's with a barrier in board_reg_write). */
     return reg_write(t, WEFT_SLOT_REG_OSIF_RSP_DMA, 1u + n);
 }
 

@@ -92,6 +92,22 @@ static int validate(weft_t *w, const weft_hwthread_attr_t *a, const slot_caps_t 
     return 0;
 }
 
+/* Stop the slot and free the thread's staging buffers, once nothing the slot issued can
+ * reach them any more; when the bus never ended the slot's last burst they stay allocated
+ * (a leak, not memory a later owner would find written). */
+static void stop_and_free_staging(weft_hwthread_t *t)
+{
+    int rc = weft_slot_stop(t->platform, t->slot);
+    if (rc == 0) {
+        weft_stage_free(t);
+        return;
+    }
+    weft_log(t->w,
+             "thread '%s' slot %u: the slot's memory traffic did not end (%s); its staging "
+             "buffers stay allocated",
+             t->name, t->slot, strerror(-rc));
+}
+
 static weft_hwthread_t *thread_new(weft_t *w, const weft_hwthread_attr_t *a)
 {
     weft_hwthread_t *t = calloc(1, sizeof(*t));
@@ -267,8 +283,7 @@ int weft_hwthread_create(weft_t *w, weft_hwthread_t **out, const weft_hwthread_a
             weft_trace_hw_ended(t, WEFT_EXIT_STOPPED, 0);
     }
     if (rc != 0) {
-        weft_slot_stop(t->platform, t->slot);
-        weft_stage_free(t);
+        stop_and_free_staging(t);
         slot_release(w, t->slot);
         weft_hwthread_free(t);
         return rc;
@@ -471,18 +486,8 @@ int weft_hwthread_destroy(weft_hwthread_t *t)
     weft_hwthread_stop(t);
     weft_t *w = t->w;
     if (w) {
-        /* The delegate already stopped the slot; stop it again in case it never ran. No
-         * staging transfer can reach the buffers after that, unless the bus never ended
-         * the slot's last burst: then the buffers are left allocated (a leak, not memory
-         * a later owner would find written). */
-        int rc = weft_slot_stop(t->platform, t->slot);
-        if (rc == 0)
-            weft_stage_free(t);
-        else
-            weft_log(w,
-                     "thread '%s' slot %u: the slot's memory traffic did not end (%s); its "
-                     "staging buffers stay allocated",
-                     t->name, t->slot, strerror(-rc));
+        /* The delegate already stopped the slot; stop it again in case it never ran. */
+        stop_and_free_staging(t);
         slot_release(w, t->slot);
     }
     pthread_mutex_lock(&t->lock);

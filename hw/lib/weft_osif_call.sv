@@ -216,8 +216,8 @@ module weft_osif_call #(
   assign results_o = results_q;
 
   // Elaboration-time parameter checks.
-  if (MaxArgs < 1 || MaxArgs > 65535) begin : gen_check_max_args
-    $error("weft_osif_call: MaxArgs must be 1..65535");
+  if (MaxArgs < 1 || MaxArgs > weft_osif_pkg::OsifMaxArgs) begin : gen_check_max_args
+    $error("weft_osif_call: MaxArgs must be 1..OsifMaxArgs (a header's nargs holds no more)");
   end
   if (MaxResults < 1 || MaxResults > 65535) begin : gen_check_max_results
     $error("weft_osif_call: MaxResults must be 1..65535");

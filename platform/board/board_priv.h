@@ -75,8 +75,19 @@ static inline uint32_t board_reg_read(const struct board *b, uint32_t offset)
     return b->regs[offset / 4u];
 }
 
+/* A register write is ordered after every store the caller made before it, so that what
+ * it tells the fabric to read (a response buffer for OSIF_RSP_DMA) is in memory first. */
 static inline void board_reg_write(struct board *b, uint32_t offset, uint32_t value)
 {
+#if defined(__aarch64__)
+    __asm__ volatile("dsb st" ::: "memory"); /* stores to memory before the device write */
+#elif defined(__arm__)
+    __asm__ volatile("dsb" ::: "memory");
+#elif defined(__x86_64__) || defined(__i386__)
+    __asm__ volatile("" ::: "memory"); /* x86 keeps stores in order; only the compiler may not */
+#else
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
     b->regs[offset / 4u] = value;
 }
 

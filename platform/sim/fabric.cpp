@@ -576,17 +576,16 @@ void Fabric::rest()
 void Fabric::running_begin()
 {
     std::lock_guard<std::mutex> lk(sim_ns_mu_);
-    running_since_ns_ = steady_ns();
-    running_.store(true, std::memory_order_relaxed);
+    running_since_ns_.store(steady_ns(), std::memory_order_relaxed);
 }
 
 void Fabric::running_end()
 {
     std::lock_guard<std::mutex> lk(sim_ns_mu_);
-    if (running_since_ns_ != 0)
-        sim_ns_ += static_cast<uint64_t>(steady_ns() - running_since_ns_);
-    running_since_ns_ = 0;
-    running_.store(false, std::memory_order_relaxed);
+    const int64_t since = running_since_ns_.load(std::memory_order_relaxed);
+    if (since != 0)
+        sim_ns_ += static_cast<uint64_t>(steady_ns() - since);
+    running_since_ns_.store(0, std::memory_order_relaxed);
 }
 
 // Runs one MMIO transaction on the calling thread while the clock thread rests: the same
@@ -700,7 +699,8 @@ int Fabric::irq_wait(unsigned slot, int timeout_ms)
                        const int64_t spun = steady_ns() - t0;
                        const uint64_t cycles = stat_cycles_.load(std::memory_order_relaxed) - c0;
                        return spun < kIrqSpinMaxNs && cycles < kIrqSpinCycles &&
-                              (spun < kSpinNs || running_.load(std::memory_order_relaxed));
+                              (spun < kSpinNs ||
+                               running_since_ns_.load(std::memory_order_relaxed) != 0);
                    });
     }
     std::unique_lock<std::mutex> lk(irq_mu_);
@@ -753,8 +753,9 @@ void Fabric::stats(weft_sim_stats_t *out) const
     {
         std::lock_guard<std::mutex> lk(sim_ns_mu_);
         out->sim_ns = sim_ns_;
-        if (running_since_ns_ != 0)
-            out->sim_ns += static_cast<uint64_t>(steady_ns() - running_since_ns_);
+        const int64_t since = running_since_ns_.load(std::memory_order_relaxed);
+        if (since != 0)
+            out->sim_ns += static_cast<uint64_t>(steady_ns() - since);
     }
     out->slot_evals = out->slot_edges = 0;
     for (const SlotModel &s : slots_) {

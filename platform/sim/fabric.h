@@ -147,11 +147,11 @@ class Fabric
     std::atomic<uint64_t> stat_static_evals_{0};
     std::atomic<uint64_t> stat_held_{0};
     // Host time running the fabric: closed spans, and the start of the open one (0 while
-    // the clock thread rests and nobody borrows; one runs the fabric at a time).
+    // the clock thread rests and nobody borrows; one runs the fabric at a time). Written
+    // under the lock; a spinning waiter reads the start alone to see whether it runs.
     mutable std::mutex sim_ns_mu_;
     uint64_t sim_ns_ = 0;
-    int64_t running_since_ns_ = 0;
-    std::atomic<bool> running_{false}; // the same, for a spinning waiter (no lock)
+    std::atomic<int64_t> running_since_ns_{0};
     void running_begin();
     void running_end();
 };

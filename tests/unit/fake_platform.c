@@ -38,6 +38,10 @@ typedef struct fake_slot {
     uint32_t req_buf, rsp_buf, seq, rsp_addr, rsp_left;
     unsigned req_have, req_left;
     int pending;
+    /* MEM_ACTIVE: reads after a RESET that still find a burst in flight (mem_drain_reads
+     * of them; UINT32_MAX: a bus that never ends it), and the MEM_ACTIVE reads made. */
+    uint32_t mem_drain_reads, mem_active_left;
+    unsigned mem_active_reads;
 } fake_slot_t;
 
 struct fake_platform {
@@ -311,6 +315,12 @@ static int fake_mmio_read(weft_platform_t *p, uint32_t off, uint32_t *value)
         case WEFT_SLOT_REG_OSIF_RSP_DMA:
             v = s->rsp_left;
             break;
+        case WEFT_SLOT_REG_MEM_ACTIVE:
+            s->mem_active_reads++;
+            v = s->mem_active_left ? WEFT_MEM_ACTIVE_BUSY : 0;
+            if (s->mem_active_left && s->mem_active_left != UINT32_MAX)
+                s->mem_active_left--;
+            break;
         default:
             v = slot_array_read(s, reg);
             break;
@@ -373,6 +383,7 @@ static int fake_mmio_write(weft_platform_t *p, uint32_t off, uint32_t v)
             s->busy = 0;
             s->link_calls = 0;
             s->control &= ~WEFT_CONTROL_SIGNAL;
+            s->mem_active_left = s->mem_drain_reads;
         }
         break;
     case WEFT_SLOT_REG_FAULT:
@@ -598,6 +609,21 @@ void fake_hw_set_busy(fake_platform_t *f, unsigned slot, uint64_t cycles)
     pthread_mutex_lock(&f->lock);
     f->slots[slot].busy = cycles;
     pthread_mutex_unlock(&f->lock);
+}
+
+void fake_hw_set_mem_drain(fake_platform_t *f, unsigned slot, uint32_t reads)
+{
+    pthread_mutex_lock(&f->lock);
+    f->slots[slot].mem_drain_reads = reads;
+    pthread_mutex_unlock(&f->lock);
+}
+
+unsigned fake_mem_active_reads(fake_platform_t *f, unsigned slot)
+{
+    pthread_mutex_lock(&f->lock);
+    unsigned n = f->slots[slot].mem_active_reads;
+    pthread_mutex_unlock(&f->lock);
+    return n;
 }
 
 void fake_set_cycles(fake_platform_t *f, uint64_t cycles)

@@ -9,10 +9,10 @@
  * interrupt wait on a condition variable; a malloc'd DMA region; and a slot_reconfigure
  * that records the image name. It stages requests as the static region does
  * (OSIF_REQ_BUF, OSIF_RSP_BUF, OSIF_RSP_DMA; docs/osif.md, "Staging"): a whole request
- * waiting in HW2SW is copied into the request buffer with its sequence number once the
- * previous one is released, and a response DMA moves words into SW2HW as it has room. A
- * test plays the hardware thread with the fake_hw_* calls: it pushes request words and
- * pops response words.
+ * waiting in HW2SW is copied into the request buffer, word by word as it arrives, and its
+ * sequence number written once it is whole and the previous one was released, and a response DMA
+ * moves words into SW2HW as it has room. A test plays the hardware thread with the fake_hw_* calls:
+ * it pushes request words and pops response words.
  */
 #ifndef WEFT_FAKE_PLATFORM_H
 #define WEFT_FAKE_PLATFORM_H
@@ -66,6 +66,11 @@ int fake_hw_pop(fake_platform_t *f, unsigned slot, uint32_t *word, int timeout_m
 void fake_hw_fault(fake_platform_t *f, unsigned slot, uint32_t bits, uint32_t addr, uint32_t info);
 /** @brief Set a slot's BUSY counter. */
 void fake_hw_set_busy(fake_platform_t *f, unsigned slot, uint64_t cycles);
+/** @brief After each RESET, MEM_ACTIVE reads BUSY for this many reads (a burst still in
+ *  flight); UINT32_MAX: forever (a bus that never ends it). Default 0. */
+void fake_hw_set_mem_drain(fake_platform_t *f, unsigned slot, uint32_t reads);
+/** @brief MEM_ACTIVE reads of a slot so far. */
+unsigned fake_mem_active_reads(fake_platform_t *f, unsigned slot);
 /** @brief Set the fabric cycle counter. */
 void fake_set_cycles(fake_platform_t *f, uint64_t cycles);
 /** @brief Make the next slot_reconfigure fail with err (0: succeed). */

@@ -161,6 +161,32 @@ TEST_F(Runtime, HwthreadJoinReportsExitValueAndStopsSlot)
     EXPECT_EQ(again.value, 0xC0FFEEu);
 }
 
+// A slot reset in the middle of a burst: its end waits until MEM_ACTIVE says the slot's
+// memory traffic is over, and the slot is then used again.
+TEST_F(Runtime, SlotStopWaitsForTheSlotsMemoryTrafficToEnd)
+{
+    fake_hw_set_mem_drain(f_, 0, 7);
+    weft_hwthread_t *t = Start(0, {});
+    const unsigned before = fake_mem_active_reads(f_, 0);
+    Issue(0, WEFT_OSIF_CMD_THREAD_EXIT, 0, {1});
+    weft_exit_status_t st{};
+    ASSERT_EQ(weft_hwthread_join(t, &st), 0);
+    EXPECT_EQ(fake_mem_active_reads(f_, 0) - before, 8u) << "7 reads found a burst, the 8th none";
+    Destroy(t);
+    EXPECT_NE(Start(0, {}), nullptr);
+}
+
+// A bus that never ends the slot's last burst: destroy still returns, says so, and leaves
+// the thread's staging buffers allocated rather than let the burst write a new owner's.
+TEST_F(Runtime, SlotWhoseTrafficNeverEndsIsReportedAndItsBuffersKept)
+{
+    weft_hwthread_t *t = Start(0, {});
+    fake_hw_set_mem_drain(f_, 0, UINT32_MAX);
+    Destroy(t);
+    EXPECT_FALSE(
+        LogLineWith({"memory traffic did not end", "staging buffers stay allocated"}).empty());
+}
+
 TEST_F(Runtime, HwthreadJoinNullIsEinval)
 {
     EXPECT_EQ(weft_hwthread_join(nullptr, nullptr), -EINVAL);
