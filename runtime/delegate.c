@@ -269,11 +269,20 @@ static void log_call_error(weft_hwthread_t *t, const weft_osif_decoded_t *d, uin
                  d->hdr.cmd, d->hdr.handle, weft_osif_status_name(status), why);
 }
 
+/* A timed variant's code is its blocking call's with bit 7 set (protocol/osif.yaml). */
+#define TIMED_BIT 0x80u
+
 /* The command is a timed variant: its timeout is the argument after the fixed ones that
  * precede it (the last fixed argument). */
 static bool is_timed(const weft_osif_decoded_t *d)
 {
-    return (d->info->code & 0x80u) != 0;
+    return (d->info->code & TIMED_BIT) != 0;
+}
+
+/* The code of the call's untimed form. */
+static unsigned untimed_code(const weft_osif_decoded_t *d)
+{
+    return d->info->code & ~TIMED_BIT;
 }
 
 static struct timespec timed_deadline(const weft_osif_decoded_t *d, const uint32_t *args)
@@ -281,31 +290,32 @@ static struct timespec timed_deadline(const weft_osif_decoded_t *d, const uint32
     return deadline_after_us(args[d->info->nargs - 1]);
 }
 
+/* The status a wait that ended with rc (not 0, not a stop) answers. */
+static uint8_t wait_end_status(int rc)
+{
+    switch (rc) {
+    case -EINTR:
+        return WEFT_OSIF_CANCELED;
+    case -ETIMEDOUT:
+        return WEFT_OSIF_TIMEDOUT;
+    case -EAGAIN:
+        return WEFT_OSIF_AGAIN;
+    case -EMSGSIZE:
+        return WEFT_OSIF_MSGSIZE;
+    default:
+        return WEFT_OSIF_INTERNAL;
+    }
+}
+
 /* Turn a wait's outcome into the response status; -ECANCELED (stop) passes through. */
 static int wait_status(int rc, exec_result_t *r)
 {
-    switch (rc) {
-    case 0:
-        return 0;
-    case -ECANCELED:
+    if (rc == 0 || rc == -ECANCELED)
         return rc;
-    case -EINTR:
-        r->status = WEFT_OSIF_CANCELED;
-        return 0;
-    case -ETIMEDOUT:
-        r->status = WEFT_OSIF_TIMEDOUT;
-        return 0;
-    case -EAGAIN:
-        r->status = WEFT_OSIF_AGAIN;
-        return 0;
-    case -EMSGSIZE:
-        r->status = WEFT_OSIF_MSGSIZE;
-        return 0;
-    default:
-        r->status = WEFT_OSIF_INTERNAL;
+    r->status = wait_end_status(rc);
+    if (r->status == WEFT_OSIF_INTERNAL)
         r->why = strerror(-rc);
-        return 0;
-    }
+    return 0;
 }
 
 static int exec_sem(weft_hwthread_t *t, const weft_osif_decoded_t *d, const uint32_t *args,
@@ -449,13 +459,11 @@ static int exec_mbox_burst(weft_hwthread_t *t, const weft_osif_decoded_t *d, con
     }
     if (rc != 0 && (moved == 0 || rc == -ECANCELED))
         return wait_status(rc, r);
-    exec_result_t end = {.status = WEFT_OSIF_OK};
-    if (rc != 0 && wait_status(rc, &end) != 0)
-        return rc;
     if (!put)
         memset(r->results + moved, 0, (n - moved) * sizeof r->results[0]);
     r->nresults = put ? 1 : n + 1;
-    r->results[r->nresults - 1] = weft_osif_burst_end(end.status, moved);
+    r->results[r->nresults - 1] =
+        weft_osif_burst_end(rc == 0 ? WEFT_OSIF_OK : wait_end_status(rc), moved);
     return 0;
 }
 
@@ -549,7 +557,7 @@ static int exec_mq_mem(weft_hwthread_t *t, const weft_osif_decoded_t *d, const u
                        mq_ctx_t *mc, long msgsize, const struct timespec *deadline,
                        exec_result_t *r)
 {
-    const bool send = (d->info->code & 0x7Fu) == WEFT_OSIF_CMD_MQ_SEND_MEM;
+    const bool send = untimed_code(d) == WEFT_OSIF_CMD_MQ_SEND_MEM;
     const uint32_t bytes = send ? weft_mq_info_length(args[0]) : args[0];
     if (send && bytes > (uint32_t)msgsize) {
         r->status = WEFT_OSIF_MSGSIZE;
@@ -597,7 +605,7 @@ static int exec_mq(weft_hwthread_t *t, const weft_osif_decoded_t *d, const uint3
         until = timed_deadline(d, args);
     const struct timespec *deadline = is_timed(d) ? &until : NULL;
 
-    const unsigned base = d->info->code & 0x7Fu;
+    const unsigned base = untimed_code(d);
     if (base == WEFT_OSIF_CMD_MQ_SEND_MEM || base == WEFT_OSIF_CMD_MQ_RECEIVE_MEM)
         return exec_mq_mem(t, d, args, &mc, attr.mq_msgsize, deadline, r);
     if (d->info->variadic_args) { /* MQ_SEND, MQ_TIMEDSEND: data follows the fixed args */
@@ -739,8 +747,6 @@ static serve_outcome_t serve(weft_hwthread_t *t, const uint32_t *req, ending_t *
             log_call_error(t, &d, r.status, r.why);
     }
 
-    if (d.info && !d.info->has_response && r.status == WEFT_OSIF_OK)
-        return SERVE_CONTINUE;
     int rc = respond(t, d.hdr.cmd, r.status, r.results, r.nresults);
     if (rc != 0) {
         e->kind = WEFT_EXIT_FAULTED;

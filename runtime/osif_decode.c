@@ -29,7 +29,6 @@ void weft_osif_decode(uint32_t header, const uint32_t *args, const weft_resource
     out->verdict = WEFT_OSIF_ACCEPT;
     out->status = WEFT_OSIF_OK;
     out->why = WEFT_REJECT_NONE;
-    out->args0 = 0;
     out->hdr = weft_osif_header_split(header);
     out->info = NULL;
     out->res = NULL;

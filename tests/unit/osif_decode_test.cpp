@@ -180,7 +180,7 @@ TEST_F(OsifDecode, HeaderSplitTakesFieldsApart)
     EXPECT_EQ(h.nargs, 0xfeu);
     EXPECT_EQ(weft_osif_req_header(0x0a, 0x1234, 0xfe), 0x0a1234feu);
     // Every header frames a request: the field holds no more than a request may carry.
-    EXPECT_EQ(WEFT_OSIF_MAX_ARGS, WEFT_OSIF_REQ_NARGS_MASK);
+    static_assert(WEFT_OSIF_MAX_ARGS == WEFT_OSIF_REQ_NARGS_MASK, "nargs holds max_args");
 }
 
 TEST_F(OsifDecode, HandlesAbove255NameEntriesOfALargeArray)

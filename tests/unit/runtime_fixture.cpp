@@ -57,11 +57,10 @@ void Runtime::Destroy(weft_hwthread_t *t)
     EXPECT_EQ(weft_hwthread_destroy(t), 0);
 }
 
-void Runtime::Issue(unsigned slot, uint32_t cmd, uint32_t handle, std::vector<uint32_t> args,
-                    int nargs)
+void Runtime::Issue(unsigned slot, uint32_t cmd, uint32_t handle, std::vector<uint32_t> args)
 {
-    uint32_t n = nargs < 0 ? static_cast<uint32_t>(args.size()) : static_cast<uint32_t>(nargs);
-    std::vector<uint32_t> words = {weft_osif_req_header(cmd, handle, n)};
+    std::vector<uint32_t> words = {
+        weft_osif_req_header(cmd, handle, static_cast<uint32_t>(args.size()))};
     words.insert(words.end(), args.begin(), args.end());
     // A word waits for room, as a thread's does when the FIFO is full.
     for (uint32_t w : words) {

@@ -32,9 +32,8 @@ class Runtime : public ::testing::Test
     /** Destroy one thread now (and forget it). */
     void Destroy(weft_hwthread_t *t);
 
-    /** Push one request: header (with nargs = args.size() unless given) and args. */
-    void Issue(unsigned slot, uint32_t cmd, uint32_t handle, std::vector<uint32_t> args = {},
-               int nargs = -1);
+    /** Push one request: header (nargs = args.size()) and args. */
+    void Issue(unsigned slot, uint32_t cmd, uint32_t handle, std::vector<uint32_t> args = {});
     /** Read one response: header and the result words it announces. */
     Resp Collect(unsigned slot, int timeout_ms = 3000);
     /** Issue then Collect. */

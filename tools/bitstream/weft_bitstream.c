@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "weft/bitstream.h"
 
@@ -128,11 +129,17 @@ static int build(int argc, char **argv)
 static int info(const char *path)
 {
     FILE *f = fopen(path, "rb");
-    if (!f) {
+    struct stat st;
+    if (!f || fstat(fileno(f), &st) != 0) {
         fprintf(stderr, PROG ": %s: %s\n", path, strerror(errno));
+        if (f)
+            fclose(f);
         return 1;
     }
+    /* No file longer than the largest one is read whole: the check names its length. */
     size_t cap = WEFT_BITSTREAM_HEADER_BYTES + WEFT_BITSTREAM_MAX_PAYLOAD + 1, len = 0;
+    if (st.st_size >= 0 && (uint64_t)st.st_size < cap)
+        cap = (size_t)st.st_size + 1; /* one byte more shows a file that grew */
     uint8_t *buf = malloc(cap);
     if (!buf) {
         fclose(f);
