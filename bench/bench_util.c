@@ -25,6 +25,15 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+bench_stats_t bench_scaled(bench_stats_t s, double k)
+{
+    s.median *= k;
+    s.p99 *= k;
+    s.mean *= k;
+    s.min *= k;
+    return s;
+}
+
 bench_stats_t bench_summarize(double *v, size_t n)
 {
     bench_stats_t s = bench_no_stats;

@@ -27,6 +27,9 @@ extern const bench_stats_t bench_no_stats;
 /* Summarise v[0..n-1] (sorts v in place). p99 is the nearest-rank 99th percentile. */
 bench_stats_t bench_summarize(double *v, size_t n);
 
+/* The same figures times k (cycles into microseconds, a round trip into a turnaround). */
+bench_stats_t bench_scaled(bench_stats_t s, double k);
+
 /* Create the directories leading to path. Returns 0 or -errno. */
 int bench_mkdirs_for(const char *path);
 

@@ -23,9 +23,10 @@
  * Hardware figures are fabric cycles (exact, repeatable) and microseconds and MB/s
  * projected at the platform's nominal clock (WEFT_PLATFORM_CLOCK_MHZ). Software and
  * SW<->HW figures are CLOCK_MONOTONIC wall clock of this host with the fabric co-simulated,
- * plus the fabric cycles weft_fabric_cycles() counted over the same interval (the
- * simulated clock stops while every slot is blocked in an OS call, so these are the cycles
- * the fabric itself spent). MiB/s is 2^20 bytes per second, the unit of Table VI.
+ * plus the fabric cycles and simulation time weft_sim_stats() counted over the same
+ * interval (projection.h; the simulated clock stops while every slot is blocked in an OS
+ * call, so these are the cycles the fabric itself spent) and the board projection made of
+ * them. MiB/s is 2^20 bytes per second, the unit of Table VI.
  *
  * Usage: weft-bench-communication [--reps N] [--out PATH]
  */
@@ -58,12 +59,11 @@
 
 #define BLOCK_BYTES 8192u
 #define BLOCK_WORDS (BLOCK_BYTES / 4u)
-#define WARMUP 2u             /* unrecorded samples before each path */
-#define MEMCPY_WARMUP 100u    /* unrecorded memcpys */
-#define MEMCPY_BATCH 16u      /* memcpys per sample (the clock read is not much faster) */
-#define WAIT_MS 60000         /* longest wait for a report or a word before giving up */
-#define DATA_MBOX_WORDS 256u  /* the SW<->HW data mailbox: one burst of the thread */
-#define STREAM_RAM_WORDS 2048 /* hwt_stream's local RAM: the largest job */
+#define WARMUP 2u            /* unrecorded samples before each path */
+#define MEMCPY_WARMUP 100u   /* unrecorded memcpys */
+#define MEMCPY_BATCH 16u     /* memcpys per sample (the clock read is not much faster) */
+#define WAIT_MS 60000        /* longest wait for a report or a word before giving up */
+#define DATA_MBOX_WORDS 256u /* the SW<->HW data mailbox: one burst of the thread */
 
 /* The message queue paths: 16 messages of 512 bytes (hwt_stream's MsgWords) make the
  * block. */
@@ -85,15 +85,6 @@ enum {
 #define STREAM_INIT (0u | 1u << 8 | 2u << 16) /* job 0, report 1, data 2 */
 
 /* ---- time, statistics, errors ------------------------------------------------------- */
-
-static bench_stats_t scaled(bench_stats_t s, double k)
-{
-    s.median *= k;
-    s.p99 *= k;
-    s.min *= k;
-    s.mean *= k;
-    return s;
-}
 
 static void die(const char *what, int rc)
 {
@@ -454,7 +445,7 @@ static int target_met(const row_t *r)
 static void set_cycles(row_t *r, double *cyc, size_t n)
 {
     r->cycles = bench_summarize(cyc, n);
-    r->us = r->proj = scaled(r->cycles, 1.0 / WEFT_PLATFORM_CLOCK_MHZ);
+    r->us = bench_scaled(r->cycles, 1.0 / WEFT_PLATFORM_CLOCK_MHZ);
 }
 
 /* ---- MEM->HW, HW->MEM and HW->HW: two hwt_stream threads on the link ring01 ------------ */
@@ -526,7 +517,7 @@ static void memcpy_path(struct bench *b)
         }
         v[i] = (bench_now_us() - t0) / MEMCPY_BATCH;
     }
-    rows[R_MEMCPY].us = rows[R_MEMCPY].proj = bench_summarize(v, b->reps);
+    rows[R_MEMCPY].us = bench_summarize(v, b->reps);
     weft_mem_free(b->w, src.cpu);
     weft_mem_free(b->w, dst.cpu);
 }
@@ -821,6 +812,7 @@ static void describe(void)
     for (int i = 0; i < R_COUNT; i++) {
         rows[i] = d[i];
         rows[i].us = bench_no_stats;
+        rows[i].proj = bench_no_stats; /* only paths through software have a projection */
         rows[i].cycles = bench_no_stats;
         rows[i].cycles_per_word = NAN;
         rows[i].delegate_calls = NAN;
@@ -857,8 +849,8 @@ static void print_table(const struct bench *b, double wall_s)
         fmt(p99, sizeof p99, "%.2f", r->us.p99);
         fmt(mib, sizeof mib, "%.2f", mib_per_s(r));
         fmt(bpc, sizeof bpc, "%.3f", bytes_per_cycle(r));
-        fmt(proj, sizeof proj, "%.2f", r != &rows[R_MEMCPY] ? r->proj.median : NAN);
-        fmt(pbpc, sizeof pbpc, "%.3f", r != &rows[R_MEMCPY] ? projected_bytes_per_cycle(r) : NAN);
+        fmt(proj, sizeof proj, "%.2f", r->proj.median);
+        fmt(pbpc, sizeof pbpc, "%.3f", projected_bytes_per_cycle(r));
         fmt(sbpc, sizeof sbpc, "%.4f", seed_bytes_per_cycle(r));
         int met = target_met(r);
         if (met >= 0 && !strcmp(r->target_metric, "cycles_per_word"))
@@ -906,8 +898,7 @@ static json_t *row_json(const row_t *r)
     json_object_set_new(o, "bytes_per_cycle", bench_jnum(bytes_per_cycle(r)));
     json_object_set_new(o, "projected_median_us", bench_jnum(r->proj.median));
     json_object_set_new(o, "projected_p99_us", bench_jnum(r->proj.p99));
-    json_object_set_new(o, "projected_bytes_per_cycle",
-                        bench_jnum(r != &rows[R_MEMCPY] ? projected_bytes_per_cycle(r) : NAN));
+    json_object_set_new(o, "projected_bytes_per_cycle", bench_jnum(projected_bytes_per_cycle(r)));
     json_object_set_new(o, "cycles_per_word", bench_jnum(r->cycles_per_word));
     json_object_set_new(o, "delegate_calls", bench_jnum(r->delegate_calls));
     json_t *seed = json_object();
@@ -968,8 +959,9 @@ static int write_json(const struct bench *b, const char *path, double wall_s)
                   "by the wall time; projected_bytes_per_cycle divides it by the board "
                   "projection (host time without the fabric's simulation, plus the fabric "
                   "cycles at clock_mhz) in cycles.",
-                  "The message queue rows move 16 messages of 512 bytes, one delegate call "
-                  "each (delegate_calls counts them with the job and report calls)."));
+                  "The message queue rows carried by the calls move 16 messages of 512 bytes, "
+                  "one delegate call each; the rows by reference one message of 8 KiB "
+                  "(delegate_calls counts them with the job and report calls)."));
     int rc = json_dump_file(root, path, JSON_INDENT(2) | JSON_REAL_PRECISION(15));
     json_decref(root);
     if (rc != 0) {

@@ -46,12 +46,13 @@
 #define MAX_REPS 100000u
 #define DEFAULT_OUT "bench/os_overhead.json"
 
-#define WARMUP 10u          /* unrecorded rounds before each per-round loop */
-#define MAX_HW_ROUNDS 4095u /* hwt_pingpong's N field is 12 bits */
-#define SW_BATCH 64u        /* software raw calls per sample */
-#define HW_K 16u            /* hardware raw calls (or lock/unlock pairs) per round */
-#define HWHW_BATCHES 8u     /* HW<->HW samples: batches of round trips */
-#define SETTLE_US 50        /* rest before a per-round sample (settle()) */
+#define WARMUP 10u           /* unrecorded rounds before each per-round loop */
+#define MAX_HW_ROUNDS 4095u  /* hwt_pingpong's N field is 12 bits */
+#define SW_BATCH 64u         /* software raw calls per sample */
+#define HW_K 16u             /* hardware raw calls (or lock/unlock pairs) per round */
+#define HWHW_BATCHES 8u      /* HW<->HW samples: batches of round trips */
+#define SETTLE_US 50         /* rest before a per-round sample (settle()) */
+#define SETTLE_MAX_US 100000 /* longest settle() */
 
 /* hwt_pingpong modes and exit values (see hw/threads/pingpong/hwt_pingpong.sv). */
 enum { PP_SEM_PING = 0, PP_SEM_RAW = 1, PP_MUTEX_RAW = 2, PP_RING_FIRST = 3, PP_RING_SECOND = 4 };
@@ -97,11 +98,15 @@ static void settle(weft_platform_t *p)
     weft_sim_stats_t s0, s1;
     if (weft_sim_stats(p, &s1) != 0)
         die("weft_sim_stats", EINVAL);
-    do {
+    /* At most SETTLE_MAX_US: a fabric that never stops (a thread computing) is sampled as
+     * it is. */
+    for (unsigned waited = 0; waited < SETTLE_MAX_US; waited += SETTLE_US) {
         s0 = s1;
         sleep_us(SETTLE_US);
         weft_sim_stats(p, &s1);
-    } while (s1.sim_ns != s0.sim_ns || s1.cycles != s0.cycles);
+        if (s1.sim_ns == s0.sim_ns && s1.cycles == s0.cycles)
+            return;
+    }
 }
 
 /* Wait until another thread (software or a hardware thread's delegate) holds m. */
@@ -239,17 +244,12 @@ static void *sem_partner_main(void *arg)
 static double sem_round(struct bench *b, sem_t *ping, sem_t *pong, double *proj)
 {
     settle(b->plat);
-    if (!proj) {
-        double t0 = bench_now_us();
-        sem_post(ping);
-        sem_wait_ok(pong);
-        return bench_now_us() - t0;
-    }
-    bench_mark_t m0 = bench_mark_start(b->plat);
+    bench_mark_t m0 = bench_mark_start(proj ? b->plat : NULL);
     sem_post(ping);
     sem_wait_ok(pong);
-    bench_mark_t m1 = bench_mark_end(b->plat);
-    *proj = bench_projected_us(m0, m1, WEFT_PLATFORM_CLOCK_MHZ);
+    bench_mark_t m1 = bench_mark_end(proj ? b->plat : NULL);
+    if (proj)
+        *proj = bench_projected_us(m0, m1, WEFT_PLATFORM_CLOCK_MHZ);
     return bench_wall_us(m0, m1);
 }
 
@@ -257,17 +257,8 @@ static double sem_round(struct bench *b, sem_t *ping, sem_t *pong, double *proj)
  * turnarounds); sorts both arrays. */
 static void summarize(result_t *r, double *v, double *proj, size_t n, double scale)
 {
-    r->st = bench_summarize(v, n);
-    r->proj = proj ? bench_summarize(proj, n) : r->st;
-    bench_stats_t *both[2] = {&r->st, &r->proj};
-    for (int i = 0; i < (proj ? 2 : 1); i++) {
-        both[i]->median *= scale;
-        both[i]->p99 *= scale;
-        both[i]->mean *= scale;
-        both[i]->min *= scale;
-    }
-    if (!proj)
-        r->proj = r->st;
+    r->st = bench_scaled(bench_summarize(v, n), scale);
+    r->proj = proj ? bench_scaled(bench_summarize(proj, n), scale) : r->st;
 }
 
 static void sem_turnaround_sw_sw(struct bench *b, double *v)
@@ -333,11 +324,10 @@ static void sem_turnaround_sw_hw(struct bench *b, double *v)
     sem_destroy(&ping);
     sem_destroy(&pong);
     result_t *r = &results[R_SEM_TA_SWHW];
-    summarize(r, v, b->proj, b->reps, 1.0);
-    sem_ping_rt_median = r->st.median;
-    sem_ping_rt_proj = r->proj.median;
-    sem_ping_rt_cycles = cyc;
     summarize(r, v, b->proj, b->reps, 0.5);
+    sem_ping_rt_median = 2 * r->st.median;
+    sem_ping_rt_proj = 2 * r->proj.median;
+    sem_ping_rt_cycles = cyc;
     r->cycles = cyc / 2;
 }
 
@@ -409,10 +399,10 @@ static void *ring_second_main(void *arg)
 static double ring_round(struct bench *b, pthread_mutex_t *m, unsigned k, double *proj)
 {
     settle(b->plat);
-    bench_mark_t m0 = proj ? bench_mark_start(b->plat) : (bench_mark_t){bench_now_us(), 0, 0};
+    bench_mark_t m0 = bench_mark_start(proj ? b->plat : NULL);
     pthread_mutex_unlock(&m[k % 3]);
     pthread_mutex_lock(&m[(k + 2) % 3]);
-    bench_mark_t m1 = proj ? bench_mark_end(b->plat) : (bench_mark_t){bench_now_us(), 0, 0};
+    bench_mark_t m1 = bench_mark_end(proj ? b->plat : NULL);
     if (proj)
         *proj = bench_projected_us(m0, m1, WEFT_PLATFORM_CLOCK_MHZ);
     return bench_wall_us(m0, m1);

@@ -8,7 +8,7 @@
 static void fabric_part(weft_platform_t *p, bench_mark_t *m)
 {
     weft_sim_stats_t s;
-    if (weft_sim_stats(p, &s) == 0) {
+    if (p && weft_sim_stats(p, &s) == 0) {
         m->sim_us = (double)s.sim_ns / 1e3;
         m->cycles = s.cycles;
     }

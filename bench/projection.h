@@ -25,9 +25,9 @@ typedef struct bench_mark {
 } bench_mark_t;
 
 /* The start and the end of an interval, on a simulation platform (the fabric fields stay
- * 0 on another one). The start reads the host clock first and the end last, so simulation
- * time at the edges is never taken out of host time that does not contain it: the
- * projection errs, by the length of a counter read, towards the slower. */
+ * 0 on another one, or with p NULL: an interval of host time alone). The start reads the host clock
+ * first and the end last, so simulation time at the edges is never taken out of host time that does
+ * not contain it: the projection errs, by the length of a counter read, towards the slower. */
 bench_mark_t bench_mark_start(weft_platform_t *p);
 bench_mark_t bench_mark_end(weft_platform_t *p);
 
