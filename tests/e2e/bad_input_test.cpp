@@ -22,7 +22,7 @@ const BadCase kCases[] = {
     {0, "unknown command", WEFT_EXIT_NORMAL, WEFT_OSIF_NOSYS, "0x7e"},
     {1, "handle outside the resource array", WEFT_EXIT_NORMAL, WEFT_OSIF_BADHANDLE, "200"},
     {2, "handle of the wrong type", WEFT_EXIT_NORMAL, WEFT_OSIF_WRONG_TYPE, "sem_wait"},
-    {3, "malformed length", WEFT_EXIT_FAULTED, 0, "response fifo overflow"},
+    {3, "an endless request stream", WEFT_EXIT_FAULTED, 0, "response fifo overflow"},
     {4, "memory outside its window", WEFT_EXIT_FAULTED, 0, "0x00000100"},
     {5, "unaligned MEMIF length", WEFT_EXIT_FAULTED, 0, "slot 2"},
 };

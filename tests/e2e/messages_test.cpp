@@ -165,11 +165,18 @@ TEST_F(Messages, ASignalEndsAWaitingReceive)
     usleep(50 * 1000);
     ASSERT_EQ(weft_hwthread_signal(t_, WEFT_SIGNAL_YIELD), 0);
     EXPECT_EQ(Report(), (uint32_t)WEFT_OSIF_CANCELED);
+    std::vector<uint8_t> msg(kMsgBytes, 1);
+    Send(msg.data(), msg.size());
+    usleep(50 * 1000);
+    mq_attr attr{};
+    ASSERT_EQ(mq_getattr(q_, &attr), 0);
+    EXPECT_EQ(attr.mq_curmsgs, 1) << "the ended receive took a message sent after it";
 }
 
 // MQ_SOURCE_MEM: the thread writes the block in its RAM (LOADed first) to memory and
-// sends it from there as one 8 KiB message, by reference; MQ_SINK_MEM: messages land in
-// memory one after another (an odd length included), then the thread reads them in.
+// sends it from there as one 8 KiB message, by reference. MQ_SINK_MEM: the message lands
+// in memory and the thread reads it in (its next MQ_SOURCE_MEM sends what it read); a
+// message of an odd length writes its bytes and no more.
 TEST_F(Messages, MessagesByReferenceKeepTheirBytesAndBoundaries)
 {
     Begin(kMemMsgBytes);
@@ -190,7 +197,22 @@ TEST_F(Messages, MessagesByReferenceKeepTheirBytesAndBoundaries)
     EXPECT_EQ(std::memcmp(got.data(), sent.data(), kMemMsgBytes), 0);
     EXPECT_EQ(Report(), 0u);
 
-    // Two messages, 8189 bytes and 3, fill the block; the byte after the block stays.
+    // Received into memory, read into the thread's RAM: sent again from there.
+    std::vector<uint32_t> m(kBlockWords);
+    for (uint32_t &w : m)
+        w = rng();
+    Job(kMqSinkMem, kBlockWords);
+    Send(m.data(), kMemMsgBytes);
+    EXPECT_EQ(Report(), 0u);
+    EXPECT_EQ(std::memcmp(block_, m.data(), kMemMsgBytes), 0);
+    std::memset(block_, 0, kBlockWords * 4);
+    Job(kMqSourceMem, kBlockWords);
+    ASSERT_EQ(mq_timedreceive(q_, got.data(), got.size(), nullptr, &dl), (ssize_t)kMemMsgBytes)
+        << strerror(errno);
+    EXPECT_EQ(std::memcmp(got.data(), m.data(), kMemMsgBytes), 0) << "the thread's RAM";
+    EXPECT_EQ(Report(), 0u);
+
+    // 8189 bytes, then 3 would fill the block, but a receive must offer mq_msgsize.
     std::memset(block_, 0xEE, kBlockWords * 4 + 4);
     std::vector<uint8_t> a(kMemMsgBytes - 3), b = {1, 2, 3};
     for (size_t i = 0; i < a.size(); i++)
@@ -200,6 +222,9 @@ TEST_F(Messages, MessagesByReferenceKeepTheirBytesAndBoundaries)
     // The second receive offers 3 bytes, less than mq_msgsize: MSGSIZE, nothing taken.
     EXPECT_EQ(Report(), (uint32_t)WEFT_OSIF_MSGSIZE);
     EXPECT_EQ(std::memcmp(block_, a.data(), a.size()), 0);
+    const uint8_t *bytes = reinterpret_cast<const uint8_t *>(block_);
+    for (size_t i = a.size(); i < kBlockWords * 4 + 4; i++)
+        EXPECT_EQ(bytes[i], 0xEE) << "byte " << i << " past the message was written";
     Send(b.data(), b.size());
     mq_attr attr{};
     ASSERT_EQ(mq_getattr(q_, &attr), 0);

@@ -239,20 +239,19 @@ class Monitor : public Agent
         unsigned epoch = 0; ///< counts resets; a burst of an older epoch is ignored
         bool early = false;
         Kind early_kind = KSw2hw;
-        uint64_t early_cycle = 0, seq_b = 0, resolve_at = 0;
+        uint64_t early_cycle = 0, resolve_at = 0;
         bool exp_pend = false; ///< pending_q as predicted for the current cycle
         // Response DMA: from the OSIF_RSP_DMA write until its last word was read.
         bool dma_active = false;
         unsigned dma_n = 0, dma_req = 0, dma_moved = 0;
-        // The last register read of this slot.
-        uint64_t read_cycle = 0;
-        bool read_exp_pend = false;
+        // At the last register read of this slot: the staged request's state, and the
+        // response words read from memory so far.
         St read_st = Idle;
-        unsigned read_dma_moved = 0, read_dma_n = 0;
+        unsigned read_dma_moved = 0;
         // Results.
         unsigned irq_mismatch = 0, staged_while_pending = 0, staged_during_dma = 0;
         unsigned dma_before_seq = 0, stray_rsp_reads = 0, oversized_reads = 0;
-        unsigned stage_bursts = 0, stage_max_beats = 0, seq_bursts = 0;
+        unsigned stage_bursts = 0, stage_max_beats = 0;
         unsigned rel_pending[2] = {0, 0}, rel_before_done[2] = {0, 0}, rel_on_done[2] = {0, 0};
         int last_early_delta = 1; ///< release cycle - done cycle of the last early release
         // After a reset: staging writes into the buffer that land after the reset edge.
@@ -263,7 +262,6 @@ class Monitor : public Agent
         unsigned late_inflight = 0, late_inflight_seq = 0, late_after_b = 0, late_bad = 0;
         // The sequence word in memory (what software polls).
         uint32_t seq_word = 0;
-        uint64_t seq_word_cycle = 0;
     };
     Slot sl[kNumSlots];
     unsigned mixed_slot_switches = 0; ///< a slot's bursts alternating stager <-> MEMIF
@@ -328,7 +326,7 @@ class Monitor : public Agent
             aw_l_ = w_l_ = false;
         }
         if (re_pending_ && re_cycle_ == c) {
-            reg_read(c, re_addr_);
+            reg_read(re_addr_);
             re_pending_ = false;
         }
         if (d.s_axil_arvalid_i && d.s_axil_arready_o) {
@@ -386,7 +384,6 @@ class Monitor : public Agent
             if (b.seq_of >= 0) {
                 Slot &x = sl[b.seq_of];
                 if (b.epoch == x.epoch && x.st == InFlight && d.m_axi_bresp_i == 0) {
-                    x.seq_b = c;
                     x.resolve_at = c + 1;
                 }
             }
@@ -409,10 +406,7 @@ class Monitor : public Agent
             if (x.req_buf == 0)
                 continue;
             uint32_t v = mem_word(x.req_buf + 4 * WEFT_STAGE_SEQ_WORD);
-            if (v != x.seq_word) {
-                x.seq_word = v;
-                x.seq_word_cycle = c;
-            }
+            x.seq_word = v;
         }
     }
 
@@ -513,18 +507,15 @@ class Monitor : public Agent
         }
     }
 
-    void reg_read(uint64_t c, uint32_t addr)
+    void reg_read(uint32_t addr)
     {
         unsigned s;
         uint32_t off;
         if (!slot_of(addr, s, off))
             return;
         Slot &x = sl[s];
-        x.read_cycle = c;
-        x.read_exp_pend = x.exp_pend;
         x.read_st = x.st;
         x.read_dma_moved = x.dma_moved;
-        x.read_dma_n = x.dma_n;
     }
 
     /** A burst at addr seen for slot s: a MEMIF one (its window), or the stager's when
@@ -570,7 +561,6 @@ class Monitor : public Agent
             x.stage_max_beats = std::max(x.stage_max_beats, beats);
             if (addr == x.req_buf + 4 * WEFT_STAGE_SEQ_WORD) {
                 CHECK(beats == 1, "slot %u: sequence burst of %u beats", s, beats);
-                ++x.seq_bursts;
                 b.seq_of = int(s);
                 x.st = InFlight;
                 x.early = false;
@@ -1128,6 +1118,7 @@ class Bench
                     "request waiting in HW2SW)\n",
                     per_slot, per_slot, (unsigned long long)hw2sw_checks,
                     (unsigned long long)ahead_waits);
+        CHECK(ahead_waits > 0, "staging: no thread ever had its next request waiting in HW2SW");
     }
 
     // 4. Responses by DMA, 1..257 words, the thread taking words at random.
@@ -1192,7 +1183,11 @@ class Bench
         Monitor::Slot &m = mon.sl[s];
         SlotThread &t = *threads[s];
         unsigned kinds_early[2] = {0, 0}, kinds_done[2] = {0, 0}, kinds_pending[2] = {0, 0};
-        std::vector<std::pair<unsigned, unsigned>> lost; // (iteration, B delay)
+        struct Lost {
+            unsigned iteration, b_delay;
+            Release how;
+        };
+        std::vector<Lost> lost;
         for (unsigned i = 0; i < iters; ++i) {
             const unsigned delay = i % 7;
             const Release how = (i / 7) % 2 ? Release::RspDma : Release::Sw2hw;
@@ -1233,7 +1228,7 @@ class Bench
                       how == Release::RspDma ? "OSIF_RSP_DMA" : "OSIF_SW2HW", n,
                       t.in.size() - (x.rsp.size() - n), size_t(n), m.last_early_delta + 1,
                       on_done ? ", in the cycle the stager saw it complete" : "");
-                lost.push_back({i, delay});
+                lost.push_back({i, delay, how});
                 ++early_lost;
                 configure(s, default_req_buf(s), default_rsp_buf(s));
                 continue;
@@ -1260,9 +1255,10 @@ class Bench
                     "responses lost\n",
                     early_total, kinds_early[0], kinds_done[0], kinds_early[1], kinds_done[1],
                     kinds_pending[0] + kinds_pending[1], early_lost);
-        for (auto &l : lost)
-            std::printf("early release: lost OSIF_RSP_DMA response in iteration %u (B delay %u)\n",
-                        l.first, l.second);
+        for (const Lost &l : lost)
+            std::printf("early release: lost %s response in iteration %u (B delay %u)\n",
+                        l.how == Release::RspDma ? "OSIF_RSP_DMA" : "OSIF_SW2HW", l.iteration,
+                        l.b_delay);
         CHECK(early_total > 0, "early release: no release landed before the interrupt");
         CHECK(kinds_early[0] + kinds_done[0] > 0 && kinds_early[1] + kinds_done[1] > 0,
               "early release: not both release kinds landed early");
@@ -1424,7 +1420,6 @@ class Bench
         }
         calm_timing();
         check_memory("bus errors");
-        m.stage_bursts = 0;
         expect_monitor_clean("bus errors");
         std::printf("bus errors: request buffer, sequence word, response buffer and its tail "
                     "outside memory each set FAULT.STAGE/FAULT_ADDR with nothing pending; "
