@@ -35,7 +35,8 @@ module weft_mbox_stream #(
   /// 1: put words into the mailbox; 0: get words from it.
   parameter bit Put = 1'b1,
   /// Most words per burst call (1..OsifMaxArgs); with Mq, the words of a message
-  /// (1..OsifMaxArgs - 2, what MQ_TIMEDSEND leaves).
+  /// (1..OsifMaxArgs - 2: the delegate takes no longer message carried by a call, 1012
+  /// bytes, which is what MQ_TIMEDSEND leaves).
   parameter int unsigned MaxBurst = 64,
   /// 1: a message queue instead of a mailbox.
   parameter bit Mq = 1'b0

@@ -137,7 +137,6 @@ module weft_link_router #(
   logic [15:0] fixed_q;      // fixed argument words of the call
   logic [15:0] argi_q;       // fixed argument words taken so far
   logic [15:0] cnt_q;        // burst words still to move (or to drop or pad)
-  logic        started_q;    // a burst word moved
   logic [15:0] moved_q;      // burst words moved
   logic [7:0]  end_q;        // how a started burst ended: its burst_end status
   logic [31:0] val_q;        // single put: the value; single get: the word
@@ -351,7 +350,6 @@ module weft_link_router #(
       argi_q      <= '0;
       cnt_q       <= '0;
       cnt_bad_q   <= 1'b0;
-      started_q   <= 1'b0;
       moved_q     <= '0;
       end_q       <= '0;
       val_q       <= '0;
@@ -386,7 +384,6 @@ module weft_link_router #(
               fixed_q   <= h_fixed;
               link_q    <= h_link;
               argi_q    <= '0;
-              started_q <= 1'b0;
               moved_q   <= '0;
               end_q     <= weft_osif_pkg::StatusOk;
               cnt_bad_q <= 1'b0;
@@ -451,7 +448,6 @@ module weft_link_router #(
         // its first word moved the header says why, after it burst_end does.
         RtBurstPut: begin
           if (out_fire) begin
-            started_q <= 1'b1;
             moved_q   <= moved_q + 16'd1;
             cnt_q     <= cnt_q - 16'd1;
             if (cnt_q == 16'd1) begin
@@ -459,7 +455,7 @@ module weft_link_router #(
               state_q  <= RtResp;
             end
           end else if (link_full_i && (signal_i || expired)) begin
-            if (started_q) begin
+            if (moved_q != '0) begin  // a word moved: burst_end says how it ended
               status_q <= weft_osif_pkg::StatusOk;
               end_q    <= signal_i ? weft_osif_pkg::StatusCanceled : weft_osif_pkg::StatusTimedout;
             end else begin
@@ -560,7 +556,7 @@ module weft_link_router #(
 `ifndef SYNTHESIS
   StillMeansStable_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
       still_o |=> $stable({state_q, pass_left_q, cmd_q, put_q, burst_q, try_q, timed_q,
-                           fixed_q, argi_q, cnt_q, cnt_bad_q, started_q, moved_q, end_q, val_q,
+                           fixed_q, argi_q, cnt_q, cnt_bad_q, moved_q, end_q, val_q,
                            tmo_q, pre_q, status_q, link_q}));
   if (NumBinds > 8) begin : gen_binds_check
     $error("weft_link_router: at most 8 bindings (LINK_BIND registers)");

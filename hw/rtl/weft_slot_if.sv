@@ -138,7 +138,8 @@ module weft_slot_if #(
   input  logic [31:0] bus_err_info_i,
 
   // ---- status ----
-  /// Interrupt line: IRQ_EN & (HW2SW not empty | FAULT != 0).
+  /// Interrupt line: IRQ_EN & (a request waits | FAULT != 0); a request waits when it is
+  /// staged and not released (staging) or HW2SW is not empty (no staging).
   output logic        irq_o,
   /// The slot needs no clock (stopped, held in reset, or blocked with nothing to do).
   output logic        quiet_o,

@@ -8,8 +8,8 @@
 //
 // Loop: MBOX_GET an instruction word from the instruction mailbox and run it.
 //
-// An instruction word is an OSIF request header (cmd [31:24], handle [23:8],
-// nargs [7:0]; protocol v4).
+// An instruction word is an OSIF request header (the fields of request_header in
+// protocol/osif.yaml: cmd, handle, nargs).
 //   - cmd is an OSIF command: the `nargs` argument words follow as further words of
 //     the instruction mailbox (at most CallMaxArgs). The thread makes exactly that call
 //     through weft_osif_call, then MBOX_PUTs the response header word as received and
