@@ -90,38 +90,46 @@ def load(path):
     slots = [dict(SLOT_DEFAULTS, **s) for s in data["slots"]]
     links = [dict({"depth": LINK_DEFAULT_DEPTH}, **l) for l in data.get("links", [])]
     nslots = len(slots)
-    seen = {}
+    _check_unique_names(links, "links", report)
     for i, link in enumerate(links):
         for end in ("from", "to"):
             if link[end] >= nslots:
                 report(["links", i, end], f"{link[end]} is not a slot of this platform (slots 0-{nslots - 1})")
         if link["from"] == link["to"]:
             report(["links", i, "to"], f"a link joins two different slots; both ends are slot {link['to']}")
-        if link["name"] in seen:
-            report(["links", i, "name"], f"'{link['name']}' already names links[{seen[link['name']]}]")
-        seen.setdefault(link["name"], i)
     dma = data["dma"]
     if dma["bus_base"] + dma["size"] > 1 << 32:
         report(["dma", "size"], f"the region {dma['bus_base']:#x} + {dma['size']:#x} ends past the 32-bit bus")
     partitions = data.get("partitions", [])
     tasks = data.get("tasks", [])
     _check_partitions(partitions, tasks, nslots, report)
+    for part in partitions:
+        part["mask"] = sum(1 << s for s in part["slots"])  # the slots, bit i: slot i
     if problems:
         raise DescriptionError("\n".join(m for _, m in sorted(problems)))
     return {"name": data["name"], "clock_mhz": data["clock_mhz"], "dma": dma, "slots": slots, "links": links,
             "partitions": partitions, "tasks": tasks, "root": root, "path": str(path)}
 
 
+def _check_unique_names(items, section, report):
+    """Every item of a section has its own name."""
+    first = {}
+    for i, item in enumerate(items):
+        if item["name"] in first:
+            report([section, i, "name"], f"'{item['name']}' already names {section}[{first[item['name']]}]")
+        first.setdefault(item["name"], i)
+
+
 def _check_partitions(partitions, tasks, nslots, report):
     """Partitions of existing slots, a slot in at most one, none empty; tasks of existing
     partitions; unique names."""
-    owner, names = {}, {}
+    _check_unique_names(partitions, "partitions", report)
+    _check_unique_names(tasks, "tasks", report)
+    names = {p["name"] for p in partitions}
+    owner = {}
     for i, part in enumerate(partitions):
         if not part["slots"]:
             report(["partitions", i, "slots"], "a partition has at least one slot")
-        if part["name"] in names:
-            report(["partitions", i, "name"], f"'{part['name']}' already names partitions[{names[part['name']]}]")
-        names.setdefault(part["name"], i)
         for j, slot in enumerate(part["slots"]):
             if slot >= nslots:
                 report(["partitions", i, "slots", j], f"{slot} is not a slot of this platform (slots 0-{nslots - 1})")
@@ -129,14 +137,10 @@ def _check_partitions(partitions, tasks, nslots, report):
                 report(["partitions", i, "slots", j], f"slot {slot} is already in partition '{owner[slot]}'")
             else:
                 owner[slot] = part["name"]
-    seen = {}
     for i, task in enumerate(tasks):
         if task["partition"] not in names:
             known = ", ".join(p["name"] for p in partitions) or "none"
             report(["tasks", i, "partition"], f"'{task['partition']}' is not a partition of this platform ({known})")
-        if task["name"] in seen:
-            report(["tasks", i, "name"], f"'{task['name']}' already names tasks[{seen[task['name']]}]")
-        seen.setdefault(task["name"], i)
 
 
 # What a slot shape offers, and the area report's figure for it (tools/area_report.py):
@@ -231,7 +235,7 @@ def cmake_text(desc, src):
     out.append(")")
     out.append("# Hardware tasks: name, image, partition, the partition's slots (bit i: slot i).")
     out.append("set(WEFT_PLATFORM_TASKS")
-    masks = {p["name"]: sum(1 << s for s in p["slots"]) for p in desc["partitions"]}
+    masks = {p["name"]: p["mask"] for p in desc["partitions"]}
     out += [f'  "{t["name"]}:{t["image"]}:{t["partition"]}:{masks[t["partition"]]}"' for t in desc["tasks"]]
     out.append(")")
     return "\n".join(out) + "\n"
@@ -257,9 +261,8 @@ def c_header_text(desc, src):
     w("/* Partitions by name: their number, and their slots (bit i: slot i). */")
     w(f"#define WEFT_PLATFORM_NUM_PARTITIONS {len(desc['partitions'])}u")
     for i, p in enumerate(desc["partitions"]):
-        mask = sum(1 << s for s in p["slots"])
         w(f"#define WEFT_PARTITION_{p['name'].upper()} {i}u")
-        w(f"#define WEFT_SLOTS_OF_{p['name'].upper()} {mask:#x}u")
+        w(f"#define WEFT_SLOTS_OF_{p['name'].upper()} {p['mask']:#x}u")
     w("")
     w("#endif /* WEFT_PLATFORM_CONFIG_H */")
     return "\n".join(out) + "\n"
