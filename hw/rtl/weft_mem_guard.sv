@@ -20,20 +20,8 @@ module weft_mem_guard #(
   input  logic        clk_i,
   /// Active-low reset (asynchronous assert).
   input  logic        rst_ni,
-  /// Register write strobe (any slot register; the offset selects).
-  input  logic        reg_we_i,
-  /// Register read strobe (reg_rdata_o is only computed while it is high).
-  input  logic        reg_re_i,
-  /// Byte offset inside the slot window.
-  input  logic [7:0]  reg_off_i,
-  /// Write data.
-  input  logic [31:0] reg_wdata_i,
-  /// Write data byte mask, expanded to bits.
-  input  logic [31:0] reg_wmask_i,
-  /// Read data of the register at reg_off_i (0 when it is not a window register).
-  output logic [31:0] reg_rdata_o,
-  /// The offset is one of this module's registers.
-  output logic        reg_hit_o,
+  // The WIN_* registers.
+  `include "weft_slot_reg_ports.svh"
   /// Check the access below (grant_o is only computed while it is high).
   input  logic        check_i,
   /// The access writes memory (else it reads).

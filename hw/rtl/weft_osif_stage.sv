@@ -48,20 +48,7 @@ module weft_osif_stage #(
   input  logic            freeze_i,
 
   // ---- registers (OSIF_REQ_BUF, OSIF_RSP_BUF, OSIF_RSP_DMA) ----
-  /// Register write strobe (any slot register; the offset selects).
-  input  logic            reg_we_i,
-  /// Register read strobe.
-  input  logic            reg_re_i,
-  /// Byte offset inside the slot window.
-  input  logic [7:0]      reg_off_i,
-  /// Write data.
-  input  logic [31:0]     reg_wdata_i,
-  /// Write data byte mask, expanded to bits.
-  input  logic [31:0]     reg_wmask_i,
-  /// Read data of the register at reg_off_i (0 when it is not one of these).
-  output logic [31:0]     reg_rdata_o,
-  /// The offset is one of this module's registers.
-  output logic            reg_hit_o,
+  `include "weft_slot_reg_ports.svh"
   /// Software wrote a response word to OSIF_SW2HW: the staged request is released.
   input  logic            release_i,
 
