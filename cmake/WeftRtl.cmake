@@ -18,6 +18,7 @@ set(WEFT_STATIC_RTL_MODULES
   weft_osif_stage
   weft_slot_if
   weft_memif_master
+  weft_fri
   weft_static)
 set(WEFT_STATIC_RTL_SOURCES ${WEFT_OSIF_PKG_SV})
 foreach(_m IN LISTS WEFT_STATIC_RTL_MODULES)

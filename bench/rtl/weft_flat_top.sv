@@ -36,6 +36,9 @@ module weft_flat_top #(
   logic [NumSlots*ReqStride-1:0] slot_req;
   logic [NumSlots*RspStride-1:0] slot_rsp;
   logic quiet, hold;
+  logic fri_irq, fri_load, fri_load_blank;
+  logic [7:0] fri_load_slot;
+  logic [31:0] fri_load_addr;
 
   weft_static #(
     .NumSlots     (NumSlots),
@@ -56,7 +59,15 @@ module weft_flat_top #(
     .slot_idle_o(slot_idle),
     .slot_rst_no(slot_rst_n),
     .slot_req_i (slot_req),
-    .slot_rsp_o (slot_rsp)
+    .slot_rsp_o (slot_rsp),
+    // No reconfiguration here: the loader answers at once, as a board's does.
+    .fri_irq_o       (fri_irq),
+    .fri_load_o      (fri_load),
+    .fri_load_blank_o(fri_load_blank),
+    .fri_load_slot_o (fri_load_slot),
+    .fri_load_addr_o (fri_load_addr),
+    .fri_load_done_i (1'b1),
+    .fri_load_ok_i   (1'b1)
   );
 
   for (genvar s = 0; s < NumSlots; s++) begin : gen_slot
@@ -80,6 +91,7 @@ module weft_flat_top #(
   // The simulation hints are for the co-simulation's host; this model evaluates all.
   // (With every slot empty nothing reads the slots' run, reset or response either.)
   logic unused_hints;
-  assign unused_hints = ^{quiet, hold, slot_idle, slot_rsp, slot_run, slot_rst_n};
+  assign unused_hints = ^{quiet, hold, slot_idle, slot_rsp, slot_run, slot_rst_n, fri_irq,
+                          fri_load, fri_load_blank, fri_load_slot, fri_load_addr};
 
 endmodule

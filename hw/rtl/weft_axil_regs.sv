@@ -13,8 +13,8 @@
 // Responses are always OKAY: unmapped offsets read 0 and ignore writes.
 //
 // Window (protocol/osif.yaml): global registers at 0x0000 (ID, VERSION, NUM_SLOTS,
-// CYCLE_LO/HI, IRQ_PENDING, LINK_FLUSH, NUM_LINKS, CLOCK_MHZ, LINK_INFO/LINK_LEVEL per
-// link), slot s at SlotBase + s * SlotStride. Slot accesses are
+// CYCLE_LO/HI, IRQ_PENDING, LINK_FLUSH, NUM_LINKS, CLOCK_MHZ, the reconfiguration
+// interface's FRI_* (weft_fri holds them), LINK_INFO/LINK_LEVEL per link), slot s at SlotBase + s * SlotStride. Slot accesses are
 // forwarded as one-cycle strobes (slot_we_o/slot_re_o) with a shared word-aligned byte
 // offset, write data and strobes; the slot returns its read data combinationally in the
 // same cycle. Reading CYCLE_LO latches the high word of the free-running cycle counter
@@ -58,6 +58,13 @@ module weft_axil_regs #(
   input  logic [24*16-1:0]         link_level_i,
   /// One-cycle pulse per link: empty it (a LINK_FLUSH write).
   output logic [23:0]              link_flush_o,
+  /// Write strobe of a global register (the FRI_* ones are weft_fri's), with the data
+  /// and strobes on slot_wdata_o/slot_wstrb_o.
+  output logic                     global_we_o,
+  /// Byte offset in the global window of the access, word aligned.
+  output logic [15:0]              global_addr_o,
+  /// Read data of the reconfiguration interface's register at global_addr_o.
+  input  logic [31:0]              fri_rdata_i,
   /// Hold edges a simulator skipped before this one (0 on a board): the CYCLE counter
   /// counts them too (docs/architecture.md, "Holding").
   input  logic [31:0]              skip_i,
@@ -127,6 +134,9 @@ module weft_axil_regs #(
       weft_osif_pkg::RegIrqPending: global_rdata = 32'(irq_i);
       weft_osif_pkg::RegNumLinks:   global_rdata = 32'(NumLinks);
       weft_osif_pkg::RegClockMhz:   global_rdata = 32'(ClockMhz);
+      weft_osif_pkg::RegFriAddr, weft_osif_pkg::RegFriSize, weft_osif_pkg::RegFriRate,
+      weft_osif_pkg::RegFriCtrl, weft_osif_pkg::RegFriStatus, weft_osif_pkg::RegFriCycles,
+      weft_osif_pkg::RegFriBytes: global_rdata = fri_rdata_i;
       default: begin
         global_rdata = '0;
         for (int l = 0; l < NumLinksSigned; l++) begin
@@ -145,6 +155,9 @@ module weft_axil_regs #(
   localparam logic [23:0] LinkExists = 24'((64'd1 << NumLinks) - 64'd1);
   assign link_flush_o = (do_write && acc_global && (global_off == weft_osif_pkg::RegLinkFlush))
                         ? (wdata_q[23:0] & LinkExists) : '0;
+
+  assign global_we_o   = do_write && acc_global;
+  assign global_addr_o = global_off;
 
   always_comb begin
     slot_rdata = '0;

@@ -7,7 +7,9 @@
 // and AXI length); the requests are checked and cut by weft_slot_if, so a burst never
 // crosses a 4 KiB boundary and has at most 256 beats. The master runs one AXI4
 // transaction at a time (no IDs, 32-bit data, INCR, size 4 bytes) and picks the next
-// slot round-robin per burst; a new burst may be issued in the same cycle the previous
+// slot round-robin per burst (with UrgentLast, the last requester, the reconfiguration
+// interface, goes before the round whenever it asks: a configuration port is fed at its
+// rate whatever the slots do, and it only asks while its FIFO has room); a new burst may be issued in the same cycle the previous
 // one completes (B handshake for a write, last R handshake for a read).
 //
 // Write: AW and W are sent independently; W beats pass through an output register fed
@@ -22,7 +24,9 @@
 // {op, length in bytes}; read beats after it are dropped.
 module weft_memif_master #(
   /// Number of slots (requesters).
-  parameter int unsigned NumSlots = 4
+  parameter int unsigned NumSlots = 4,
+  /// The last requester is served before the round-robin ones whenever it asks.
+  parameter bit UrgentLast = 1'b0
 ) (
   /// Fabric clock.
   input  logic                   clk_i,
@@ -112,33 +116,36 @@ module weft_memif_master #(
   // ---------------------------------------------------------------------------------
   // Arbitration
   // ---------------------------------------------------------------------------------
-  logic [NumSlots-1:0] arb_req, arb_gnt;
+  logic [NumSlots-1:0] arb_req, arb_gnt, gnt;
   logic [SelW-1:0]     gnt_idx;
-  logic                complete, issue;
+  logic                complete, issue, urgent;
 
   assign arb_req = req_valid_i & ~abort_i;
   assign issue   = ((state_q == StIdle) || complete) && (arb_req != '0);
+  assign urgent  = UrgentLast && arb_req[NumSlots-1];
 
+  // The round only moves on when its own grant is served.
   weft_rr_arbiter #(
     .NumReq(NumSlots)
   ) u_arbiter (
     .clk_i,
     .rst_ni,
     .req_i     (arb_req),
-    .advance_i (issue),
+    .advance_i (issue && !urgent),
     .gnt_o     (arb_gnt)
   );
+  assign gnt = urgent ? NumSlots'(1) << (NumSlots - 1) : arb_gnt;
 
   always_comb begin
     gnt_idx = '0;
     for (int unsigned s = 0; s < NumSlots; s++) begin
-      if (arb_gnt[s]) begin
+      if (gnt[s]) begin
         gnt_idx = SelW'(s);
       end
     end
   end
 
-  assign req_gnt_o = issue ? arb_gnt : '0;
+  assign req_gnt_o = issue ? gnt : '0;
 
   always_comb begin
     wr_busy_o    = '0;

@@ -94,6 +94,10 @@ module weft_slot_if #(
   // ---- slot boundary, static side ----
   /// Reset towards the thread (CONTROL.RESET inverted).
   output logic        slot_rst_no,
+  /// Held by the reconfiguration interface while it programs this slot: the slot is
+  /// kept in reset and stopped (CONTROL writes cannot release it) and raises no
+  /// interrupt.
+  input  logic        decouple_i,
   /// CONTROL.RUN: the thread is clocked.
   output logic        slot_run_o,
   /// The thread's side of the slot's channels.
@@ -617,7 +621,8 @@ module weft_slot_if #(
   assign ctrl_rd = (signal_q ? weft_osif_pkg::ControlSignal : '0) |
                    (reset_q ? weft_osif_pkg::ControlReset : '0) |
                    (run_q ? weft_osif_pkg::ControlRun : '0) |
-                   (irq_en_q ? weft_osif_pkg::ControlIrqEn : '0);
+                   (irq_en_q ? weft_osif_pkg::ControlIrqEn : '0) |
+                   (decouple_i ? weft_osif_pkg::ControlDecoupled : '0);
   assign ctrl = (ctrl_rd & ~wmask) | (reg_wdata_i & wmask);
 
   // CONTROL. SIGNAL belongs to the thread being run: it reads 0 while RESET is 1.
@@ -636,6 +641,11 @@ module weft_slot_if #(
         irq_en_q <= (ctrl & weft_osif_pkg::ControlIrqEn) != '0;
         signal_q <= ((ctrl & weft_osif_pkg::ControlSignal) != '0) &&
                     ((ctrl & weft_osif_pkg::ControlReset) == '0);
+      end
+      if (decouple_i) begin
+        reset_q  <= 1'b1;
+        run_q    <= 1'b0;
+        signal_q <= 1'b0;
       end
     end
   end
@@ -800,7 +810,7 @@ module weft_slot_if #(
   // ---------------------------------------------------------------------------------
   assign slot_rst_no = !reset_q;
   assign slot_run_o  = run_q;
-  assign irq_o       = irq_en_q && (osif_irq || fault_any);
+  assign irq_o       = irq_en_q && !decouple_i && (osif_irq || fault_any);
 
   // Quiet: not clocked, or held in reset after one clocked edge, or waiting with nothing
   // to do here: no response waiting, no MEMIF command pending, nothing the stager can do
@@ -829,7 +839,7 @@ module weft_slot_if #(
   // burst event, and a slot held in reset has nothing left to clear.
   assign still_o = hw2sw_still && sw2hw_still && cmd_still && wr_still && rd_still &&
                    rt_still && st_still && !cmd_pop && !req_gnt_i && !bus_err_i && !reg_we_i &&
-                   !reg_re_i &&
+                   !reg_re_i && !(decouple_i && (!reset_q || run_q || signal_q)) &&
                    (rst_seen_q == (reset_q && (rst_seen_q || run_q))) &&
                    (!reset_q || (!fault_any && fault_addr_q == '0 && fault_info_q == '0 &&
                                  !stopped_q && !w0_valid_q && !act_valid_q && busy_q == '0 &&

@@ -6,9 +6,11 @@
 // Per slot a weft_slot_if (OSIF FIFOs, link router, MEMIF FIFOs and memory windows, PR
 // decoupler, control/fault/counter registers, interrupt line); per hardware link a FIFO
 // that only its source slot pushes and only its destination slot pops; one
-// weft_axil_regs exposing all registers over AXI4-Lite; one weft_memif_master carrying
-// every slot's memory traffic over AXI4 (one transaction at a time, round-robin per
-// burst).
+// weft_axil_regs exposing all registers over AXI4-Lite; one weft_fri, the
+// reconfiguration interface, which reads partial bitstream files and programs one slot
+// at a time while its decoupler holds that slot; one weft_memif_master carrying every
+// slot's memory traffic and the FRI's over AXI4 (one transaction at a time, round-robin
+// per burst, the FRI as one more requester).
 //
 // The parameters describe one platform; tools/gen_platform.py derives them from the
 // platform description (platform/default.yaml). Per-slot and per-link values are packed
@@ -43,7 +45,10 @@ module weft_static #(
   /// Per link: destination slot, 8 bits each.
   parameter logic [24*8-1:0]        LinkDst = '0,
   /// Per link: depth in words (at least 2), 16 bits each.
-  parameter logic [24*16-1:0]       LinkDepth = {24{16'd64}}
+  parameter logic [24*16-1:0]       LinkDepth = {24{16'd64}},
+  /// FRI_RATE after reset: bytes per cycle of the configuration port, 8.8 fixed point
+  /// (307: 1.2 bytes a cycle, FRED's measured PCAP rate at 100 MHz).
+  parameter logic [15:0]            FriRate = 16'd307
 ) (
   /// Fabric clock.
   input  logic                   clk_i,
@@ -58,6 +63,23 @@ module weft_static #(
 
   /// Interrupt line per slot.
   output logic [NumSlots-1:0]    irq_o,
+
+  // ---- reconfiguration interface (weft_fri) ----
+  /// Interrupt line of the FRI: a programming ended, FRI_CTRL.IRQ_EN set.
+  output logic                   fri_irq_o,
+  /// Load slot fri_load_slot_o's configuration now (held until fri_load_done_i); a board
+  /// ties done and ok high.
+  output logic                   fri_load_o,
+  /// Leave that slot empty instead: a check of the file failed.
+  output logic                   fri_load_blank_o,
+  /// The slot to load.
+  output logic [7:0]             fri_load_slot_o,
+  /// Bus address of the file whose header names the configuration.
+  output logic [31:0]            fri_load_addr_o,
+  /// The loader is done...
+  input  logic                   fri_load_done_i,
+  /// ...and loaded the configuration.
+  input  logic                   fri_load_ok_i,
 
   // ---- simulation/clocking hints ----
   /// CONTROL.RUN per slot: clock the slot only when 1.
@@ -118,14 +140,23 @@ module weft_static #(
   logic [3:0]             reg_wstrb;
   logic [NumSlots*32-1:0] reg_rdata;
 
-  // Slot to memory master.
-  logic [NumSlots-1:0]    req_valid, req_write, req_gnt, abort, wr_busy, burst_busy;
-  logic [NumSlots*32-1:0] req_addr, wr_data;
-  logic [NumSlots*8-1:0]  req_len;
-  logic [NumSlots-1:0]    wr_valid, wr_pop, rd_full, rd_push, bus_err;
+  // Slots (requesters 0 .. NumSlots-1) and the FRI (requester NumSlots) to the memory
+  // master.
+  localparam int unsigned NumReq = NumSlots + 1;
+  localparam int unsigned FriReq = NumSlots;
+  logic [NumReq-1:0]      req_valid, req_write, req_gnt, abort, wr_busy, burst_busy;
+  logic [NumReq*32-1:0]   req_addr, wr_data;
+  logic [NumReq*8-1:0]    req_len;
+  logic [NumReq-1:0]      wr_valid, wr_pop, rd_full, rd_push, bus_err;
   logic [31:0]            rd_data, bus_err_addr, bus_err_info;
   logic                   master_busy, master_still, regs_still;
   logic [NumSlots-1:0]    slot_quiet, slot_still;
+
+  // The reconfiguration interface.
+  logic                   global_we, fri_busy, fri_still;
+  logic [15:0]            global_addr;
+  logic [31:0]            fri_rdata;
+  logic [NumSlots-1:0]    decouple, slot_mem_active;
 
   // Links: each slot's selected link, and every link FIFO's state.
   logic [NumSlots*LinkW-1:0] slot_link;
@@ -154,8 +185,52 @@ module weft_static #(
     .slot_rdata_i (reg_rdata),
     .link_level_i (link_level),
     .link_flush_o (link_flush),
+    .global_we_o  (global_we),
+    .global_addr_o(global_addr),
+    .fri_rdata_i  (fri_rdata),
     .still_o      (regs_still)
   );
+
+  weft_fri #(
+    .NumSlots (NumSlots),
+    .ResetRate(FriRate)
+  ) u_fri (
+    .clk_i,
+    .rst_ni,
+    .reg_we_i          (global_we),
+    .reg_addr_i        (global_addr),
+    .reg_wdata_i       (reg_wdata),
+    .reg_rdata_o       (fri_rdata),
+    .req_valid_o       (req_valid[FriReq]),
+    .req_addr_o        (req_addr[FriReq*32 +: 32]),
+    .req_len_o         (req_len[FriReq*8 +: 8]),
+    .req_gnt_i         (req_gnt[FriReq]),
+    .rd_full_o         (rd_full[FriReq]),
+    .rd_push_i         (rd_push[FriReq]),
+    .rd_data_i         (rd_data),
+    .bus_err_i         (bus_err[FriReq]),
+    .burst_busy_i      (burst_busy[FriReq]),
+    .decouple_o        (decouple),
+    .slot_mem_active_i (slot_mem_active),
+    .load_o            (fri_load_o),
+    .load_blank_o      (fri_load_blank_o),
+    .load_slot_o       (fri_load_slot_o),
+    .load_addr_o       (fri_load_addr_o),
+    .load_done_i       (fri_load_done_i),
+    .load_ok_i         (fri_load_ok_i),
+    .irq_o             (fri_irq_o),
+    .busy_o            (fri_busy),
+    .still_o           (fri_still)
+  );
+  // The FRI only reads; its error address and info are in FRI_STATUS's error code.
+  assign req_write[FriReq]          = 1'b0;
+  assign abort[FriReq]              = 1'b0;
+  assign wr_data[FriReq*32 +: 32]   = '0;
+  assign wr_valid[FriReq]           = 1'b0;
+  logic unused_fri_write;
+  assign unused_fri_write = wr_busy[FriReq] ^ wr_pop[FriReq];
+  // MEM_ACTIVE of each slot: its burst waits for the bus or is in flight.
+  assign slot_mem_active = req_valid[NumSlots-1:0] | burst_busy[NumSlots-1:0];
 
   for (genvar s = 0; s < NumSlots; s++) begin : gen_slot
     weft_slot_if #(
@@ -176,6 +251,7 @@ module weft_static #(
       .reg_wstrb_i           (reg_wstrb),
       .reg_rdata_o           (reg_rdata[s*32 +: 32]),
       .slot_rst_no           (slot_rst_no[s]),
+      .decouple_i            (decouple[s]),
       .slot_run_o            (slot_run_o[s]),
       .slot_req_i            (slot_req_i[s*ReqStride +: ReqWidth]),
       .slot_rsp_o            (slot_rsp_o[s*RspStride +: RspWidth]),
@@ -270,7 +346,8 @@ module weft_static #(
   end
 
   weft_memif_master #(
-    .NumSlots(NumSlots)
+    .NumSlots  (NumReq),
+    .UrgentLast(1'b1)
   ) u_memif_master (
     .*,  // clk_i, rst_ni and the AXI4 master port
     .req_valid_i (req_valid),
@@ -294,8 +371,8 @@ module weft_static #(
     .still_o     (master_still)
   );
 
-  assign quiet_o = !master_busy && (&slot_quiet);
-  assign hold_o  = regs_still && master_still && (&slot_still) && (&link_still);
+  assign quiet_o = !master_busy && !fri_busy && (&slot_quiet);
+  assign hold_o  = regs_still && master_still && fri_still && (&slot_still) && (&link_still);
 
 `ifndef SYNTHESIS
   if (NumSlots < 1) begin : gen_num_slots_check

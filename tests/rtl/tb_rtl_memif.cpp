@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "tb_rtl_mem_slave.h"
+#include "tb_rtl_memif_thread.h"
 #include "tb_rtl_static_harness.h"
 #include "weft/osif_protocol.h"
 
@@ -39,82 +40,6 @@ constexpr uint32_t kSeed = 0x5eed0003u;
 constexpr uint32_t kMemBase = 0x40000000u;
 constexpr uint32_t kWinSize = 0x10000u; // 64 KiB per slot
 constexpr uint32_t kMemSize = kWinSize * kNumSlots;
-
-uint32_t cmd_word0(uint32_t op, uint32_t len)
-{
-    return (op << WEFT_MEMIF_OP_SHIFT) |
-           ((len & WEFT_MEMIF_LENGTH_MASK) << WEFT_MEMIF_LENGTH_SHIFT);
-}
-
-// ---------------------------------------------------------------------------------------
-// Thread side of one slot
-// ---------------------------------------------------------------------------------------
-struct ThreadTiming {
-    unsigned p_cmd = 100, p_wr = 100, p_rd = 100;
-};
-
-class Thread : public Agent
-{
-  public:
-    Thread(StaticHarness &h, unsigned slot) : h_(h), s_(slot) {}
-    ThreadTiming timing;
-    std::deque<uint32_t> cmd, wr, rd_expect;
-    uint64_t rd_words = 0, wr_words = 0, cmd_words = 0;
-    uint64_t last_rd_cycle = 0, first_cmd_cycle = 0;
-    bool drop_pending = false; // forget a presented word (slot reset while it waits)
-
-    bool idle() const { return cmd.empty() && wr.empty() && rd_expect.empty(); }
-
-    void drive(Vweft_static &d) override
-    {
-        if (drop_pending) {
-            cmd_pending_ = wr_pending_ = false;
-            drop_pending = false;
-        }
-        if (!cmd_pending_ && !cmd.empty() && h_.chance(timing.p_cmd))
-            cmd_pending_ = true;
-        if (!wr_pending_ && !wr.empty() && h_.chance(timing.p_wr))
-            wr_pending_ = true;
-        SET_REQ(d, s_, MEM_CMD_VALID, cmd_pending_);
-        SET_REQ(d, s_, MEM_CMD_DATA, cmd_pending_ ? cmd.front() : 0);
-        SET_REQ(d, s_, MEM_WR_VALID, wr_pending_);
-        SET_REQ(d, s_, MEM_WR_DATA, wr_pending_ ? wr.front() : 0);
-        SET_REQ(d, s_, MEM_RD_READY, !rd_expect.empty() && h_.chance(timing.p_rd));
-        // An idle thread waits in an OSIF call: "blocked" for the quiet_o logic.
-        SET_REQ(d, s_, OSIF_IN_READY, idle());
-    }
-
-    void sample(Vweft_static &d) override
-    {
-        if (cmd_pending_ && RSP(d, s_, MEM_CMD_READY)) {
-            if (cmd_words++ == 0)
-                first_cmd_cycle = h_.cycle();
-            cmd.pop_front();
-            cmd_pending_ = false;
-        }
-        if (wr_pending_ && RSP(d, s_, MEM_WR_READY)) {
-            wr.pop_front();
-            wr_pending_ = false;
-            ++wr_words;
-        }
-        if (RSP(d, s_, MEM_RD_VALID) && REQ(d, s_, MEM_RD_READY)) {
-            uint32_t got = RSP(d, s_, MEM_RD_DATA);
-            CHECK(!rd_expect.empty(), "slot %u: unexpected read word 0x%08x", s_, got);
-            if (!rd_expect.empty()) {
-                CHECK(got == rd_expect.front(), "slot %u: read word 0x%08x, want 0x%08x", s_, got,
-                      rd_expect.front());
-                rd_expect.pop_front();
-            }
-            ++rd_words;
-            last_rd_cycle = h_.cycle();
-        }
-    }
-
-  private:
-    StaticHarness &h_;
-    unsigned s_;
-    bool cmd_pending_ = false, wr_pending_ = false;
-};
 
 // ---------------------------------------------------------------------------------------
 // Test bench
