@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS  ?= 2
 
-.PHONY: all setup configure build demo test bench clean
+.PHONY: all setup configure build demo reconf test bench clean
 
 all: build
 
@@ -18,6 +18,11 @@ build: configure
 
 demo: build
 	@$(BUILD)/apps/weft-sort
+
+# Run-time reconfiguration: periodic software tasks cycling through more hardware tasks
+# than slots, loaded on demand (docs/reconfiguration.md).
+reconf: build
+	@$(BUILD)/apps/weft-reconf
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)

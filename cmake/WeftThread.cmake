@@ -32,7 +32,8 @@ file(WRITE ${WEFT_IMAGE_VERSION_SCRIPT}.tmp "{\n  global: weft_slot_model_abi;\n
 configure_file(${WEFT_IMAGE_VERSION_SCRIPT}.tmp ${WEFT_IMAGE_VERSION_SCRIPT} COPYONLY)
 
 function(weft_add_hw_thread)
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "NAME;TOP" "SOURCES")
+  # PARAMS: top-module parameters (name=value), so one module can make several images.
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "NAME;TOP" "SOURCES;PARAMS")
   if(NOT ARG_NAME OR NOT ARG_TOP OR NOT ARG_SOURCES)
     message(FATAL_ERROR "weft_add_hw_thread: NAME, TOP and SOURCES are required")
   endif()
@@ -63,6 +64,9 @@ function(weft_add_hw_thread)
   endforeach()
   set(vsources ${vconfigs} ${vsources})
   set(vargs -Wall ${WEFT_HWLIB_INCLUDE} ${WEFT_MODEL_VERILATOR_ARGS})
+  foreach(param IN LISTS ARG_PARAMS)
+    list(APPEND vargs -G${param})
+  endforeach()
 
   # verilate() runs Verilator while configuring and a failure there stops the whole
   # configure; check first, so a thread Verilator rejects only loses its own image.

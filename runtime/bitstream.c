@@ -9,6 +9,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "weft/bitstream.h"
+#include "weft/osif_protocol.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -19,6 +20,13 @@
 #include <string.h>
 #include <unistd.h>
 #include <zlib.h>
+
+/* The reconfiguration interface checks headers of this very layout in hardware. */
+_Static_assert(WEFT_FRI_HEADER_BYTES == WEFT_BITSTREAM_HEADER_BYTES, "FRI header size");
+_Static_assert(WEFT_FRI_MAX_PAYLOAD == WEFT_BITSTREAM_MAX_PAYLOAD, "FRI payload limit");
+_Static_assert(WEFT_FRI_VERSION_WORD ==
+                   (WEFT_BITSTREAM_VERSION | WEFT_BITSTREAM_HEADER_BYTES << 16),
+               "FRI version word");
 
 /* Field offsets (the table in weft/bitstream.h). */
 enum {
@@ -202,11 +210,8 @@ int weft_bitstream_write_header(const weft_bitstream_info_t *info, void *out)
     return 0;
 }
 
-int weft_bitstream_file_sha256(const char *path, uint8_t digest[WEFT_BITSTREAM_DIGEST_BYTES])
+int weft_bitstream_fd_sha256(int fd, int copy_fd, uint8_t digest[WEFT_BITSTREAM_DIGEST_BYTES])
 {
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return -errno;
     struct sha256_ctx ctx;
     sha256_init(&ctx);
     uint8_t buf[65536];
@@ -217,13 +222,61 @@ int weft_bitstream_file_sha256(const char *path, uint8_t digest[WEFT_BITSTREAM_D
         if (n < 0) {
             if (errno == EINTR)
                 continue;
-            int e = errno;
-            close(fd);
-            return -e;
+            return -errno;
         }
         sha256_update(&ctx, (size_t)n, buf);
+        for (ssize_t done = 0; copy_fd >= 0 && done < n;) {
+            ssize_t w = write(copy_fd, buf + done, (size_t)(n - done));
+            if (w < 0 && errno != EINTR)
+                return -errno;
+            if (w > 0)
+                done += w;
+        }
     }
-    close(fd);
     sha256_digest(&ctx, WEFT_BITSTREAM_DIGEST_BYTES, digest);
     return 0;
+}
+
+int weft_bitstream_file_sha256(const char *path, uint8_t digest[WEFT_BITSTREAM_DIGEST_BYTES])
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -errno;
+    int rc = weft_bitstream_fd_sha256(fd, -1, digest);
+    close(fd);
+    return rc;
+}
+
+const char *weft_bitstream_fri_error(unsigned code)
+{
+    switch (code) {
+    case 0:
+        return "no error";
+    case WEFT_FRI_ERR_ARGS:
+        return "bad arguments (slot out of range or file address unaligned)";
+    case WEFT_FRI_ERR_BUS:
+        return "bus error reading the file";
+    case WEFT_FRI_ERR_MAGIC:
+        return "not a Weft partial bitstream (bad magic)";
+    case WEFT_FRI_ERR_VERSION:
+        return "format version or header size this port does not read";
+    case WEFT_FRI_ERR_HEADER_CRC:
+        return "header CRC-32 mismatch";
+    case WEFT_FRI_ERR_RESERVED:
+        return "a reserved header byte is not 0";
+    case WEFT_FRI_ERR_SIZE:
+        return "payload size out of range";
+    case WEFT_FRI_ERR_TRUNCATED:
+        return "truncated: the file is shorter than its header and payload";
+    case WEFT_FRI_ERR_LONG:
+        return "the file is longer than its header and payload";
+    case WEFT_FRI_ERR_SLOT:
+        return "the slot is not in the file's slot mask";
+    case WEFT_FRI_ERR_PAYLOAD_CRC:
+        return "payload CRC-32 mismatch";
+    case WEFT_FRI_ERR_LOAD:
+        return "the configuration it names could not be loaded";
+    default:
+        return "unknown error";
+    }
 }

@@ -70,7 +70,7 @@ static bool link_ok(const weft_t *w, const weft_link_t *k, unsigned slot)
 
 static int validate(weft_t *w, const weft_hwthread_attr_t *a, const slot_caps_t *caps)
 {
-    if (!a->image || a->slot >= w->num_slots || a->num_resources > WEFT_MAX_RESOURCES)
+    if ((!a->image && !a->name) || a->slot >= w->num_slots || a->num_resources > WEFT_MAX_RESOURCES)
         return -EINVAL;
     if (a->num_resources > 0 && !a->resources)
         return -EINVAL;
@@ -221,11 +221,12 @@ static int slot_grant(weft_hwthread_t *t, const slot_caps_t *caps)
     return rc;
 }
 
-/* Load the image and start the slot; the slot is claimed and stopped on entry. */
+/* Load the image (unless the slot's configuration is to be run as it is) and start the
+ * slot; the slot is claimed and stopped on entry. */
 static int slot_start(weft_hwthread_t *t, const char *image, const slot_caps_t *caps)
 {
     weft_platform_t *p = t->platform;
-    int rc = p->ops->slot_reconfigure(p, t->slot, image);
+    int rc = image ? p->ops->slot_reconfigure(p, t->slot, image) : 0;
     if (rc == 0)
         rc = slot_grant(t, caps);
     if (rc == 0)

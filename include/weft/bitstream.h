@@ -97,6 +97,22 @@ uint32_t weft_bitstream_crc32(uint32_t crc, const void *buf, size_t len);
  */
 int weft_bitstream_file_sha256(const char *path, uint8_t digest[WEFT_BITSTREAM_DIGEST_BYTES]);
 
+/**
+ * @brief SHA-256 of everything readable from fd, written meanwhile to copy_fd unless it is
+ *        negative: a loader hashes an image into a private copy and loads the copy, so
+ *        the code it runs is the code whose digest it checked.
+ * @retval 0 digest written
+ * @retval -errno a read or write failed
+ */
+int weft_bitstream_fd_sha256(int fd, int copy_fd, uint8_t digest[WEFT_BITSTREAM_DIGEST_BYTES]);
+
+/**
+ * @brief What an error code of the reconfiguration interface (WEFT_FRI_ERR_*,
+ *        FRI_STATUS) means, as a phrase ("payload CRC-32 mismatch"); "unknown error" for
+ *        a code it does not know.
+ */
+const char *weft_bitstream_fri_error(unsigned code);
+
 #ifdef __cplusplus
 }
 #endif

@@ -30,6 +30,14 @@ typedef struct weft_dma_region {
 
 typedef struct weft_platform weft_platform_t;
 
+/** The outcome of a slot programming (weft_platform_ops_t.slot_program). */
+typedef struct weft_program_result {
+    unsigned error;    /**< 0, or the reconfiguration interface's error (WEFT_FRI_ERR_*) */
+    uint64_t cycles;   /**< fabric cycles it took (0 where the platform cannot say) */
+    uint32_t bytes;    /**< bytes of the file checked */
+    char message[200]; /**< on failure: what was wrong, naming the field or file */
+} weft_program_result_t;
+
 /** Operations of a platform backend. */
 typedef struct weft_platform_ops {
     /**
@@ -77,6 +85,21 @@ typedef struct weft_platform_ops {
     unsigned (*num_slots)(weft_platform_t *p);
     /** @brief Release the platform; no other call may be in progress or follow. */
     void (*close)(weft_platform_t *p);
+    /**
+     * @brief Program a slot from a partial bitstream file (weft/bitstream.h) that lies in
+     *        the DMA region, through the reconfiguration port; blocks until it is done.
+     * The slot must be stopped. The port programs one slot at a time (a second caller
+     * waits); while it programs a slot that slot is decoupled and the others run on.
+     * Afterwards the slot is stopped and in reset, holding the file's configuration, or
+     * empty if the programming failed.
+     * @param bus bus address of the file's first byte; size its length in bytes
+     * @retval 0 programmed; res has the cycles it took
+     * @retval -EIO the programming failed; res says why, the slot is empty
+     * @retval -EINVAL no such slot, or res is NULL
+     * @retval -ENOTSUP the platform has no reconfiguration port (may be a NULL entry)
+     */
+    int (*slot_program)(weft_platform_t *p, unsigned slot, uint64_t bus, size_t size,
+                        weft_program_result_t *res);
 } weft_platform_ops_t;
 
 /** A platform instance: the ops table plus backend state after it. */

@@ -28,6 +28,10 @@ typedef struct weft_sim_config {
     uint32_t
         dma_bus_base; /**< bus address of its first byte; 0: the description's (dma.bus_base) */
     uint32_t flags;   /**< WEFT_SIM_* flags */
+    /** The image directory: the only place the reconfiguration port loads a slot's
+     *  configuration from, an image named by a bitstream and matching its SHA-256
+     *  (docs/reconfiguration.md); NULL: the build's images (WEFT_SIM_IMAGE_DIR) */
+    const char *image_dir;
 } weft_sim_config_t;
 
 /** Fabric counters of a simulation platform. */

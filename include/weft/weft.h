@@ -62,8 +62,11 @@ typedef struct weft_mem_window {
 
 /** How a hardware thread is created. */
 typedef struct weft_hwthread_attr {
-    const char *name;                 /**< name used in messages (copied; NULL: the image) */
-    const char *image;                /**< the thread's image (Verilator model .so in simulation) */
+    const char *name; /**< name used in messages (copied; NULL: the image) */
+    /** the thread's image (Verilator model .so in simulation); NULL: run the slot's
+     *  configuration as it is, one the reconfiguration port programmed (weft/reconf.h;
+     *  name is then required) */
+    const char *image;
     unsigned slot;                    /**< slot to load it into */
     const weft_resource_t *resources; /**< resource array (copied) */
     unsigned num_resources;           /**< entries in resources, at most WEFT_MAX_RESOURCES */

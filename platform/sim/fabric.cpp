@@ -29,8 +29,10 @@
 #include "fabric.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
@@ -71,8 +73,8 @@ constexpr uint64_t kRunAheadCycles = 256;
 constexpr unsigned kReqWords = WEFT_SLOT_REQ_WORDS;
 constexpr unsigned kRspWords = WEFT_SLOT_RSP_WORDS;
 
-static_assert(WEFT_PLATFORM_NUM_SLOTS >= 1 && WEFT_PLATFORM_NUM_SLOTS <= 64,
-              "the clock loop handles 1 to 64 slots");
+static_assert(WEFT_PLATFORM_NUM_SLOTS >= 1 && WEFT_PLATFORM_NUM_SLOTS <= 63,
+              "the clock loop handles 1 to 63 slots (bit 63 of the lines is the FRI's)");
 
 inline bool bit(uint64_t v, unsigned s)
 {
@@ -154,6 +156,11 @@ int Fabric::create(const weft_sim_config_t *cfg, std::unique_ptr<Fabric> *out)
     f->dma_bus_ = dma_bus;
     f->nslots_ = WEFT_PLATFORM_NUM_SLOTS;
     f->eval_all_ = cfg && (cfg->flags & WEFT_SIM_EVAL_ALL);
+    try {
+        f->image_dir_ = cfg && cfg->image_dir ? cfg->image_dir : WEFT_SIM_IMAGE_DIR;
+    } catch (const std::bad_alloc &) {
+        return -ENOMEM;
+    }
 
     try {
         f->context_ = std::make_unique<VerilatedContext>();
@@ -207,6 +214,10 @@ Fabric::~Fabric()
             dlclose(s.dl);
         s.dl = nullptr;
     }
+    for (LoadedImage &im : loaded_) {
+        dlclose(im.dl);
+        close(im.fd);
+    }
     if (top_)
         top_->final();
     top_.reset();
@@ -226,7 +237,7 @@ void Fabric::reset_fabric()
         rising_edge(t);
     t.rst_ni = 1;
     settle(t);
-    irq_seen_ = bits_get(t.irq_o);
+    irq_seen_ = bits_get(t.irq_o) | uint64_t{t.fri_irq_o} << kFriIrqLine;
     irq_level_.store(irq_seen_, std::memory_order_release);
 }
 
@@ -329,6 +340,13 @@ void Fabric::catch_up()
 void Fabric::advance(bool fresh, uint64_t max_held)
 {
     Vweft_static &t = *top_;
+    if (t.fri_load_done_i && !t.fri_load_o) {
+        // The FRI took the loader's answer at the last edge.
+        catch_up();
+        t.fri_load_done_i = 0;
+        t.fri_load_ok_i = 0;
+        fresh = false;
+    }
     const unsigned n = nslots_;
     const bool rest = fresh && !eval_all_ && may_rest();
     const bool hold = rest && t.hold_o && skipped_ < kMaxSkipped;
@@ -348,7 +366,9 @@ void Fabric::advance(bool fresh, uint64_t max_held)
     workers_.edges(slots_.data(), list, count, [this] { static_edge(); });
     ++cycle_;
     stat_cycles_.store(cycle_, std::memory_order_relaxed);
-    const uint64_t irq = bits_get(t.irq_o);
+    if (t.fri_load_o && !t.fri_load_done_i)
+        fri_loader();
+    const uint64_t irq = bits_get(t.irq_o) | uint64_t{t.fri_irq_o} << kFriIrqLine;
     if (irq != irq_seen_)
         publish_irq(irq);
     if (lite_.req)
@@ -686,6 +706,13 @@ int Fabric::irq_wait(unsigned slot, int timeout_ms)
 {
     if (slot >= nslots_)
         return -EINVAL;
+    return irq_wait_line(slot, timeout_ms);
+}
+
+// Waits for interrupt line `slot`: a slot's, or kFriIrqLine (which no cancel reaches).
+int Fabric::irq_wait_line(unsigned slot, int timeout_ms)
+{
+    const bool cancellable = slot < nslots_;
     // A thread whose call was just answered (a register write moments ago) usually asks
     // again within a few fabric cycles: spin for a while before sleeping (a cancel is
     // seen once sleeping, below). Otherwise, as on an idle fabric, sleep at once.
@@ -704,15 +731,16 @@ int Fabric::irq_wait(unsigned slot, int timeout_ms)
                    });
     }
     std::unique_lock<std::mutex> lk(irq_mu_);
-    auto ready = [this, slot] {
-        return irq_cancelled_[slot] || bit(irq_level_.load(std::memory_order_acquire), slot);
+    auto ready = [this, slot, cancellable] {
+        return (cancellable && irq_cancelled_[slot]) ||
+               bit(irq_level_.load(std::memory_order_acquire), slot);
     };
     if (timeout_ms < 0) {
         irq_cv_.wait(lk, ready);
     } else if (!irq_cv_.wait_for(lk, std::chrono::milliseconds(timeout_ms), ready)) {
         return -ETIMEDOUT;
     }
-    if (irq_cancelled_[slot]) {
+    if (cancellable && irq_cancelled_[slot]) {
         irq_cancelled_[slot] = 0;
         return -ECANCELED;
     }

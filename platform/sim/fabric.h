@@ -10,11 +10,13 @@
 #include <deque>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
 #include "slot_model_abi.h"
 #include "slot_workers.h"
+#include "weft/bitstream.h"
 #include "weft/osif_protocol.h"
 #include "weft/sim.h"
 
@@ -25,6 +27,9 @@ namespace weft::sim
 {
 
 class AxiMemSlave;
+
+/** Interrupt line (bit of the published lines) of the reconfiguration interface. */
+constexpr unsigned kFriIrqLine = 63;
 
 /** Size of the static region's register window in bytes. */
 constexpr uint32_t kMmioWindow = 0x10000;
@@ -45,6 +50,7 @@ class Fabric
     int irq_cancel(unsigned slot);
     void dma_region(weft_dma_region_t *region) const;
     int slot_reconfigure(unsigned slot, const char *image);
+    int slot_program(unsigned slot, uint64_t bus, size_t size, weft_program_result_t *res);
     unsigned num_slots() const;
     void stats(weft_sim_stats_t *out) const;
 
@@ -93,6 +99,10 @@ class Fabric
     void complete(Request *req, int rc);
     void do_reconfigure(Request *req);
     void publish_irq(uint64_t irq);
+    void fri_loader();
+    int fri_load(unsigned slot, uint32_t file_bus, std::string *why);
+    void empty_slot(unsigned slot);
+    int irq_wait_line(unsigned line, int timeout_ms);
     void rest();
     void run_on_caller(Request *req);
 
@@ -109,6 +119,20 @@ class Fabric
     bool eval_all_ = false; // WEFT_SIM_EVAL_ALL
     // Hold edges of the static region not evaluated yet (docs/architecture.md, "Holding").
     uint32_t skipped_ = 0;
+
+    // The reconfiguration port's loader (clock thread): images it loaded, by digest, each
+    // from a private copy whose SHA-256 it checked; why the last load was refused.
+    struct LoadedImage {
+        uint8_t digest[WEFT_BITSTREAM_DIGEST_BYTES];
+        void *dl;
+        const weft_slot_model_abi_t *abi;
+        int fd; // the private copy dl was loaded from
+    };
+    std::string image_dir_;
+    std::vector<LoadedImage> loaded_;
+    std::mutex load_why_mu_;
+    std::string load_why_;  // under load_why_mu_
+    std::mutex program_mu_; // one slot_program() at a time
 
     // The DMA region.
     uint8_t *dma_ = nullptr;

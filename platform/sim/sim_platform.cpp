@@ -60,6 +60,12 @@ int sim_slot_reconfigure(weft_platform_t *p, unsigned slot, const char *image)
     return fabric_of(p)->slot_reconfigure(slot, image);
 }
 
+int sim_slot_program(weft_platform_t *p, unsigned slot, uint64_t bus, size_t size,
+                     weft_program_result_t *res)
+{
+    return fabric_of(p)->slot_program(slot, bus, size, res);
+}
+
 unsigned sim_num_slots(weft_platform_t *p)
 {
     return fabric_of(p)->num_slots();
@@ -75,8 +81,8 @@ void sim_close(weft_platform_t *p)
 }
 
 const weft_platform_ops_t kSimOps = {
-    sim_mmio_read,  sim_mmio_write,       sim_irq_wait,  sim_irq_cancel,
-    sim_dma_region, sim_slot_reconfigure, sim_num_slots, sim_close,
+    sim_mmio_read,        sim_mmio_write, sim_irq_wait, sim_irq_cancel,   sim_dma_region,
+    sim_slot_reconfigure, sim_num_slots,  sim_close,    sim_slot_program,
 };
 
 } // namespace

@@ -1,0 +1,206 @@
+/*
+ * weft-reconf: a FRED-style workload on the simulated fabric (docs/reconfiguration.md).
+ *
+ * Several periodic software tasks each submit, every period, a request for one of the
+ * platform's hardware tasks (cycling through them: more tasks than slots, in two
+ * partitions), wait for it and check its result against the software reference. The
+ * reconfiguration manager gives each request a slot of its partition, programs the slot
+ * through the reconfiguration port when it does not already hold the task, and runs it.
+ *
+ * It prints every request (waiting, reconfiguration and execution time) and a summary:
+ * how often a slot was reused without reconfiguration, reconfiguration cycles. Exit 0
+ * when every result matched its reference.
+ *
+ * usage: weft-reconf [--rounds N] [--threads N] [--quiet]
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "task_reference.h"
+#include "weft/platform_config.h"
+#include "weft/reconf.h"
+#include "weft/sim.h"
+#include "weft/weft.h"
+
+typedef struct task_row {
+    const char *name;
+    const char *image;
+    unsigned partition;
+} task_row_t;
+
+static const weft_reconf_partition_t kPartitions[] = WEFT_PLATFORM_PARTITION_LIST;
+static const task_row_t kTasks[] = WEFT_PLATFORM_TASK_LIST;
+#define NUM_TASKS (sizeof kTasks / sizeof kTasks[0])
+
+typedef struct sw_task {
+    pthread_t thread;
+    unsigned id, rounds;
+    unsigned period_ms;
+    weft_reconf_t *mgr;
+    weft_reconf_result_t *results; /* rounds of them */
+    unsigned *task_of;             /* which hardware task each round asked for */
+    unsigned mismatches, failures;
+    int quiet;
+} sw_task_t;
+
+static pthread_mutex_t print_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void sleep_until(struct timespec *t, unsigned ms)
+{
+    t->tv_nsec += (long)ms * 1000000L;
+    while (t->tv_nsec >= 1000000000L) {
+        t->tv_nsec -= 1000000000L;
+        t->tv_sec++;
+    }
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, t, NULL) == EINTR) {
+    }
+}
+
+static void *sw_main(void *arg)
+{
+    sw_task_t *s = arg;
+    struct timespec next;
+    clock_gettime(CLOCK_MONOTONIC, &next);
+    for (unsigned k = 0; k < s->rounds; k++) {
+        const unsigned task = (s->id + k * (s->id + 1)) % NUM_TASKS;
+        const uint32_t n = 500 + 97 * s->id + 31 * k;
+        weft_reconf_args_t args = {.init_data = n};
+        weft_reconf_req_t *q = NULL;
+        weft_reconf_result_t *res = &s->results[k];
+        s->task_of[k] = task;
+        int rc = weft_reconf_submit(s->mgr, task, &args, &q);
+        if (rc == 0)
+            rc = weft_reconf_wait(q, -1, res);
+        weft_reconf_release(q);
+        const uint32_t want = task_reference(task_kernel_of(kTasks[task].image), n);
+        const int ok = rc == 0 && res->status == 0 && res->exit_value == want;
+        if (rc != 0 || res->status != 0)
+            s->failures++;
+        else if (!ok)
+            s->mismatches++;
+        if (!s->quiet || !ok) {
+            pthread_mutex_lock(&print_lock);
+            printf("sw%u round %2u: %-8s n=%-5u slot %u %s wait %7.3f ms reconf %7.3f ms "
+                   "(%7" PRIu64 " cycles) exec %6" PRIu64 " cycles  -> %s\n",
+                   s->id, k, kTasks[task].name, n, res->slot,
+                   res->reconfigured ? "programmed" : "reused    ", res->wait_ns / 1e6,
+                   res->reconf_ns / 1e6, res->reconf_cycles, res->exec_cycles,
+                   ok ? "ok" : (res->status ? res->message : "WRONG RESULT"));
+            if (!ok && !res->status)
+                printf("    got 0x%08x, the software reference gives 0x%08x\n", res->exit_value,
+                       want);
+            pthread_mutex_unlock(&print_lock);
+        }
+        sleep_until(&next, s->period_ms);
+    }
+    return NULL;
+}
+
+int main(int argc, char **argv)
+{
+    unsigned rounds = 6, threads = 4;
+    int quiet = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
+            rounds = (unsigned)strtoul(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+            threads = (unsigned)strtoul(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--quiet"))
+            quiet = 1;
+        else {
+            fprintf(stderr, "usage: %s [--rounds N] [--threads N] [--quiet]\n", argv[0]);
+            return 2;
+        }
+    }
+    if (rounds == 0 || rounds > 1000 || threads == 0 || threads > 16) {
+        fprintf(stderr, "weft-reconf: rounds 1..1000, threads 1..16\n");
+        return 2;
+    }
+
+    weft_platform_t *p = NULL;
+    weft_t *w = NULL;
+    int rc = weft_sim_open(&p, NULL);
+    if (rc == 0)
+        rc = weft_init(&w, p);
+    if (rc != 0) {
+        fprintf(stderr, "weft-reconf: cannot start the fabric: %s\n", strerror(-rc));
+        return 1;
+    }
+    weft_reconf_task_t tasks[NUM_TASKS];
+    char paths[NUM_TASKS][512];
+    for (unsigned i = 0; i < NUM_TASKS; i++) {
+        snprintf(paths[i], sizeof paths[i], "%s/%s.wbit", WEFT_BITSTREAM_DIR, kTasks[i].image);
+        tasks[i] = (weft_reconf_task_t){kTasks[i].name, paths[i], kTasks[i].partition, 0};
+    }
+    weft_reconf_config_t cfg = {kPartitions, sizeof kPartitions / sizeof kPartitions[0], tasks,
+                                NUM_TASKS};
+    weft_reconf_t *mgr = NULL;
+    rc = weft_reconf_open(w, &cfg, &mgr);
+    if (rc != 0) {
+        fprintf(stderr, "weft-reconf: reconfiguration manager: %s\n", strerror(-rc));
+        return 1;
+    }
+    printf("weft-reconf: %u software tasks x %u rounds over %zu hardware tasks in %zu "
+           "partitions\n",
+           threads, rounds, NUM_TASKS, sizeof kPartitions / sizeof kPartitions[0]);
+
+    sw_task_t *sw = calloc(threads, sizeof *sw);
+    for (unsigned i = 0; i < threads && sw; i++) {
+        sw[i] = (sw_task_t){
+            .id = i, .rounds = rounds, .period_ms = 3 + 2 * i, .mgr = mgr, .quiet = quiet};
+        sw[i].results = calloc(rounds, sizeof *sw[i].results);
+        sw[i].task_of = calloc(rounds, sizeof *sw[i].task_of);
+        if (!sw[i].results || !sw[i].task_of ||
+            pthread_create(&sw[i].thread, NULL, sw_main, &sw[i]) != 0) {
+            fprintf(stderr, "weft-reconf: out of memory or threads\n");
+            return 1;
+        }
+    }
+    unsigned bad = 0, reused = 0, total = 0;
+    uint64_t cyc_min = UINT64_MAX, cyc_max = 0, cyc_sum = 0, nprog = 0;
+    double wait_sum = 0, reconf_sum = 0;
+    for (unsigned i = 0; i < threads; i++) {
+        pthread_join(sw[i].thread, NULL);
+        bad += sw[i].mismatches + sw[i].failures;
+        for (unsigned k = 0; k < rounds; k++) {
+            const weft_reconf_result_t *r = &sw[i].results[k];
+            total++;
+            wait_sum += r->wait_ns / 1e6;
+            if (!r->reconfigured) {
+                reused++;
+                continue;
+            }
+            nprog++;
+            reconf_sum += r->reconf_ns / 1e6;
+            cyc_sum += r->reconf_cycles;
+            cyc_min = r->reconf_cycles < cyc_min ? r->reconf_cycles : cyc_min;
+            cyc_max = r->reconf_cycles > cyc_max ? r->reconf_cycles : cyc_max;
+        }
+        free(sw[i].results);
+        free(sw[i].task_of);
+    }
+    free(sw);
+    weft_reconf_stats_t st;
+    weft_reconf_stats(mgr, &st);
+    printf("requests %u: %u reused a slot as it was (%.0f%%), %" PRIu64 " programmed one; "
+           "mean wait %.3f ms\n",
+           total, reused, 100.0 * reused / total, nprog, wait_sum / total);
+    if (nprog)
+        printf("reconfiguration: %" PRIu64 " .. %" PRIu64 " cycles (mean %" PRIu64
+               ", %.3f ms at %u MHz), host time mean %.3f ms\n",
+               cyc_min, cyc_max, cyc_sum / nprog,
+               (double)cyc_sum / nprog / WEFT_PLATFORM_CLOCK_MHZ / 1000, WEFT_PLATFORM_CLOCK_MHZ,
+               reconf_sum / nprog);
+    printf("%s: %u of %u results matched their software reference\n", bad ? "FAILED" : "ok",
+           total - bad, total);
+    weft_reconf_close(mgr);
+    weft_shutdown(w);
+    p->ops->close(p);
+    return bad ? 1 : 0;
+}

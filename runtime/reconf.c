@@ -1,0 +1,643 @@
+/*
+ * The reconfiguration manager (weft/reconf.h, docs/reconfiguration.md): the owner of
+ * reconf_sched.c. It stamps requests with their tickets, carries out what the scheduler
+ * decides and reports back what happened:
+ *   - the port thread programs one slot at a time through the platform's reconfiguration
+ *     port, from the task's bitstream kept in the DMA region;
+ *   - one runner thread per managed slot runs the requests started there as hardware
+ *     threads on the slot's configuration, to their end or their timeout in fabric time.
+ * Every scheduler call and every request's state is under mu; the port's programming and
+ * the threads' runs happen outside it.
+ */
+#define _GNU_SOURCE
+#include "weft/reconf.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "reconf_sched.h"
+#include "weft/bitstream.h"
+#include "weft/osif_protocol.h"
+#include "weft_internal.h"
+
+/* A runner asks the fabric's cycle counter this often while its task runs. */
+#define JOIN_SLICE_MS 20
+
+typedef struct task {
+    char name[WEFT_NAME_MAX];
+    unsigned partition;
+    uint64_t timeout_cycles; /* 0: none */
+    void *file;              /* the bitstream in the DMA region */
+    uint64_t file_bus;
+    size_t file_size;
+} task_t;
+
+/* What the port did for a slot, for the request that then starts there. */
+typedef struct programmed {
+    bool fresh;
+    uint64_t start_ns, end_ns, cycles;
+    char message[256];
+} programmed_t;
+
+typedef struct runner {
+    weft_reconf_t *r;
+    unsigned slot;
+    pthread_t thread;
+    bool started;
+    weft_reconf_req_t *job; /* under mu */
+} runner_t;
+
+struct weft_reconf_req {
+    weft_reconf_t *r;
+    uint64_t id;
+    unsigned task;
+    uint32_t init_data;
+    weft_resource_t *res;
+    unsigned num_res;
+    weft_mem_window_t *win;
+    unsigned num_win;
+    int efd;
+    bool ended, released, started;
+    weft_reconf_result_t result;
+    struct weft_reconf_req *next; /* live requests */
+};
+
+struct weft_reconf {
+    weft_t *w;
+    weft_platform_t *p;
+    unsigned clock_mhz;
+    reconf_sched_t *sched;
+    task_t *tasks;
+    unsigned num_tasks;
+    char (*part_names)[WEFT_NAME_MAX];
+
+    pthread_mutex_t mu;
+    pthread_cond_t cv; /* port job, runner jobs, a request's end, stopping */
+    bool stopping;
+    weft_reconf_req_t *reqs;
+    weft_reconf_stats_t stats;
+
+    /* the port: one job at a time */
+    pthread_t port;
+    bool port_started, port_busy;
+    unsigned port_slot, port_task;
+    unsigned done_slot; /* the slot whose programming the port reports now */
+    uint64_t last_id;   /* the scheduler's number of the last request */
+    programmed_t prog[RECONF_MAX_SLOTS];
+
+    runner_t runners[RECONF_MAX_SLOTS];
+};
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t cycles_now(weft_reconf_t *r)
+{
+    uint64_t c = 0;
+    return weft_fabric_cycles(r->w, &c) == 0 ? c : 0;
+}
+
+static weft_reconf_req_t *find_req(weft_reconf_t *r, uint64_t id)
+{
+    for (weft_reconf_req_t *q = r->reqs; q; q = q->next)
+        if (q->id == id)
+            return q;
+    return NULL;
+}
+
+/* Under mu: the request has ended. */
+static void end_req(weft_reconf_req_t *q, int status)
+{
+    q->result.status = status;
+    q->result.end_ns = now_ns();
+    q->ended = true;
+    uint64_t one = 1;
+    if (write(q->efd, &one, sizeof one) != sizeof one)
+        weft_log(q->r->w, "reconf: request %" PRIu64 ": eventfd write failed", q->id);
+    pthread_cond_broadcast(&q->r->cv);
+}
+
+/* ---- what the scheduler asks (called under mu) ------------------------------------- */
+
+static void op_reconfigure(void *arg, unsigned slot, unsigned task)
+{
+    weft_reconf_t *r = arg;
+    r->port_busy = true;
+    r->port_slot = slot;
+    r->port_task = task;
+    pthread_cond_broadcast(&r->cv);
+}
+
+static void op_execute(void *arg, unsigned slot, uint64_t id)
+{
+    weft_reconf_t *r = arg;
+    weft_reconf_req_t *q = find_req(r, id);
+    if (!q)
+        return;
+    programmed_t *pg = &r->prog[slot];
+    q->started = true;
+    q->result.slot = slot;
+    q->result.reconfigured = pg->fresh;
+    if (pg->fresh) {
+        q->result.wait_ns = pg->start_ns - q->result.submit_ns;
+        q->result.reconf_ns = pg->end_ns - pg->start_ns;
+        q->result.reconf_cycles = pg->cycles;
+        pg->fresh = false;
+        r->stats.reconfigured++;
+    } else {
+        q->result.wait_ns = now_ns() - q->result.submit_ns;
+        r->stats.reused++;
+    }
+    r->runners[slot].job = q;
+    pthread_cond_broadcast(&r->cv);
+}
+
+static void op_fail(void *arg, uint64_t id, int err)
+{
+    weft_reconf_t *r = arg;
+    weft_reconf_req_t *q = find_req(r, id);
+    if (!q)
+        return;
+    if (err == -EIO) {
+        programmed_t *pg = &r->prog[r->done_slot];
+        q->result.slot = r->done_slot;
+        q->result.reconfigured = 1;
+        q->result.wait_ns = pg->start_ns - q->result.submit_ns;
+        q->result.reconf_ns = pg->end_ns - pg->start_ns;
+        q->result.reconf_cycles = pg->cycles;
+        snprintf(q->result.message, sizeof q->result.message, "%s", pg->message);
+        pg->fresh = false;
+        r->stats.failed++;
+    } else if (err == -ECANCELED) {
+        r->stats.cancelled++;
+    }
+    end_req(q, err);
+}
+
+static const reconf_sched_ops_t sched_ops = {op_reconfigure, op_execute, op_fail};
+
+/* ---- the port -------------------------------------------------------------------------- */
+
+static void *port_main(void *arg)
+{
+    weft_reconf_t *r = arg;
+    pthread_mutex_lock(&r->mu);
+    for (;;) {
+        while (!r->port_busy && !r->stopping)
+            pthread_cond_wait(&r->cv, &r->mu);
+        if (!r->port_busy)
+            break;
+        const unsigned slot = r->port_slot;
+        const task_t *t = &r->tasks[r->port_task];
+        pthread_mutex_unlock(&r->mu);
+
+        weft_program_result_t res;
+        const uint64_t t0 = now_ns();
+        int rc = r->p->ops->slot_program(r->p, slot, t->file_bus, t->file_size, &res);
+        const uint64_t t1 = now_ns();
+
+        pthread_mutex_lock(&r->mu);
+        programmed_t *pg = &r->prog[slot];
+        pg->fresh = true;
+        pg->start_ns = t0;
+        pg->end_ns = t1;
+        pg->cycles = res.cycles;
+        if (rc != 0) {
+            snprintf(pg->message, sizeof pg->message, "programming slot %u with %s: %.150s", slot,
+                     t->name, rc == -EIO ? res.message : strerror(-rc));
+            weft_log(r->w, "reconf: %s", pg->message);
+        }
+        r->port_busy = false;
+        r->done_slot = slot;
+        reconf_sched_reconfigured(r->sched, slot, rc == 0);
+    }
+    pthread_mutex_unlock(&r->mu);
+    return NULL;
+}
+
+/* ---- runners --------------------------------------------------------------------------- */
+
+/* Run q on slot to its end or its timeout; fills q's result (outside mu: q is ours). */
+static int run_task(weft_reconf_t *r, weft_reconf_req_t *q, unsigned slot)
+{
+    const task_t *t = &r->tasks[q->task];
+    weft_hwthread_attr_t a = {0};
+    a.name = t->name;
+    a.image = NULL; /* what the port programmed */
+    a.slot = slot;
+    a.resources = q->res;
+    a.num_resources = q->num_res;
+    a.init_data = q->init_data;
+    a.windows = q->win;
+    a.num_windows = q->num_win;
+    weft_hwthread_t *th = NULL;
+    q->result.start_ns = now_ns();
+    const uint64_t c0 = cycles_now(r);
+    int rc = weft_hwthread_create(r->w, &th, &a);
+    if (rc != 0) {
+        snprintf(q->result.message, sizeof q->result.message, "%s could not start in slot %u: %s",
+                 t->name, slot, strerror(-rc));
+        return rc;
+    }
+    weft_exit_status_t st;
+    for (;;) {
+        rc = weft_hwthread_timedjoin(th, &st, JOIN_SLICE_MS);
+        if (rc != -ETIMEDOUT)
+            break;
+        if (t->timeout_cycles && cycles_now(r) - c0 > t->timeout_cycles) {
+            snprintf(q->result.message, sizeof q->result.message,
+                     "%s stopped in slot %u after its timeout of %" PRIu64 " fabric cycles",
+                     t->name, slot, t->timeout_cycles);
+            weft_hwthread_destroy(th);
+            q->result.exec_cycles = cycles_now(r) - c0;
+            return -ETIMEDOUT;
+        }
+    }
+    q->result.exec_cycles = cycles_now(r) - c0;
+    weft_hwthread_destroy(th);
+    if (rc != 0)
+        return rc;
+    if (st.kind == WEFT_EXIT_NORMAL) {
+        q->result.exit_value = st.value;
+        return 0;
+    }
+    snprintf(q->result.message, sizeof q->result.message, "%s in slot %u: %.180s", t->name, slot,
+             st.kind == WEFT_EXIT_FAULTED ? st.message : "ended without THREAD_EXIT");
+    return -EFAULT;
+}
+
+static void *runner_main(void *arg)
+{
+    runner_t *ru = arg;
+    weft_reconf_t *r = ru->r;
+    pthread_mutex_lock(&r->mu);
+    for (;;) {
+        while (!ru->job && !r->stopping)
+            pthread_cond_wait(&r->cv, &r->mu);
+        weft_reconf_req_t *q = ru->job;
+        if (!q)
+            break;
+        pthread_mutex_unlock(&r->mu);
+        int status = run_task(r, q, ru->slot);
+        pthread_mutex_lock(&r->mu);
+        ru->job = NULL;
+        end_req(q, status);
+        reconf_sched_finished(r->sched, ru->slot);
+    }
+    pthread_mutex_unlock(&r->mu);
+    return NULL;
+}
+
+/* ---- set-up ---------------------------------------------------------------------------- */
+
+/* Read a task's bitstream, check it against its partition, and put it in the DMA region. */
+static int load_task(weft_reconf_t *r, const weft_reconf_task_t *in,
+                     const weft_reconf_config_t *cfg, task_t *t)
+{
+    snprintf(t->name, sizeof t->name, "%s", in->name ? in->name : "task");
+    t->partition = in->partition;
+    t->timeout_cycles = in->timeout_us * r->clock_mhz;
+    int fd = in->bitstream ? open(in->bitstream, O_RDONLY | O_CLOEXEC) : -1;
+    if (fd < 0) {
+        int e = in->bitstream ? errno : EINVAL;
+        weft_log(r->w, "reconf: task %s: bitstream %s: %s", t->name,
+                 in->bitstream ? in->bitstream : "(none)", strerror(e));
+        return -e;
+    }
+    struct stat st;
+    int rc = 0;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+        st.st_size > (off_t)(WEFT_BITSTREAM_HEADER_BYTES + WEFT_BITSTREAM_MAX_PAYLOAD) ||
+        st.st_size < (off_t)WEFT_BITSTREAM_HEADER_BYTES) {
+        weft_log(r->w, "reconf: task %s: %s is not a bitstream file of a possible size", t->name,
+                 in->bitstream);
+        close(fd);
+        return -EINVAL;
+    }
+    t->file_size = (size_t)st.st_size;
+    rc = weft_mem_alloc(r->w, t->file_size, &t->file, &t->file_bus);
+    size_t got = 0;
+    while (rc == 0 && got < t->file_size) {
+        ssize_t n = read(fd, (uint8_t *)t->file + got, t->file_size - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            rc = n < 0 ? -errno : -EINVAL;
+            break;
+        }
+        got += (size_t)n;
+    }
+    close(fd);
+    if (rc != 0) {
+        weft_log(r->w, "reconf: task %s: reading %s: %s", t->name, in->bitstream, strerror(-rc));
+        return rc;
+    }
+    weft_bitstream_info_t info;
+    char why[160];
+    if (weft_bitstream_check(t->file, t->file_size, &info, why, sizeof why) != 0) {
+        weft_log(r->w, "reconf: task %s: %s: %s", t->name, in->bitstream, why);
+        return -EINVAL;
+    }
+    const weft_reconf_partition_t *part = &cfg->partitions[in->partition];
+    if (part->name && strcmp(part->name, info.partition) != 0) {
+        weft_log(r->w, "reconf: task %s: %s is for partition %s, the task's is %s", t->name,
+                 in->bitstream, info.partition, part->name);
+        return -EINVAL;
+    }
+    if ((part->slots & ~(uint64_t)info.slot_mask) != 0) {
+        weft_log(r->w, "reconf: task %s: %s programs slots 0x%x, partition %s has 0x%" PRIx64,
+                 t->name, in->bitstream, (unsigned)info.slot_mask, info.partition, part->slots);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static void free_tasks(weft_reconf_t *r)
+{
+    for (unsigned i = 0; r->tasks && i < r->num_tasks; i++)
+        if (r->tasks[i].file)
+            weft_mem_free(r->w, r->tasks[i].file);
+    free(r->tasks);
+    free(r->part_names);
+}
+
+static int check_layout(weft_reconf_t *r, const weft_reconf_config_t *cfg)
+{
+    unsigned n = r->w->num_slots;
+    uint64_t all = n >= 64 ? UINT64_MAX : ((uint64_t)1 << n) - 1;
+    if (!cfg->partitions || !cfg->tasks || cfg->num_partitions == 0 || cfg->num_tasks == 0)
+        return -EINVAL;
+    for (unsigned i = 0; i < cfg->num_partitions; i++)
+        if (cfg->partitions[i].slots & ~all) {
+            weft_log(r->w, "reconf: partition %u has slots 0x%" PRIx64 ", the fabric %u", i,
+                     cfg->partitions[i].slots, n);
+            return -EINVAL;
+        }
+    for (unsigned i = 0; i < cfg->num_tasks; i++)
+        if (cfg->tasks[i].partition >= cfg->num_partitions)
+            return -EINVAL;
+    return 0;
+}
+
+int weft_reconf_open(weft_t *w, const weft_reconf_config_t *cfg, weft_reconf_t **out)
+{
+    if (!w || !cfg || !out)
+        return -EINVAL;
+    if (!w->platform->ops->slot_program)
+        return -ENOTSUP;
+    weft_reconf_t *r = calloc(1, sizeof *r);
+    if (!r)
+        return -ENOMEM;
+    r->w = w;
+    r->p = w->platform;
+    uint32_t mhz = 0;
+    int rc = r->p->ops->mmio_read(r->p, WEFT_REG_CLOCK_MHZ, &mhz);
+    r->clock_mhz = mhz ? mhz : 100;
+    if (rc == 0)
+        rc = check_layout(r, cfg);
+    r->num_tasks = cfg->num_tasks;
+    r->tasks = rc == 0 ? calloc(cfg->num_tasks, sizeof *r->tasks) : NULL;
+    unsigned *task_part = rc == 0 ? calloc(cfg->num_tasks, sizeof *task_part) : NULL;
+    uint64_t *part_slots = rc == 0 ? calloc(cfg->num_partitions, sizeof *part_slots) : NULL;
+    if (rc == 0 && (!r->tasks || !task_part || !part_slots))
+        rc = -ENOMEM;
+    for (unsigned i = 0; rc == 0 && i < cfg->num_tasks; i++) {
+        rc = load_task(r, &cfg->tasks[i], cfg, &r->tasks[i]);
+        task_part[i] = cfg->tasks[i].partition;
+    }
+    for (unsigned i = 0; rc == 0 && i < cfg->num_partitions; i++)
+        part_slots[i] = cfg->partitions[i].slots;
+    if (rc == 0) {
+        reconf_layout_t layout = {cfg->num_partitions, part_slots, cfg->num_tasks, task_part};
+        rc = reconf_sched_create(&r->sched, &layout, &sched_ops, r);
+    }
+    free(task_part);
+    free(part_slots);
+    if (rc != 0) {
+        free_tasks(r);
+        free(r);
+        return rc;
+    }
+    pthread_mutex_init(&r->mu, NULL);
+    pthread_cond_init(&r->cv, NULL);
+    rc = -pthread_create(&r->port, NULL, port_main, r);
+    r->port_started = rc == 0;
+    for (unsigned i = 0; rc == 0 && i < cfg->num_partitions; i++)
+        for (unsigned s = 0; s < w->num_slots && rc == 0; s++) {
+            if (!(cfg->partitions[i].slots >> s & 1))
+                continue;
+            runner_t *ru = &r->runners[s];
+            ru->r = r;
+            ru->slot = s;
+            rc = -pthread_create(&ru->thread, NULL, runner_main, ru);
+            ru->started = rc == 0;
+        }
+    if (rc != 0) {
+        weft_reconf_close(r);
+        return rc;
+    }
+    *out = r;
+    return 0;
+}
+
+void weft_reconf_close(weft_reconf_t *r)
+{
+    if (!r)
+        return;
+    pthread_mutex_lock(&r->mu);
+    for (weft_reconf_req_t *q = r->reqs; q; q = q->next)
+        if (!q->ended)
+            reconf_sched_cancel(r->sched, q->id);
+    /* What could not be cancelled is being programmed or runs: let it end. */
+    for (;;) {
+        bool live = false;
+        for (weft_reconf_req_t *q = r->reqs; q; q = q->next)
+            live = live || !q->ended;
+        if (!live)
+            break;
+        pthread_cond_wait(&r->cv, &r->mu);
+    }
+    r->stopping = true;
+    pthread_cond_broadcast(&r->cv);
+    pthread_mutex_unlock(&r->mu);
+    if (r->port_started)
+        pthread_join(r->port, NULL);
+    for (unsigned s = 0; s < RECONF_MAX_SLOTS; s++)
+        if (r->runners[s].started)
+            pthread_join(r->runners[s].thread, NULL);
+    while (r->reqs) {
+        weft_reconf_req_t *q = r->reqs;
+        r->reqs = q->next;
+        close(q->efd);
+        free(q->res);
+        free(q->win);
+        free(q);
+    }
+    reconf_sched_destroy(r->sched);
+    free_tasks(r);
+    pthread_cond_destroy(&r->cv);
+    pthread_mutex_destroy(&r->mu);
+    free(r);
+}
+
+/* ---- requests -------------------------------------------------------------------------- */
+
+int weft_reconf_submit(weft_reconf_t *r, unsigned task, const weft_reconf_args_t *args,
+                       weft_reconf_req_t **out)
+{
+    if (!r || !out || task >= r->num_tasks || (args && args->num_resources > WEFT_MAX_RESOURCES) ||
+        (args && args->num_windows > WEFT_MAX_WINDOWS) ||
+        (args && args->num_resources && !args->resources) ||
+        (args && args->num_windows && !args->windows))
+        return -EINVAL;
+    weft_reconf_req_t *q = calloc(1, sizeof *q);
+    if (!q)
+        return -ENOMEM;
+    q->r = r;
+    q->task = task;
+    q->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+    if (args) {
+        q->init_data = args->init_data;
+        q->num_res = args->num_resources;
+        q->num_win = args->num_windows;
+        if (q->num_res && (q->res = malloc(q->num_res * sizeof *q->res)))
+            memcpy(q->res, args->resources, q->num_res * sizeof *q->res);
+        if (q->num_win && (q->win = malloc(q->num_win * sizeof *q->win)))
+            memcpy(q->win, args->windows, q->num_win * sizeof *q->win);
+    }
+    if (q->efd < 0 || (q->num_res && !q->res) || (q->num_win && !q->win)) {
+        int rc = q->efd < 0 ? -errno : -ENOMEM;
+        if (q->efd >= 0)
+            close(q->efd);
+        free(q->res);
+        free(q->win);
+        free(q);
+        return rc;
+    }
+    pthread_mutex_lock(&r->mu);
+    if (r->stopping) {
+        pthread_mutex_unlock(&r->mu);
+        close(q->efd);
+        free(q->res);
+        free(q->win);
+        free(q);
+        return -ESHUTDOWN;
+    }
+    q->next = r->reqs;
+    r->reqs = q;
+    q->result.submit_ns = now_ns();
+    r->stats.requests++;
+    /* The ops it triggers (execute, fail) find q by its number, which the scheduler
+     * hands out in order: set it first. */
+    q->id = r->last_id + 1;
+    uint64_t id = 0;
+    int rc = reconf_sched_submit(r->sched, task, q->result.submit_ns, &id);
+    if (rc == 0)
+        r->last_id = id;
+    if (rc == 0 && id != q->id) {
+        weft_log(r->w, "reconf: the scheduler numbered request %" PRIu64 " as %" PRIu64, q->id, id);
+        q->id = id;
+    }
+    if (rc != 0) {
+        r->reqs = q->next;
+        r->stats.requests--;
+        pthread_mutex_unlock(&r->mu);
+        close(q->efd);
+        free(q->res);
+        free(q->win);
+        free(q);
+        return rc;
+    }
+    pthread_mutex_unlock(&r->mu);
+    *out = q;
+    return 0;
+}
+
+int weft_reconf_fd(const weft_reconf_req_t *q)
+{
+    return q ? q->efd : -EINVAL;
+}
+
+int weft_reconf_wait(weft_reconf_req_t *q, int timeout_ms, weft_reconf_result_t *res)
+{
+    if (!q)
+        return -EINVAL;
+    weft_reconf_t *r = q->r;
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    if (timeout_ms > 0) {
+        until.tv_sec += timeout_ms / 1000;
+        until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+        if (until.tv_nsec >= 1000000000L) {
+            until.tv_sec++;
+            until.tv_nsec -= 1000000000L;
+        }
+    }
+    pthread_mutex_lock(&r->mu);
+    int rc = 0;
+    while (!q->ended && rc == 0) {
+        if (timeout_ms < 0)
+            pthread_cond_wait(&r->cv, &r->mu);
+        else if (timeout_ms == 0 || pthread_cond_timedwait(&r->cv, &r->mu, &until) == ETIMEDOUT)
+            rc = q->ended ? 0 : -ETIMEDOUT;
+    }
+    if (rc == 0 && res)
+        *res = q->result;
+    pthread_mutex_unlock(&r->mu);
+    return rc;
+}
+
+int weft_reconf_cancel(weft_reconf_req_t *q)
+{
+    if (!q)
+        return -EINVAL;
+    weft_reconf_t *r = q->r;
+    pthread_mutex_lock(&r->mu);
+    int rc = q->ended ? -EALREADY : reconf_sched_cancel(r->sched, q->id);
+    pthread_mutex_unlock(&r->mu);
+    return rc == -ENOENT ? -EBUSY : rc;
+}
+
+void weft_reconf_release(weft_reconf_req_t *q)
+{
+    if (!q)
+        return;
+    weft_reconf_t *r = q->r;
+    weft_reconf_cancel(q);
+    weft_reconf_wait(q, -1, NULL);
+    pthread_mutex_lock(&r->mu);
+    for (weft_reconf_req_t **pp = &r->reqs; *pp; pp = &(*pp)->next)
+        if (*pp == q) {
+            *pp = q->next;
+            break;
+        }
+    pthread_mutex_unlock(&r->mu);
+    close(q->efd);
+    free(q->res);
+    free(q->win);
+    free(q);
+}
+
+void weft_reconf_stats(weft_reconf_t *r, weft_reconf_stats_t *out)
+{
+    if (!r || !out)
+        return;
+    pthread_mutex_lock(&r->mu);
+    *out = r->stats;
+    pthread_mutex_unlock(&r->mu);
+}
