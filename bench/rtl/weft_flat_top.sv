@@ -38,7 +38,6 @@ module weft_flat_top #(
   logic quiet, hold;
   logic fri_irq, fri_load, fri_load_blank;
   logic [7:0] fri_load_slot;
-  logic [31:0] fri_load_addr;
 
   weft_static #(
     .NumSlots     (NumSlots),
@@ -65,7 +64,6 @@ module weft_flat_top #(
     .fri_load_o      (fri_load),
     .fri_load_blank_o(fri_load_blank),
     .fri_load_slot_o (fri_load_slot),
-    .fri_load_addr_o (fri_load_addr),
     .fri_load_done_i (1'b1),
     .fri_load_ok_i   (1'b1)
   );
@@ -92,6 +90,6 @@ module weft_flat_top #(
   // (With every slot empty nothing reads the slots' run, reset or response either.)
   logic unused_hints;
   assign unused_hints = ^{quiet, hold, slot_idle, slot_rsp, slot_run, slot_rst_n, fri_irq,
-                          fri_load, fri_load_blank, fri_load_slot, fri_load_addr};
+                          fri_load, fri_load_blank, fri_load_slot};
 
 endmodule

@@ -63,7 +63,8 @@ module weft_axil_regs #(
   output logic                     global_we_o,
   /// Byte offset in the global window of the access, word aligned.
   output logic [15:0]              global_addr_o,
-  /// Read data of the reconfiguration interface's register at global_addr_o.
+  /// Read data of the reconfiguration interface's register at global_addr_o (0 at an
+  /// offset that is none of its registers).
   input  logic [31:0]              fri_rdata_i,
   /// Hold edges a simulator skipped before this one (0 on a board): the CYCLE counter
   /// counts them too (docs/architecture.md, "Holding").
@@ -134,11 +135,8 @@ module weft_axil_regs #(
       weft_osif_pkg::RegIrqPending: global_rdata = 32'(irq_i);
       weft_osif_pkg::RegNumLinks:   global_rdata = 32'(NumLinks);
       weft_osif_pkg::RegClockMhz:   global_rdata = 32'(ClockMhz);
-      weft_osif_pkg::RegFriAddr, weft_osif_pkg::RegFriSize, weft_osif_pkg::RegFriRate,
-      weft_osif_pkg::RegFriCtrl, weft_osif_pkg::RegFriStatus, weft_osif_pkg::RegFriCycles,
-      weft_osif_pkg::RegFriBytes: global_rdata = fri_rdata_i;
       default: begin
-        global_rdata = '0;
+        global_rdata = fri_rdata_i;  // 0 at any offset that is not an FRI_* register
         for (int l = 0; l < NumLinksSigned; l++) begin
           if (global_off == weft_osif_pkg::RegLinkInfo + 16'(l * weft_osif_pkg::RegLinkInfoStride)) begin
             global_rdata = {LinkDepth[l*16 +: 16], LinkDst[l*8 +: 8], LinkSrc[l*8 +: 8]};

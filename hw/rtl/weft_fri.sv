@@ -8,28 +8,41 @@
 // writes FRI_ADDR, FRI_SIZE and FRI_CTRL with START and the slot. The FRI then
 //   1. decouples the slot (decouple_o: held in reset, not clocked, no bus traffic, no
 //      interrupt) for the whole programming; the other slots run on;
-//   2. reads the file over the memory master as a requester of its own, and consumes it
-//      at FRI_RATE bytes per cycle (8.8 fixed point; 0: a word per cycle), the rate of
-//      the configuration port it models (FRED's PCAP: about 1.2; ICAP: 4);
+//   2. reads FRI_SIZE bytes over the memory master as a requester of its own (served
+//      before the slots, but never twice in a row: weft_memif_master UrgentLast), and
+//      consumes them at FRI_RATE bytes per cycle (8.8 fixed point; 0: a word per cycle),
+//      the rate of the configuration port it models (FRED's PCAP: about 1.2; ICAP: 4);
 //   3. checks the header as it arrives (magic, version and header size, header CRC-32,
 //      reserved bytes, payload size against FRI_SIZE, the slot in the file's slot mask)
 //      and the payload's CRC-32 at its end;
 //   4. waits until no burst of the slot is left on the bus, then asks the host to load
 //      the slot (load_o): with the file's configuration when every check passed
 //      (load_blank_o = 0), or empty (load_blank_o = 1) when one failed, as a slot whose
-//      configuration frames were half written is on a board. The host answers with
+//      configuration frames were half written is on a board. The host (which knows from
+//      its own START which configuration the file carries) answers with
 //      load_done_i and load_ok_i (a board ties both high: the frames it wrote are the
 //      load); a refused load leaves the slot empty and fails with FriErrLoad;
 //   5. ends DONE or FAILED with the error code and the cycles it took in FRI_CYCLES,
 //      raising irq_o while FRI_CTRL.IRQ_EN is set, until software writes ACK.
-// One slot is programmed at a time: START is ignored while the FRI is busy.
+// One slot is programmed at a time: START is ignored while the FRI is busy. Its registers
+// take whole-word writes only (a write with any byte strobe low is ignored), so that no
+// byte store can START with a stale slot number.
+//
+// Rate and jitter: the FRI reads bursts of BurstBeats (128) words into a FIFO of two
+// bursts, and never gets two bursts in a row while a slot waits. Between two of its
+// bursts a slot burst of at most 256 beats may run: 128 words in about 400 cycles keeps
+// 1.2 bytes a cycle, and the words buffered outlast that slot burst. So on a quiet bus a
+// programming takes the same cycles every time, and with busy slots only a little more:
+// its first words may wait behind a slot's burst, and like a real port it consumes at its
+// rate, not faster to catch up. A faster port (an ICAP's 4 bytes a cycle) gets about half
+// the bus while the slots ask for it.
 module weft_fri #(
   /// Number of slots.
   parameter int unsigned NumSlots = 4,
   /// FRI_RATE after reset: bytes per cycle, 8.8 fixed point.
   parameter logic [15:0] ResetRate = 16'd307,
   /// Read FIFO depth in words (at least two bursts).
-  parameter int unsigned FifoDepth = 64
+  parameter int unsigned FifoDepth = 256
 ) (
   /// Fabric clock.
   input  logic                clk_i,
@@ -43,6 +56,8 @@ module weft_fri #(
   input  logic [15:0]         reg_addr_i,
   /// Write data.
   input  logic [31:0]         reg_wdata_i,
+  /// Write byte strobes: only whole-word writes are taken.
+  input  logic [3:0]          reg_wstrb_i,
   /// Read data of the FRI register at reg_addr_i (0 elsewhere).
   output logic [31:0]         reg_rdata_o,
 
@@ -79,8 +94,6 @@ module weft_fri #(
   output logic                load_blank_o,
   /// The slot to load.
   output logic [7:0]          load_slot_o,
-  /// Bus address of the file whose header names the configuration.
-  output logic [31:0]         load_addr_o,
   /// The load is done.
   input  logic                load_done_i,
   /// ...and succeeded (ignored for a blank load).
@@ -96,9 +109,10 @@ module weft_fri #(
 
   localparam int unsigned HeaderWords = weft_osif_pkg::FriHeaderBytes / 4;
   localparam int unsigned HeaderCrcWord = 32;       // bytes 128..131
-  localparam int unsigned BurstBeats = 16;
+  localparam int unsigned BurstBeats = 128;
   localparam int unsigned CntW = $clog2(FifoDepth + 1);
   localparam logic [31:0] MaxPayload = 32'(weft_osif_pkg::FriMaxPayload);
+  localparam logic [31:0] MaxFile = weft_osif_pkg::FriHeaderBytes + MaxPayload;
 
   typedef enum logic [2:0] {
     StIdle,
@@ -147,9 +161,10 @@ module weft_fri #(
   // ---------------------------------------------------------------------------------
   // Registers
   // ---------------------------------------------------------------------------------
-  logic busy, wr_ctrl, start, ack;
+  logic busy, we, wr_ctrl, start, ack;
   assign busy    = (state_q != StIdle) && (state_q != StDone) && (state_q != StFailed);
-  assign wr_ctrl = reg_we_i && (reg_addr_i == weft_osif_pkg::RegFriCtrl);
+  assign we      = reg_we_i && (reg_wstrb_i == 4'hF);
+  assign wr_ctrl = we && (reg_addr_i == weft_osif_pkg::RegFriCtrl);
   assign start   = wr_ctrl && !busy && ((reg_wdata_i & weft_osif_pkg::FriCtrlStart) != '0);
   assign ack     = wr_ctrl && !busy && ((reg_wdata_i & weft_osif_pkg::FriCtrlAck) != '0);
 
@@ -228,27 +243,25 @@ module weft_fri #(
   assign paced = (rate_q == '0) || (credit_q >= word_credit);
   assign pop   = (state_q == StRead) && !fifo_empty && paced;
 
-  // The verdict on the word popped now: 0 to go on, else the error code.
+  // The verdict on the word popped now: 0 to go on, else the error code. Only
+  // comparisons here; the CRC is updated at the edge of a pop (in simulation it costs
+  // nothing in the cycles without one), and the payload's is judged there too.
   logic [7:0]  verdict;
-  logic [31:0] crc_next;
   logic        last_word;
   logic [2:0]  word_bytes;
   assign last_word  = (pos_q >= 25'(HeaderWords)) && (pos_q + 25'd1 == total_words);
   assign word_bytes = (last_word && (payload_size_q[1:0] != 2'd0)) ? {1'b0, payload_size_q[1:0]}
                                                                    : 3'd4;
   always_comb begin
-    verdict  = '0;
-    crc_next = crc32_bytes(crc_q, fifo_rdata, word_bytes);
+    verdict = '0;
     unique case (pos_q)
       25'd0: if (fifo_rdata != weft_osif_pkg::FriMagic0) verdict = 8'(weft_osif_pkg::FriErrMagic);
       25'd1: if (fifo_rdata != weft_osif_pkg::FriMagic1) verdict = 8'(weft_osif_pkg::FriErrMagic);
       25'd2: if (fifo_rdata != weft_osif_pkg::FriVersionWord) verdict = 8'(weft_osif_pkg::FriErrVersion);
       25'(HeaderCrcWord): begin
-        crc_next = '1;  // the payload's CRC starts after the header
         if (fifo_rdata != ~crc_q) verdict = 8'(weft_osif_pkg::FriErrHeaderCrc);
       end
       25'(HeaderWords - 1): begin
-        crc_next = '1;
         if (reserved_bad_q || fifo_rdata != '0) begin
           verdict = 8'(weft_osif_pkg::FriErrReserved);
         end else if (payload_size_q == '0 || payload_size_q > MaxPayload) begin
@@ -261,13 +274,7 @@ module weft_fri #(
           verdict = 8'(weft_osif_pkg::FriErrSlot);
         end
       end
-      default: begin
-        if (pos_q > 25'(HeaderCrcWord) && pos_q < 25'(HeaderWords)) begin
-          crc_next = '1;
-        end else if (last_word && crc_next != ~payload_crc_q) begin
-          verdict = 8'(weft_osif_pkg::FriErrPayloadCrc);
-        end
-      end
+      default: ;
     endcase
   end
 
@@ -320,7 +327,7 @@ module weft_fri #(
       req_addr_q     <= '0;
     end else begin
       // Registers software writes; the file's place and the rate only while not busy.
-      if (reg_we_i && !busy) begin
+      if (we && !busy) begin
         unique case (reg_addr_i)
           weft_osif_pkg::RegFriAddr: addr_q <= reg_wdata_i;
           weft_osif_pkg::RegFriSize: size_q <= reg_wdata_i;
@@ -362,7 +369,9 @@ module weft_fri #(
       if (pop) begin
         pos_q   <= pos_q + 25'd1;
         bytes_q <= bytes_q + 32'(word_bytes);
-        crc_q   <= crc_next;
+        // Words 0..31 make the header's CRC, the payload's starts after the header.
+        crc_q   <= (pos_q >= 25'(HeaderCrcWord) && pos_q < 25'(HeaderWords)) ? '1 :
+                   crc32_bytes(crc_q, fifo_rdata, word_bytes);
         unique case (pos_q)
           25'd3: payload_size_q <= fifo_rdata;
           25'd4: payload_crc_q <= fifo_rdata;
@@ -371,10 +380,6 @@ module weft_fri #(
         endcase
         if (pos_q > 25'(HeaderCrcWord) && pos_q < 25'(HeaderWords - 1) && fifo_rdata != '0) begin
           reserved_bad_q <= 1'b1;
-        end
-        // The payload's words are requested once its size is known.
-        if (pos_q == 25'(HeaderWords - 1) && verdict == '0) begin
-          req_left_q <= req_left_q + 25'((payload_size_q + 32'd3) >> 2);
         end
       end
 
@@ -388,9 +393,12 @@ module weft_fri #(
           crc_q          <= '1;
           reserved_bad_q <= 1'b0;
           payload_size_q <= '0;
+          pending_q      <= '0;  // a bus error's unpushed beats are not on their way
           slot_q         <= reg_wdata_i[7:0];
           rd_addr_q      <= addr_q;
-          req_left_q     <= 25'(HeaderWords);
+          // The whole file is read from the start (the header check then requires
+          // FRI_SIZE to be header and payload); no more than the largest one.
+          req_left_q     <= 25'((((size_q > MaxFile) ? MaxFile : size_q) + 32'd3) >> 2);
           if (32'(reg_wdata_i[7:0]) >= NumSlots || addr_q[1:0] != 2'b00) begin
             err_q   <= 8'(weft_osif_pkg::FriErrArgs);
             state_q <= StFailed;
@@ -408,12 +416,17 @@ module weft_fri #(
             req_valid_q <= 1'b0;
             state_q     <= StDrain;
           end else if (pop && last_word) begin
-            state_q <= StSettle;
+            if (crc32_bytes(crc_q, fifo_rdata, word_bytes) != ~payload_crc_q) begin
+              err_q <= 8'(weft_osif_pkg::FriErrPayloadCrc);
+            end
+            state_q <= StSettle;  // nothing of the file is left on the bus
           end
         end
         StDrain: if (!burst_busy_i) begin
           state_q <= StSettle;
         end
+        // With weft_memif_master (one transaction at a time) the slot's bursts are over
+        // before the FRI read its first word; this keeps that true for any interconnect.
         StSettle: if ((slot_mem_active_i & decouple_o) == '0) begin
           state_q <= StLoad;
         end
@@ -439,17 +452,15 @@ module weft_fri #(
   assign load_o       = (state_q == StLoad);
   assign load_blank_o = (err_q != '0);
   assign load_slot_o  = slot_q;
-  assign load_addr_o  = addr_q;
   assign irq_o        = irq_en_q && ((state_q == StDone) || (state_q == StFailed));
   assign busy_o       = busy;
-  assign still_o      = !busy && fifo_still && !reg_we_i && !req_gnt_i && !rd_push_i;
+  assign still_o      = !busy && fifo_still && !we && !req_gnt_i && !rd_push_i;
 
 `ifndef SYNTHESIS
   if (FifoDepth < 2 * BurstBeats) begin : gen_depth_check
     $error("weft_fri: FifoDepth must hold two bursts");
   end
-  // A burst is issued only for the FRI's own request, and only while reading or
-  // draining it.
+  // A burst is issued only for the FRI's own request, and only while reading.
   GrantOnlyWhenRequested_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
       req_gnt_i |-> req_valid_o);
   // One slot at a time.

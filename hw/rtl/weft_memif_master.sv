@@ -8,8 +8,9 @@
 // crosses a 4 KiB boundary and has at most 256 beats. The master runs one AXI4
 // transaction at a time (no IDs, 32-bit data, INCR, size 4 bytes) and picks the next
 // slot round-robin per burst (with UrgentLast, the last requester, the reconfiguration
-// interface, goes before the round whenever it asks: a configuration port is fed at its
-// rate whatever the slots do, and it only asks while its FIFO has room); a new burst may be issued in the same cycle the previous
+// interface, goes before the round whenever it asks, but not twice in a row while a slot
+// waits: the port is fed at its rate whatever the slots do, and at a port's full speed
+// the slots still get every other burst); a new burst may be issued in the same cycle the previous
 // one completes (B handshake for a write, last R handshake for a read).
 //
 // Write: AW and W are sent independently; W beats pass through an output register fed
@@ -25,7 +26,8 @@
 module weft_memif_master #(
   /// Number of slots (requesters).
   parameter int unsigned NumSlots = 4,
-  /// The last requester is served before the round-robin ones whenever it asks.
+  /// The last requester is served before the round-robin ones whenever it asks, but not
+  /// twice in a row while another waits.
   parameter bit UrgentLast = 1'b0
 ) (
   /// Fabric clock.
@@ -116,13 +118,16 @@ module weft_memif_master #(
   // ---------------------------------------------------------------------------------
   // Arbitration
   // ---------------------------------------------------------------------------------
-  logic [NumSlots-1:0] arb_req, arb_gnt, gnt;
+  logic [NumSlots-1:0] arb_req, rr_req, arb_gnt, gnt;
   logic [SelW-1:0]     gnt_idx;
-  logic                complete, issue, urgent;
+  logic                complete, issue, urgent, last_urgent_q;
 
   assign arb_req = req_valid_i & ~abort_i;
   assign issue   = ((state_q == StIdle) || complete) && (arb_req != '0);
-  assign urgent  = UrgentLast && arb_req[NumSlots-1];
+  // The urgent requester is never in the round; it goes first unless it went last and
+  // someone else waits.
+  assign rr_req  = UrgentLast ? (arb_req & ~(NumSlots'(1) << (NumSlots - 1))) : arb_req;
+  assign urgent  = UrgentLast && arb_req[NumSlots-1] && !(last_urgent_q && rr_req != '0);
 
   // The round only moves on when its own grant is served.
   weft_rr_arbiter #(
@@ -130,7 +135,7 @@ module weft_memif_master #(
   ) u_arbiter (
     .clk_i,
     .rst_ni,
-    .req_i     (arb_req),
+    .req_i     (rr_req),
     .advance_i (issue && !urgent),
     .gnt_o     (arb_gnt)
   );
@@ -211,6 +216,7 @@ module weft_memif_master #(
       rcnt_q    <= '0;
       abort_q   <= 1'b0;
       err_q     <= 1'b0;
+      last_urgent_q <= 1'b0;
     end else if (state_q != StIdle || arb_req != '0 || awvalid_q || arvalid_q || wvalid_q ||
                  err_now) begin
       err_q <= err_q || err_now;
@@ -240,6 +246,7 @@ module weft_memif_master #(
       end
 
       if (issue) begin
+        last_urgent_q <= urgent;
         state_q   <= req_write_i[gnt_idx] ? StWrite : StRead;
         sel_q     <= gnt_idx;
         addr_q    <= req_addr_i[32*gnt_idx +: 32];
@@ -285,7 +292,8 @@ module weft_memif_master #(
 `ifndef SYNTHESIS
   StillMeansStable_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
       still_o |=> $stable({state_q, sel_q, addr_q, len_q, awvalid_q, arvalid_q, wvalid_q,
-                           wlast_q, wdata_q, wstrb_q, wcnt_q, rcnt_q, abort_q, err_q}));
+                           wlast_q, wdata_q, wstrb_q, wcnt_q, rcnt_q, abort_q, err_q,
+                           last_urgent_q}));
   GrantOneHot_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
       $onehot0(req_gnt_o));
   PopOneHot_A: assert property (@(posedge clk_i) disable iff (!rst_ni) $onehot0(wr_pop_o));

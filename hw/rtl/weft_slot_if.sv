@@ -98,6 +98,8 @@ module weft_slot_if #(
   /// kept in reset and stopped (CONTROL writes cannot release it) and raises no
   /// interrupt.
   input  logic        decouple_i,
+  /// MEM_ACTIVE: a burst of the slot (MEMIF or stager) waits for the bus or is in flight.
+  output logic        mem_active_o,
   /// CONTROL.RUN: the thread is clocked.
   output logic        slot_run_o,
   /// The thread's side of the slot's channels.
@@ -733,11 +735,15 @@ module weft_slot_if #(
         fault_info_q <= bus_err_info_i;
         stopped_q    <= 1'b1;
       end
-      // A staging burst's bus error: software gave a bad buffer address.
-      if (st_err && !fault_any) begin
+      // A staging burst's bus error: software gave a bad buffer address. The stager is
+      // dead from here on, so the fault is always recorded; FAULT_ADDR/FAULT_INFO keep
+      // the first fault's.
+      if (st_err) begin
         fault_stage_q <= 1'b1;
-        fault_addr_q  <= bus_err_addr_i;
-        fault_info_q  <= bus_err_info_i;
+        if (!fault_any) begin
+          fault_addr_q <= bus_err_addr_i;
+          fault_info_q <= bus_err_info_i;
+        end
       end
       if (wr_sw2hw && sw2hw_full) begin
         fault_ovf_q <= 1'b1;
@@ -783,7 +789,7 @@ module weft_slot_if #(
         weft_osif_pkg::SlotRegCaps:      reg_rdata_o = 32'(NumWindows) |
                                                      (32'(NumBinds) << weft_osif_pkg::CapsBindsShift);
         weft_osif_pkg::SlotRegLinkCalls: reg_rdata_o = link_calls_q;
-        weft_osif_pkg::SlotRegMemActive: reg_rdata_o = 32'(burst_busy_i || req_valid_o);
+        weft_osif_pkg::SlotRegMemActive: reg_rdata_o = 32'(mem_active_o);
         weft_osif_pkg::SlotRegBusyLo:    reg_rdata_o = busy_q[31:0];
         weft_osif_pkg::SlotRegBusyHi:    reg_rdata_o = busy_hi_q;
         weft_osif_pkg::SlotRegFifoDepth: reg_rdata_o = {16'(OsifDepth), 16'(OsifDepth)};
@@ -809,6 +815,7 @@ module weft_slot_if #(
   // Outputs
   // ---------------------------------------------------------------------------------
   assign slot_rst_no = !reset_q;
+  assign mem_active_o = burst_busy_i || req_valid_o;
   assign slot_run_o  = run_q;
   assign irq_o       = irq_en_q && !decouple_i && (osif_irq || fault_any);
 

@@ -10,7 +10,8 @@
 // reconfiguration interface, which reads partial bitstream files and programs one slot
 // at a time while its decoupler holds that slot; one weft_memif_master carrying every
 // slot's memory traffic and the FRI's over AXI4 (one transaction at a time, round-robin
-// per burst, the FRI as one more requester).
+// per burst among the slots; the FRI, one more requester, goes before them but never
+// twice in a row).
 //
 // The parameters describe one platform; tools/gen_platform.py derives them from the
 // platform description (platform/default.yaml). Per-slot and per-link values are packed
@@ -72,10 +73,8 @@ module weft_static #(
   output logic                   fri_load_o,
   /// Leave that slot empty instead: a check of the file failed.
   output logic                   fri_load_blank_o,
-  /// The slot to load.
+  /// The slot to load (the host knows which configuration from its own START).
   output logic [7:0]             fri_load_slot_o,
-  /// Bus address of the file whose header names the configuration.
-  output logic [31:0]            fri_load_addr_o,
   /// The loader is done...
   input  logic                   fri_load_done_i,
   /// ...and loaded the configuration.
@@ -200,6 +199,7 @@ module weft_static #(
     .reg_we_i          (global_we),
     .reg_addr_i        (global_addr),
     .reg_wdata_i       (reg_wdata),
+    .reg_wstrb_i       (reg_wstrb),
     .reg_rdata_o       (fri_rdata),
     .req_valid_o       (req_valid[FriReq]),
     .req_addr_o        (req_addr[FriReq*32 +: 32]),
@@ -215,7 +215,6 @@ module weft_static #(
     .load_o            (fri_load_o),
     .load_blank_o      (fri_load_blank_o),
     .load_slot_o       (fri_load_slot_o),
-    .load_addr_o       (fri_load_addr_o),
     .load_done_i       (fri_load_done_i),
     .load_ok_i         (fri_load_ok_i),
     .irq_o             (fri_irq_o),
@@ -229,8 +228,6 @@ module weft_static #(
   assign wr_valid[FriReq]           = 1'b0;
   logic unused_fri_write;
   assign unused_fri_write = wr_busy[FriReq] ^ wr_pop[FriReq];
-  // MEM_ACTIVE of each slot: its burst waits for the bus or is in flight.
-  assign slot_mem_active = req_valid[NumSlots-1:0] | burst_busy[NumSlots-1:0];
 
   for (genvar s = 0; s < NumSlots; s++) begin : gen_slot
     weft_slot_if #(
@@ -252,6 +249,7 @@ module weft_static #(
       .reg_rdata_o           (reg_rdata[s*32 +: 32]),
       .slot_rst_no           (slot_rst_no[s]),
       .decouple_i            (decouple[s]),
+      .mem_active_o          (slot_mem_active[s]),
       .slot_run_o            (slot_run_o[s]),
       .slot_req_i            (slot_req_i[s*ReqStride +: ReqWidth]),
       .slot_rsp_o            (slot_rsp_o[s*RspStride +: RspWidth]),

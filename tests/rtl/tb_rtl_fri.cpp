@@ -43,18 +43,39 @@ constexpr uint32_t kMemSize = kWinSize * kNumSlots + kFileArea;
 constexpr uint32_t kRw = WEFT_WIN_READ | WEFT_WIN_WRITE;
 constexpr uint32_t kRate12 = 307; // 1.2 bytes a cycle, 8.8 fixed point
 
+// Whether a burst to slot 0's window is on the bus (AXI4 runs one transaction at a time
+// here): from its AW or AR handshake to its B or last R handshake.
+class Slot0Bus : public Agent
+{
+  public:
+    bool open = false;
+    void drive(Vweft_static &) override {}
+    void sample(Vweft_static &d) override
+    {
+        if (d.m_axi_awvalid_o && d.m_axi_awready_i)
+            open = in_slot0(d.m_axi_awaddr_o);
+        if (d.m_axi_arvalid_o && d.m_axi_arready_i)
+            open = in_slot0(d.m_axi_araddr_o);
+        if ((d.m_axi_bvalid_i && d.m_axi_bready_o) ||
+            (d.m_axi_rvalid_i && d.m_axi_rready_o && d.m_axi_rlast_i))
+            open = false;
+    }
+
+  private:
+    static bool in_slot0(uint32_t a) { return a >= kMemBase && a < kMemBase + kWinSize; }
+};
+
 // Answers the FRI's load requests after a few cycles, as the simulation host does.
 class Loader : public Agent
 {
   public:
-    explicit Loader(StaticHarness &h) : h_(h) {}
+    Loader(StaticHarness &h, const Slot0Bus &bus) : h_(h), bus_(bus) {}
     bool refuse = false;
     unsigned max_wait = 4; // cycles before the answer: 0 to 3, or always 0 when 1
     struct Load {
         unsigned slot;
         bool blank;
-        uint32_t addr;
-        uint64_t cycle;
+        bool slot0_burst_open; // a burst to slot 0's window was still on the bus
     };
     std::vector<Load> loads;
     std::vector<uint8_t> *mem = nullptr;
@@ -73,8 +94,7 @@ class Loader : public Agent
         }
         if (wait_ < 0) {
             wait_ = static_cast<int>(h_.rng()() % max_wait);
-            loads.push_back(
-                {d.fri_load_slot_o, bool(d.fri_load_blank_o), d.fri_load_addr_o, h_.cycle()});
+            loads.push_back({d.fri_load_slot_o, bool(d.fri_load_blank_o), bus_.open});
             if (mem)
                 slot0_at_load.assign(mem->begin(), mem->begin() + kWinSize);
         } else if (wait_ > 0) {
@@ -84,19 +104,21 @@ class Loader : public Agent
 
   private:
     StaticHarness &h_;
+    const Slot0Bus &bus_;
     int wait_ = -1;
 };
 
 class Bench
 {
   public:
-    Bench() : h(kSeed), mem(kMemSize), shadow(kMemSize), slave(h, mem, kMemBase), loader(h)
+    Bench() : h(kSeed), mem(kMemSize), shadow(kMemSize), slave(h, mem, kMemBase), loader(h, bus)
     {
         for (unsigned s = 0; s < kNumSlots; ++s)
             threads.emplace_back(new Thread(h, s));
         for (auto &t : threads)
             h.add_agent(t.get());
         h.add_agent(&slave);
+        h.add_agent(&bus);
         h.add_agent(&loader);
         loader.mem = &mem;
         for (uint32_t i = 0; i < kMemSize; ++i)
@@ -106,33 +128,15 @@ class Bench
     StaticHarness h;
     std::vector<uint8_t> mem, shadow;
     MemSlave slave;
+    Slot0Bus bus;
     Loader loader;
     std::vector<std::unique_ptr<Thread>> threads;
 
     static uint32_t win(unsigned s) { return kMemBase + s * kWinSize; }
 
-    uint32_t shadow_word(uint32_t a) const
-    {
-        const uint8_t *p = &shadow[a - kMemBase];
-        return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
-    }
-
     void queue_cmd(unsigned s, bool write, uint32_t addr, uint32_t len)
     {
-        Thread &t = *threads[s];
-        t.cmd.push_back(cmd_word0(write ? WEFT_MEMIF_OP_WRITE : WEFT_MEMIF_OP_READ, len));
-        t.cmd.push_back(addr);
-        for (uint32_t i = 0; i < len; i += 4) {
-            uint32_t a = addr + i;
-            if (write) {
-                uint32_t v = h.rng()();
-                t.wr.push_back(v);
-                for (unsigned k = 0; k < 4; ++k)
-                    shadow[a - kMemBase + k] = uint8_t(v >> (8 * k));
-            } else {
-                t.rd_expect.push_back(shadow_word(a));
-            }
-        }
+        queue_memif_cmd(*threads[s], shadow, kMemBase, h.rng(), write, addr, len);
     }
 
     // Keep the neighbours busy: a few random commands queued whenever one runs dry.
@@ -198,8 +202,8 @@ class Bench
         h.mmio_write(WEFT_REG_FRI_ADDR, kFileBase + at);
         h.mmio_write(WEFT_REG_FRI_SIZE, size);
         h.mmio_write(WEFT_REG_FRI_RATE, rate);
-        uint64_t words_before = neighbour_words();
         h.mmio_write(WEFT_REG_FRI_CTRL, WEFT_FRI_CTRL_START | WEFT_FRI_CTRL_IRQ_EN | slot);
+        const size_t bursts_before = slave.log.size(); // the FRI has started
         uint32_t st = 0;
         bool poked = false, released_tried = false;
         for (unsigned i = 0; i < 200000; ++i) {
@@ -243,8 +247,15 @@ class Bench
               st, h.mmio_read(WEFT_REG_FRI_BYTES), int(h.dut().fri_load_o),
               h.mmio_read(WEFT_SLOT_REG(0, WEFT_SLOT_REG_MEM_ACTIVE)));
         CHECK(h.dut().fri_irq_o, "no FRI interrupt at the end");
-        if (h.mmio_read(WEFT_REG_FRI_CYCLES) > 2000)
-            CHECK(neighbour_words() > words_before, "neighbours moved nothing meanwhile");
+        CHECK(loader.loads.empty() || !loader.loads.back().slot0_burst_open,
+              "slot 0 loaded while a burst of its window was on the bus");
+        // The neighbours' bursts went on while the FRI read, at every rate.
+        unsigned theirs = 0;
+        for (size_t i = bursts_before; i < slave.log.size(); ++i)
+            theirs += slave.log[i].addr >= win(1) && slave.log[i].addr < win(kNumSlots);
+        const uint32_t cycles = h.mmio_read(WEFT_REG_FRI_CYCLES);
+        if (cycles > 300)
+            CHECK(theirs > 0, "no neighbour burst in the %u cycles of a programming", cycles);
         return st;
     }
 
@@ -292,8 +303,7 @@ class Bench
         h.step(40);
         uint32_t st = program(0, 0, size, kRate12, true);
         CHECK(state_of(st) == WEFT_FRI_STATE_DONE && err_of(st) == 0, "good file: status 0x%x", st);
-        CHECK(loader.loads.size() == 1 && loader.loads[0].slot == 0 && !loader.loads[0].blank &&
-                  loader.loads[0].addr == kFileBase,
+        CHECK(loader.loads.size() == 1 && loader.loads[0].slot == 0 && !loader.loads[0].blank,
               "good file: loads %zu", loader.loads.size());
         CHECK(h.mmio_read(WEFT_REG_FRI_BYTES) == size, "FRI_BYTES %u, file %u",
               h.mmio_read(WEFT_REG_FRI_BYTES), size);
@@ -321,7 +331,7 @@ class Bench
             CHECK(err_of(st) == 0, "rate %u: status 0x%x", rate, st);
             uint32_t c = h.mmio_read(WEFT_REG_FRI_CYCLES);
             std::printf("rate %u/256 B/cycle: %u cycles\n", rate, c);
-            CHECK(c < cycles / 2, "rate %u: %u cycles, not faster than at 1.2 B/cycle", rate, c);
+            CHECK(c < cycles, "rate %u: %u cycles, not faster than at 1.2 B/cycle", rate, c);
             ack();
         }
 
@@ -346,6 +356,8 @@ class Bench
                 h.mmio_write(WEFT_REG_FRI_CTRL, WEFT_FRI_CTRL_ACK);
             }
         }
+        std::printf("quiet bus: %u bytes in %u cycles, three times\n", size,
+                    h.mmio_read(WEFT_REG_FRI_CYCLES));
         loader.max_wait = 4;
 
         // Damaged files, each with its error code. Each is placed at 0x8000.
@@ -402,8 +414,9 @@ class Bench
         expect_fail({"payload byte flipped", WEFT_FRI_ERR_PAYLOAD_CRC, true}, f, size);
         expect_fail({"slot out of range", WEFT_FRI_ERR_ARGS, false}, good, size, 9);
         expect_fail({"unaligned address", WEFT_FRI_ERR_ARGS, false}, good, size, 0, 0x8002);
-        // A file outside memory gets a bus error.
-        {
+        // A file outside memory gets a bus error, again and again (a bus error's beats
+        // never reach the FIFO; nothing of one run may linger into the next).
+        for (int run = 0; run < 5; ++run) {
             size_t n = loader.loads.size();
             uint32_t s = program(0, kFileArea, size);
             CHECK(state_of(s) == WEFT_FRI_STATE_FAILED && err_of(s) == WEFT_FRI_ERR_BUS,
@@ -416,6 +429,28 @@ class Bench
         loader.refuse = true;
         expect_fail({"loader refuses", WEFT_FRI_ERR_LOAD, false, true}, good, size);
         loader.refuse = false;
+        // A file that fails at once while slot 0 has a long write on a slow bus: the slot
+        // is emptied only once that burst is off the bus (the decoupler ends it without
+        // data; it still runs to its B response). Here that follows from the memory master
+        // running one transaction at a time (the FRI's first read waits behind the burst);
+        // weft_fri's StSettle keeps it true for a master with transactions outstanding.
+        {
+            h.mmio_write(WEFT_SLOT_REG(0, WEFT_SLOT_REG_CONTROL),
+                         WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN);
+            slave.timing.p_w = 3;
+            for (int i = 0; i < 4; ++i)
+                queue_cmd(0, true, win(0) + 0x400 * i, 0x400);
+            for (unsigned i = 0; i < 20000 && !bus.open; ++i)
+                h.step();
+            CHECK(bus.open, "slot 0's write never reached the bus");
+            f = good;
+            f[0] ^= 1;
+            expect_fail({"bad magic, slot 0 writing", WEFT_FRI_ERR_MAGIC, true}, f, size);
+            slave.timing = SlaveTiming{};
+            threads[0]->cmd.clear();
+            threads[0]->wr.clear();
+            threads[0]->drop_pending = true;
+        }
         // And a good file still works after all of that.
         st = program(0, 0, size);
         CHECK(state_of(st) == WEFT_FRI_STATE_DONE, "good file after failures: 0x%x", st);

@@ -73,29 +73,12 @@ class Bench
                      WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN);
     }
 
-    uint32_t shadow_word(uint32_t a) const
-    {
-        const uint8_t *p = &shadow[a - kMemBase];
-        return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
-    }
+    uint32_t shadow_word(uint32_t a) const { return image_word(shadow, kMemBase, a); }
 
     // Queue one command on a thread and update the expected image.
     void queue_cmd(unsigned s, bool write, uint32_t addr, uint32_t len)
     {
-        Thread &t = *threads[s];
-        t.cmd.push_back(cmd_word0(write ? WEFT_MEMIF_OP_WRITE : WEFT_MEMIF_OP_READ, len));
-        t.cmd.push_back(addr);
-        for (uint32_t i = 0; i < len; i += 4) {
-            uint32_t a = addr + i;
-            if (write) {
-                uint32_t v = h.rng()();
-                t.wr.push_back(v);
-                for (unsigned k = 0; k < 4; ++k)
-                    shadow[a - kMemBase + k] = uint8_t(v >> (8 * k));
-            } else {
-                t.rd_expect.push_back(shadow_word(a));
-            }
-        }
+        queue_memif_cmd(*threads[s], shadow, kMemBase, h.rng(), write, addr, len);
         ++commands;
         cmd_bytes += len;
         if (addr / 4096 != (addr + len - 1) / 4096)

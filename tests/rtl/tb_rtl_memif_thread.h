@@ -7,6 +7,8 @@
 #include "tb_check.h"
 #include <cstdint>
 #include <deque>
+#include <random>
+#include <vector>
 
 #include "tb_rtl_static_harness.h"
 #include "weft/osif_protocol.h"
@@ -86,6 +88,32 @@ class Thread : public Agent
     unsigned s_;
     bool cmd_pending_ = false, wr_pending_ = false;
 };
+
+/** Word at bus address a of a memory image img whose first byte is at bus address base. */
+inline uint32_t image_word(const std::vector<uint8_t> &img, uint32_t base, uint32_t a)
+{
+    const uint8_t *p = &img[a - base];
+    return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
+}
+
+/** Queue one MEMIF command on t and keep img, the memory it must leave, up to date: a
+ *  write's words are random, a read expects what img holds. */
+inline void queue_memif_cmd(Thread &t, std::vector<uint8_t> &img, uint32_t base, std::mt19937 &rng,
+                            bool write, uint32_t addr, uint32_t len)
+{
+    t.cmd.push_back(cmd_word0(write ? WEFT_MEMIF_OP_WRITE : WEFT_MEMIF_OP_READ, len));
+    t.cmd.push_back(addr);
+    for (uint32_t a = addr; a < addr + len; a += 4) {
+        if (write) {
+            uint32_t v = rng();
+            t.wr.push_back(v);
+            for (unsigned k = 0; k < 4; ++k)
+                img[a - base + k] = uint8_t(v >> (8 * k));
+        } else {
+            t.rd_expect.push_back(image_word(img, base, a));
+        }
+    }
+}
 
 } // namespace weft_tb
 

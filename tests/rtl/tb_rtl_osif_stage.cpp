@@ -16,7 +16,8 @@
 //   word 1; nothing else in memory changes; the interrupt line and IRQ_STATUS bit0 are
 //   high exactly from the cycle after the sequence burst's B response until the cycle
 //   after the release; no staging burst while a request is pending or a response DMA
-//   runs; staging bursts at most 16 beats; OSIF_HW2SW reads 0 and pops nothing;
+//   runs; staging bursts no longer than the HW2SW FIFO (16 words); OSIF_HW2SW reads 0 and pops
+//   nothing;
 // * release by an OSIF_SW2HW write: the thread receives the word;
 // * response DMA of 1..257 words: the thread receives them in order, read bursts no
 //   longer than the FIFO and never before the release; OSIF_RSP_DMA counts down and
@@ -45,6 +46,7 @@
 #include <vector>
 
 #include "tb_rtl_mem_slave.h"
+#include "tb_rtl_memif_thread.h"
 #include "tb_rtl_static_harness.h"
 #include "weft/osif_protocol.h"
 
@@ -95,11 +97,6 @@ uint32_t nargs_of(uint32_t header)
 {
     return (header >> WEFT_OSIF_REQ_NARGS_SHIFT) & WEFT_OSIF_REQ_NARGS_MASK;
 }
-uint32_t cmd_word0(uint32_t op, uint32_t len)
-{
-    return (op << WEFT_MEMIF_OP_SHIFT) |
-           ((len & WEFT_MEMIF_LENGTH_MASK) << WEFT_MEMIF_LENGTH_SHIFT);
-}
 
 // ---------------------------------------------------------------------------------------
 // The thread of one slot: OSIF requests and responses, and MEMIF commands
@@ -107,25 +104,23 @@ uint32_t cmd_word0(uint32_t op, uint32_t len)
 class SlotThread : public Agent
 {
   public:
-    SlotThread(StaticHarness &h, unsigned slot) : h_(h), s_(slot) {}
+    SlotThread(StaticHarness &h, unsigned slot) : mem(h, slot), h_(h), s_(slot) {}
 
     // OSIF: words to send (a valid, once raised, stays until taken), words received.
     std::deque<uint32_t> out;
     std::vector<uint32_t> in;
-    size_t in_expect = 0;   ///< response words the thread waits for in total
-    unsigned p_out = 100;   ///< chance per cycle to offer the next request word
-    unsigned p_in = 100;    ///< chance per cycle to take a response word while waiting
-    unsigned p_pause = 0;   ///< per mille per word: a long pause before it (10..160 cycles)
-    uint64_t out_words = 0; ///< request words taken by the slot
-    // MEMIF, as in tb_rtl_memif.
-    std::deque<uint32_t> cmd, wr, rd_expect;
-    unsigned p_mem = 100;
-    uint64_t rd_words = 0;
+    size_t in_expect = 0;      ///< response words the thread waits for in total
+    unsigned p_out = 100;      ///< chance per cycle to offer the next request word
+    unsigned p_in = 100;       ///< chance per cycle to take a response word while waiting
+    unsigned p_pause = 0;      ///< per mille per word: a long pause before it (10..160 cycles)
+    uint64_t out_words = 0;    ///< request words taken by the slot
+    Thread mem;                ///< the MEMIF side (tb_rtl_memif_thread.h)
     bool drop_pending = false; ///< forget the words presented (the slot was reset)
 
     bool osif_sent() const { return out.empty() && !valid_; }
-    bool mem_idle() const { return cmd.empty() && wr.empty() && rd_expect.empty(); }
     bool offering() const { return valid_; }
+    /** Chance per cycle of each MEMIF handshake. */
+    void set_p_mem(unsigned p) { mem.timing = ThreadTiming{p, p, p}; }
 
     /** The slot was reset: the thread starts over. */
     void restart()
@@ -133,16 +128,18 @@ class SlotThread : public Agent
         out.clear();
         in.clear();
         in_expect = 0;
-        cmd.clear();
-        wr.clear();
-        rd_expect.clear();
+        mem.cmd.clear();
+        mem.wr.clear();
+        mem.rd_expect.clear();
+        mem.drop_pending = true;
         drop_pending = true;
     }
 
     void drive(Vweft_static &d) override
     {
+        mem.drive(d); // first: the OSIF lines below are this thread's
         if (drop_pending) {
-            valid_ = cmd_pending_ = wr_pending_ = false;
+            valid_ = false;
             pause_until_ = 0;
             drop_pending = false;
         }
@@ -159,16 +156,6 @@ class SlotThread : public Agent
         // Waiting in a call: for a response, or with nothing to send (blocked).
         const bool waits = in.size() < in_expect || osif_sent();
         SET_REQ(d, s_, OSIF_IN_READY, waits && h_.chance(p_in));
-
-        if (!cmd_pending_ && !cmd.empty() && h_.chance(p_mem))
-            cmd_pending_ = true;
-        if (!wr_pending_ && !wr.empty() && h_.chance(p_mem))
-            wr_pending_ = true;
-        SET_REQ(d, s_, MEM_CMD_VALID, cmd_pending_);
-        SET_REQ(d, s_, MEM_CMD_DATA, cmd_pending_ ? cmd.front() : 0);
-        SET_REQ(d, s_, MEM_WR_VALID, wr_pending_);
-        SET_REQ(d, s_, MEM_WR_DATA, wr_pending_ ? wr.front() : 0);
-        SET_REQ(d, s_, MEM_RD_READY, !rd_expect.empty() && h_.chance(p_mem));
     }
 
     void sample(Vweft_static &d) override
@@ -185,24 +172,7 @@ class SlotThread : public Agent
                   s_, w, (unsigned long long)h_.cycle());
             in.push_back(w);
         }
-        if (cmd_pending_ && RSP(d, s_, MEM_CMD_READY)) {
-            cmd.pop_front();
-            cmd_pending_ = false;
-        }
-        if (wr_pending_ && RSP(d, s_, MEM_WR_READY)) {
-            wr.pop_front();
-            wr_pending_ = false;
-        }
-        if (RSP(d, s_, MEM_RD_VALID) && REQ(d, s_, MEM_RD_READY)) {
-            uint32_t got = RSP(d, s_, MEM_RD_DATA);
-            CHECK(!rd_expect.empty(), "slot %u: unexpected MEMIF read word 0x%08x", s_, got);
-            if (!rd_expect.empty()) {
-                CHECK(got == rd_expect.front(), "slot %u: MEMIF read word 0x%08x, want 0x%08x", s_,
-                      got, rd_expect.front());
-                rd_expect.pop_front();
-            }
-            ++rd_words;
-        }
+        mem.sample(d);
     }
 
   private:
@@ -210,7 +180,6 @@ class SlotThread : public Agent
     unsigned s_;
     bool valid_ = false, pause_decided_ = false;
     uint64_t pause_until_ = 0;
-    bool cmd_pending_ = false, wr_pending_ = false;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -770,7 +739,7 @@ class Bench
         const Script &x = sc[s];
         const SlotThread &t = *threads[s];
         return x.to_send == 0 && x.handled == x.reqs.size() && x.answered == x.reqs.size() &&
-               t.osif_sent() && t.mem_idle() && x.mem.empty();
+               t.osif_sent() && t.mem.idle() && x.mem.empty();
     }
 
     /** Give the thread its next MEMIF command once the last one is done. */
@@ -778,13 +747,13 @@ class Bench
     {
         Script &x = sc[s];
         SlotThread &t = *threads[s];
-        if (x.mem.empty() || !t.mem_idle())
+        if (x.mem.empty() || !t.mem.idle())
             return;
         const Script::MemCmd &c = x.mem.front();
-        t.cmd.push_back(c.w0);
-        t.cmd.push_back(c.addr);
-        t.wr.insert(t.wr.end(), c.wr.begin(), c.wr.end());
-        t.rd_expect.insert(t.rd_expect.end(), c.rd.begin(), c.rd.end());
+        t.mem.cmd.push_back(c.w0);
+        t.mem.cmd.push_back(c.addr);
+        t.mem.wr.insert(t.mem.wr.end(), c.wr.begin(), c.wr.end());
+        t.mem.rd_expect.insert(t.mem.rd_expect.end(), c.rd.begin(), c.rd.end());
         x.mem.pop_front();
     }
 
@@ -940,7 +909,7 @@ class Bench
                 t.p_out = 20 + r() % 81;
                 t.p_in = 5 + r() % 96;
                 t.p_pause = r() % 3 == 0 ? r() % 30 : 0;
-                t.p_mem = 20 + r() % 81;
+                t.set_p_mem(20 + r() % 81);
             }
     }
 
@@ -949,7 +918,8 @@ class Bench
         slave.timing = SlaveTiming{};
         h.axil_timing() = AxilTiming{100, 100};
         for (auto &t : threads) {
-            t->p_out = t->p_in = t->p_mem = 100;
+            t->p_out = t->p_in = 100;
+            t->set_p_mem(100);
             t->p_pause = 0;
         }
     }
@@ -1392,12 +1362,12 @@ class Bench
             configure(s, default_req_buf(s), default_rsp_buf(s));
             h.set_window(s, 0, memif_win(s), kMemifWinSize, kRw);
             m.check_irq = false;
-            t.cmd.push_back((3u << WEFT_MEMIF_OP_SHIFT) | 4u);
-            t.cmd.push_back(memif_win(s));
+            t.mem.cmd.push_back((3u << WEFT_MEMIF_OP_SHIFT) | 4u);
+            t.mem.cmd.push_back(memif_win(s));
             h.step(50);
             CHECK(h.mmio_read(sreg(s, WEFT_SLOT_REG_FAULT)) == WEFT_FAULT_MEM, "%s: no FAULT.MEM",
                   what);
-            t.cmd.clear();
+            t.mem.cmd.clear();
             const unsigned bursts = m.stage_bursts;
             sc[s].to_send = 1;
             sc[s].nargs = {6};
