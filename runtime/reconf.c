@@ -15,7 +15,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <poll.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -26,13 +25,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "deadline.h"
 #include "reconf_sched.h"
 #include "weft/bitstream.h"
 #include "weft/osif_protocol.h"
 #include "weft_internal.h"
-
-/* A runner asks the fabric's cycle counter this often while its task runs. */
-#define JOIN_SLICE_MS 20
 
 typedef struct task {
     char name[WEFT_NAME_MAX];
@@ -68,7 +65,7 @@ struct weft_reconf_req {
     weft_mem_window_t *win;
     unsigned num_win;
     int efd;
-    bool ended, released, started;
+    bool ended;
     weft_reconf_result_t result;
     struct weft_reconf_req *next; /* live requests */
 };
@@ -80,20 +77,18 @@ struct weft_reconf {
     reconf_sched_t *sched;
     task_t *tasks;
     unsigned num_tasks;
-    char (*part_names)[WEFT_NAME_MAX];
 
     pthread_mutex_t mu;
-    pthread_cond_t cv; /* port job, runner jobs, a request's end, stopping */
-    bool stopping;
+    pthread_cond_t cv; /* CLOCK_MONOTONIC: port job, runner jobs, a request's end, stopping */
+    bool closing;      /* weft_reconf_close() has begun: no more requests */
+    bool stopping;     /* every request has ended: the threads leave */
     weft_reconf_req_t *reqs;
-    weft_reconf_stats_t stats;
 
     /* the port: one job at a time */
     pthread_t port;
     bool port_started, port_busy;
     unsigned port_slot, port_task;
     unsigned done_slot; /* the slot whose programming the port reports now */
-    uint64_t last_id;   /* the scheduler's number of the last request */
     programmed_t prog[RECONF_MAX_SLOTS];
 
     runner_t runners[RECONF_MAX_SLOTS];
@@ -106,10 +101,13 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static uint64_t cycles_now(weft_reconf_t *r)
+static void req_free(weft_reconf_req_t *q)
 {
-    uint64_t c = 0;
-    return weft_fabric_cycles(r->w, &c) == 0 ? c : 0;
+    if (q->efd >= 0)
+        close(q->efd);
+    free(q->res);
+    free(q->win);
+    free(q);
 }
 
 static weft_reconf_req_t *find_req(weft_reconf_t *r, uint64_t id)
@@ -143,14 +141,11 @@ static void op_reconfigure(void *arg, unsigned slot, unsigned task)
     pthread_cond_broadcast(&r->cv);
 }
 
-static void op_execute(void *arg, unsigned slot, uint64_t id)
+/* Under mu: q starts (or failed) in slot; the port's programming of it, if it has just
+ * programmed it, is q's. */
+static void take_slot(weft_reconf_t *r, weft_reconf_req_t *q, unsigned slot)
 {
-    weft_reconf_t *r = arg;
-    weft_reconf_req_t *q = find_req(r, id);
-    if (!q)
-        return;
     programmed_t *pg = &r->prog[slot];
-    q->started = true;
     q->result.slot = slot;
     q->result.reconfigured = pg->fresh;
     if (pg->fresh) {
@@ -158,11 +153,16 @@ static void op_execute(void *arg, unsigned slot, uint64_t id)
         q->result.reconf_ns = pg->end_ns - pg->start_ns;
         q->result.reconf_cycles = pg->cycles;
         pg->fresh = false;
-        r->stats.reconfigured++;
     } else {
         q->result.wait_ns = now_ns() - q->result.submit_ns;
-        r->stats.reused++;
     }
+}
+
+static void op_execute(void *arg, unsigned slot, uint64_t id)
+{
+    weft_reconf_t *r = arg;
+    weft_reconf_req_t *q = find_req(r, id);
+    take_slot(r, q, slot);
     r->runners[slot].job = q;
     pthread_cond_broadcast(&r->cv);
 }
@@ -171,20 +171,9 @@ static void op_fail(void *arg, uint64_t id, int err)
 {
     weft_reconf_t *r = arg;
     weft_reconf_req_t *q = find_req(r, id);
-    if (!q)
-        return;
-    if (err == -EIO) {
-        programmed_t *pg = &r->prog[r->done_slot];
-        q->result.slot = r->done_slot;
-        q->result.reconfigured = 1;
-        q->result.wait_ns = pg->start_ns - q->result.submit_ns;
-        q->result.reconf_ns = pg->end_ns - pg->start_ns;
-        q->result.reconf_cycles = pg->cycles;
-        snprintf(q->result.message, sizeof q->result.message, "%s", pg->message);
-        pg->fresh = false;
-        r->stats.failed++;
-    } else if (err == -ECANCELED) {
-        r->stats.cancelled++;
+    if (err == -EIO) { /* its slot's programming failed */
+        take_slot(r, q, r->done_slot);
+        snprintf(q->result.message, sizeof q->result.message, "%s", r->prog[r->done_slot].message);
     }
     end_req(q, err);
 }
@@ -206,7 +195,7 @@ static void *port_main(void *arg)
         const task_t *t = &r->tasks[r->port_task];
         pthread_mutex_unlock(&r->mu);
 
-        weft_program_result_t res;
+        weft_program_result_t res = {0};
         const uint64_t t0 = now_ns();
         int rc = r->p->ops->slot_program(r->p, slot, t->file_bus, t->file_size, &res);
         const uint64_t t1 = now_ns();
@@ -247,29 +236,37 @@ static int run_task(weft_reconf_t *r, weft_reconf_req_t *q, unsigned slot)
     a.num_windows = q->num_win;
     weft_hwthread_t *th = NULL;
     q->result.start_ns = now_ns();
-    const uint64_t c0 = cycles_now(r);
-    int rc = weft_hwthread_create(r->w, &th, &a);
+    uint64_t c0 = 0, c = 0;
+    int rc = weft_fabric_cycles(r->w, &c0);
+    if (rc == 0)
+        rc = weft_hwthread_create(r->w, &th, &a);
     if (rc != 0) {
         snprintf(q->result.message, sizeof q->result.message, "%s could not start in slot %u: %s",
                  t->name, slot, strerror(-rc));
         return rc;
     }
     weft_exit_status_t st;
-    for (;;) {
-        rc = weft_hwthread_timedjoin(th, &st, JOIN_SLICE_MS);
-        if (rc != -ETIMEDOUT)
-            break;
-        if (t->timeout_cycles && cycles_now(r) - c0 > t->timeout_cycles) {
-            snprintf(q->result.message, sizeof q->result.message,
-                     "%s stopped in slot %u after its timeout of %" PRIu64 " fabric cycles",
-                     t->name, slot, t->timeout_cycles);
-            weft_hwthread_destroy(th);
-            q->result.exec_cycles = cycles_now(r) - c0;
-            return -ETIMEDOUT;
+    bool timed_out = false;
+    if (t->timeout_cycles == 0) {
+        rc = weft_hwthread_join(th, &st);
+    } else {
+        /* Fabric time: the cycle counter, asked once a wait slice. */
+        while ((rc = weft_hwthread_timedjoin(th, &st, WEFT_WAIT_SLICE_MS)) == -ETIMEDOUT) {
+            if (weft_fabric_cycles(r->w, &c) == 0 && c - c0 > t->timeout_cycles) {
+                timed_out = true;
+                break;
+            }
         }
     }
-    q->result.exec_cycles = cycles_now(r) - c0;
     weft_hwthread_destroy(th);
+    if (weft_fabric_cycles(r->w, &c) == 0)
+        q->result.exec_cycles = c - c0;
+    if (timed_out) {
+        snprintf(q->result.message, sizeof q->result.message,
+                 "%s stopped in slot %u after its timeout of %" PRIu64 " fabric cycles", t->name,
+                 slot, t->timeout_cycles);
+        return -ETIMEDOUT;
+    }
     if (rc != 0)
         return rc;
     if (st.kind == WEFT_EXIT_NORMAL) {
@@ -311,7 +308,8 @@ static int load_task(weft_reconf_t *r, const weft_reconf_task_t *in,
 {
     snprintf(t->name, sizeof t->name, "%s", in->name ? in->name : "task");
     t->partition = in->partition;
-    t->timeout_cycles = in->timeout_us * r->clock_mhz;
+    t->timeout_cycles =
+        in->timeout_us > UINT64_MAX / r->clock_mhz ? UINT64_MAX : in->timeout_us * r->clock_mhz;
     int fd = in->bitstream ? open(in->bitstream, O_RDONLY | O_CLOEXEC) : -1;
     if (fd < 0) {
         int e = in->bitstream ? errno : EINVAL;
@@ -373,7 +371,6 @@ static void free_tasks(weft_reconf_t *r)
         if (r->tasks[i].file)
             weft_mem_free(r->w, r->tasks[i].file);
     free(r->tasks);
-    free(r->part_names);
 }
 
 static int check_layout(weft_reconf_t *r, const weft_reconf_config_t *cfg)
@@ -389,8 +386,11 @@ static int check_layout(weft_reconf_t *r, const weft_reconf_config_t *cfg)
             return -EINVAL;
         }
     for (unsigned i = 0; i < cfg->num_tasks; i++)
-        if (cfg->tasks[i].partition >= cfg->num_partitions)
+        if (cfg->tasks[i].partition >= cfg->num_partitions) {
+            weft_log(r->w, "reconf: task %u names partition %u of %u", i, cfg->tasks[i].partition,
+                     cfg->num_partitions);
             return -EINVAL;
+        }
     return 0;
 }
 
@@ -407,7 +407,9 @@ int weft_reconf_open(weft_t *w, const weft_reconf_config_t *cfg, weft_reconf_t *
     r->p = w->platform;
     uint32_t mhz = 0;
     int rc = r->p->ops->mmio_read(r->p, WEFT_REG_CLOCK_MHZ, &mhz);
-    r->clock_mhz = mhz ? mhz : 100;
+    if (rc == 0 && mhz == 0)
+        rc = -EIO; /* timeouts count cycles at this clock */
+    r->clock_mhz = mhz;
     if (rc == 0)
         rc = check_layout(r, cfg);
     r->num_tasks = cfg->num_tasks;
@@ -425,6 +427,8 @@ int weft_reconf_open(weft_t *w, const weft_reconf_config_t *cfg, weft_reconf_t *
     if (rc == 0) {
         reconf_layout_t layout = {cfg->num_partitions, part_slots, cfg->num_tasks, task_part};
         rc = reconf_sched_create(&r->sched, &layout, &sched_ops, r);
+        if (rc == -EINVAL)
+            weft_log(w, "reconf: partitions overlap or one has no slot");
     }
     free(task_part);
     free(part_slots);
@@ -434,7 +438,11 @@ int weft_reconf_open(weft_t *w, const weft_reconf_config_t *cfg, weft_reconf_t *
         return rc;
     }
     pthread_mutex_init(&r->mu, NULL);
-    pthread_cond_init(&r->cv, NULL);
+    pthread_condattr_t ca;
+    pthread_condattr_init(&ca);
+    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+    pthread_cond_init(&r->cv, &ca);
+    pthread_condattr_destroy(&ca);
     rc = -pthread_create(&r->port, NULL, port_main, r);
     r->port_started = rc == 0;
     for (unsigned i = 0; rc == 0 && i < cfg->num_partitions; i++)
@@ -460,6 +468,7 @@ void weft_reconf_close(weft_reconf_t *r)
     if (!r)
         return;
     pthread_mutex_lock(&r->mu);
+    r->closing = true; /* submit refuses from here on */
     for (weft_reconf_req_t *q = r->reqs; q; q = q->next)
         if (!q->ended)
             reconf_sched_cancel(r->sched, q->id);
@@ -483,10 +492,7 @@ void weft_reconf_close(weft_reconf_t *r)
     while (r->reqs) {
         weft_reconf_req_t *q = r->reqs;
         r->reqs = q->next;
-        close(q->efd);
-        free(q->res);
-        free(q->win);
-        free(q);
+        req_free(q);
     }
     reconf_sched_destroy(r->sched);
     free_tasks(r);
@@ -511,7 +517,8 @@ int weft_reconf_submit(weft_reconf_t *r, unsigned task, const weft_reconf_args_t
     q->r = r;
     q->task = task;
     q->efd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-    if (args) {
+    int rc = q->efd < 0 ? -errno : 0;
+    if (rc == 0 && args) {
         q->init_data = args->init_data;
         q->num_res = args->num_resources;
         q->num_win = args->num_windows;
@@ -519,51 +526,26 @@ int weft_reconf_submit(weft_reconf_t *r, unsigned task, const weft_reconf_args_t
             memcpy(q->res, args->resources, q->num_res * sizeof *q->res);
         if (q->num_win && (q->win = malloc(q->num_win * sizeof *q->win)))
             memcpy(q->win, args->windows, q->num_win * sizeof *q->win);
-    }
-    if (q->efd < 0 || (q->num_res && !q->res) || (q->num_win && !q->win)) {
-        int rc = q->efd < 0 ? -errno : -ENOMEM;
-        if (q->efd >= 0)
-            close(q->efd);
-        free(q->res);
-        free(q->win);
-        free(q);
-        return rc;
+        if ((q->num_res && !q->res) || (q->num_win && !q->win))
+            rc = -ENOMEM;
     }
     pthread_mutex_lock(&r->mu);
-    if (r->stopping) {
-        pthread_mutex_unlock(&r->mu);
-        close(q->efd);
-        free(q->res);
-        free(q->win);
-        free(q);
-        return -ESHUTDOWN;
-    }
-    q->next = r->reqs;
-    r->reqs = q;
-    q->result.submit_ns = now_ns();
-    r->stats.requests++;
-    /* The ops it triggers (execute, fail) find q by its number, which the scheduler
-     * hands out in order: set it first. */
-    q->id = r->last_id + 1;
-    uint64_t id = 0;
-    int rc = reconf_sched_submit(r->sched, task, q->result.submit_ns, &id);
-    if (rc == 0)
-        r->last_id = id;
-    if (rc == 0 && id != q->id) {
-        weft_log(r->w, "reconf: the scheduler numbered request %" PRIu64 " as %" PRIu64, q->id, id);
-        q->id = id;
-    }
-    if (rc != 0) {
-        r->reqs = q->next;
-        r->stats.requests--;
-        pthread_mutex_unlock(&r->mu);
-        close(q->efd);
-        free(q->res);
-        free(q->win);
-        free(q);
-        return rc;
+    if (rc == 0 && r->closing)
+        rc = -ESHUTDOWN;
+    if (rc == 0) {
+        q->next = r->reqs;
+        r->reqs = q;
+        q->result.submit_ns = now_ns();
+        /* The scheduler sets q->id before the ops it calls (execute, fail) look q up. */
+        rc = reconf_sched_submit(r->sched, task, q->result.submit_ns, &q->id);
+        if (rc != 0)
+            r->reqs = q->next;
     }
     pthread_mutex_unlock(&r->mu);
+    if (rc != 0) {
+        req_free(q);
+        return rc;
+    }
     *out = q;
     return 0;
 }
@@ -578,16 +560,8 @@ int weft_reconf_wait(weft_reconf_req_t *q, int timeout_ms, weft_reconf_result_t 
     if (!q)
         return -EINVAL;
     weft_reconf_t *r = q->r;
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    if (timeout_ms > 0) {
-        until.tv_sec += timeout_ms / 1000;
-        until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-        if (until.tv_nsec >= 1000000000L) {
-            until.tv_sec++;
-            until.tv_nsec -= 1000000000L;
-        }
-    }
+    const struct timespec until =
+        weft_deadline_after(CLOCK_MONOTONIC, timeout_ms > 0 ? timeout_ms : 0);
     pthread_mutex_lock(&r->mu);
     int rc = 0;
     while (!q->ended && rc == 0) {
@@ -610,7 +584,7 @@ int weft_reconf_cancel(weft_reconf_req_t *q)
     pthread_mutex_lock(&r->mu);
     int rc = q->ended ? -EALREADY : reconf_sched_cancel(r->sched, q->id);
     pthread_mutex_unlock(&r->mu);
-    return rc == -ENOENT ? -EBUSY : rc;
+    return rc;
 }
 
 void weft_reconf_release(weft_reconf_req_t *q)
@@ -627,17 +601,16 @@ void weft_reconf_release(weft_reconf_req_t *q)
             break;
         }
     pthread_mutex_unlock(&r->mu);
-    close(q->efd);
-    free(q->res);
-    free(q->win);
-    free(q);
+    req_free(q);
 }
 
 void weft_reconf_stats(weft_reconf_t *r, weft_reconf_stats_t *out)
 {
     if (!r || !out)
         return;
+    reconf_sched_stats_t st;
     pthread_mutex_lock(&r->mu);
-    *out = r->stats;
+    reconf_sched_stats(r->sched, &st);
     pthread_mutex_unlock(&r->mu);
+    *out = (weft_reconf_stats_t){st.requests, st.reused, st.reconfigured, st.failed, st.cancelled};
 }

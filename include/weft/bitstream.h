@@ -15,7 +15,7 @@
  * | 10 | 2 | header size (WEFT_BITSTREAM_HEADER_BYTES) |
  * | 12 | 4 | payload size in bytes (1 .. WEFT_BITSTREAM_MAX_PAYLOAD) |
  * | 16 | 4 | CRC-32 of the payload (zlib's, as in PNG and gzip) |
- * | 20 | 4 | slot mask: bit i set when the file may program slot i of the partition |
+ * | 20 | 4 | slot mask: bit i set when the file may program slot i (of the platform) |
  * | 24 | 24 | partition name, 0-padded |
  * | 48 | 48 | image name, 0-padded: the thread image's file name in the image directory |
  * | 96 | 32 | SHA-256 of that image file |

@@ -12,7 +12,13 @@
  * task as a hardware thread to its end (no preemption) and reports the request done.
  * Each request has an fd that turns readable when it is done, for poll/epoll.
  *
- * The manager's functions may be called from any thread.
+ * The manager's functions may be called from any thread, with three rules:
+ * - the manager owns the slots of its partitions while it is open: create no other
+ *   hardware thread there (the port would reset it; its runner would find the slot taken);
+ * - weft_reconf_close() comes before weft_shutdown() of its runtime, and no other call on
+ *   the manager or its requests may run or follow once close has begun;
+ * - close and release wait for a request that runs to end: give tasks that may not end on
+ *   their own a timeout.
  */
 #ifndef WEFT_RECONF_H
 #define WEFT_RECONF_H
@@ -31,7 +37,7 @@ typedef struct weft_reconf_req weft_reconf_req_t;
 
 /** A partition: slots of one shape (the platform description's partitions). */
 typedef struct weft_reconf_partition {
-    const char *name; /**< for messages (copied) */
+    const char *name; /**< each task's bitstream must name this partition (read at open) */
     uint64_t slots;   /**< bit i: slot i; partitions are disjoint */
 } weft_reconf_partition_t;
 

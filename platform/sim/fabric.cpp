@@ -29,10 +29,8 @@
 #include "fabric.h"
 
 #include <dlfcn.h>
-#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
@@ -214,10 +212,10 @@ Fabric::~Fabric()
             dlclose(s.dl);
         s.dl = nullptr;
     }
-    for (LoadedImage &im : loaded_) {
-        dlclose(im.dl);
-        close(im.fd);
-    }
+    for (void *dl : retired_)
+        dlclose(dl);
+    for (LoadedImage &im : loaded_)
+        close_thread_image(&im.image);
     if (top_)
         top_->final();
     top_.reset();
@@ -514,10 +512,31 @@ bool Fabric::take_requests()
     return true;
 }
 
+// The thread running the fabric: slot's model becomes model of abi (both null: the slot
+// is empty), owning dl if not null; returns the image the slot owned before, for the
+// caller to close off the fabric's thread.
+void *Fabric::install(unsigned slot, const weft_slot_model_abi_t *abi, weft_slot_model_t *model,
+                      void *dl)
+{
+    SlotModel &sl = slots_[slot];
+    if (sl.model)
+        sl.abi->destroy(sl.model);
+    void *old = sl.dl;
+    sl.abi = abi;
+    sl.model = model;
+    sl.dl = dl;
+    std::memset(sl.rsp, 0, sizeof sl.rsp);
+    std::memset(sl.req, 0, sizeof sl.req);
+    sl.fresh = false;
+    // The static region sees the new, empty slot's outputs (it ignores them until the
+    // slot runs).
+    std::memset(top_->slot_req_i.data() + slot * kReqWords, 0, sizeof sl.req);
+    return old;
+}
+
 // Holds mu_.
 void Fabric::do_reconfigure(Request *req)
 {
-    SlotModel &sl = slots_[req->slot];
     int rc = 0;
     if (bit(bits_get(top_->slot_run_o), req->slot)) {
         rc = -EBUSY;
@@ -528,19 +547,7 @@ void Fabric::do_reconfigure(Request *req)
                          req->abi->thread_name ? req->abi->thread_name : "?");
             rc = -ENOMEM;
         } else {
-            if (sl.model)
-                sl.abi->destroy(sl.model);
-            void *old = sl.dl;
-            sl.abi = req->abi;
-            sl.model = m;
-            sl.dl = req->dl;
-            std::memset(sl.rsp, 0, sizeof sl.rsp);
-            std::memset(sl.req, 0, sizeof sl.req);
-            sl.fresh = false;
-            // The static region sees the new, empty slot's outputs (it ignores them
-            // until the slot runs).
-            std::memset(top_->slot_req_i.data() + req->slot * kReqWords, 0, sizeof sl.req);
-            req->dl = old; // the caller closes the replaced image
+            req->dl = install(req->slot, req->abi, m, req->dl); // the caller closes the old
         }
     }
     req->rc = rc;
@@ -808,35 +815,18 @@ int Fabric::slot_reconfigure(unsigned slot, const char *image)
     }
     // A name without a slash would make dlopen search the library path instead.
     std::string path = std::strchr(image, '/') ? std::string(image) : "./" + std::string(image);
-    void *dl = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!dl) {
-        const char *why = dlerror();
-        std::fprintf(stderr, "weft sim: %s is not a loadable thread image: %s\n", image,
-                     why ? why : "unknown error");
-        return -ENOEXEC;
-    }
-    dlerror();
-    auto fn = reinterpret_cast<weft_slot_model_abi_fn>(dlsym(dl, WEFT_SLOT_MODEL_ABI_SYMBOL));
-    const weft_slot_model_abi_t *abi = fn ? fn() : nullptr;
-    if (!abi || abi->abi_version != WEFT_SLOT_MODEL_ABI_VERSION || !abi->create || !abi->destroy ||
-        !abi->eval) {
-        if (!fn) {
-            const char *why = dlerror();
-            std::fprintf(stderr, "weft sim: %s is not a thread image: %s\n", image,
-                         why ? why : "no " WEFT_SLOT_MODEL_ABI_SYMBOL " symbol");
-        } else {
-            std::fprintf(stderr, "weft sim: %s is a thread image of ABI %u, expected %u\n", image,
-                         abi ? abi->abi_version : 0u, WEFT_SLOT_MODEL_ABI_VERSION);
-        }
-        dlclose(dl);
+    ThreadImage im;
+    std::string why;
+    if (open_thread_image(path, image, &im, &why) != 0) {
+        std::fprintf(stderr, "weft sim: %s\n", why.c_str());
         return -ENOEXEC;
     }
 
     Request req;
     req.kind = Request::Kind::kReconfigure;
     req.slot = slot;
-    req.abi = abi;
-    req.dl = dl;
+    req.abi = im.abi;
+    req.dl = im.dl;
     int rc = submit(&req);
     // On success req.dl is the replaced image (or null), else the one loaded above.
     if (req.dl)

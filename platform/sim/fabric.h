@@ -16,6 +16,7 @@
 
 #include "slot_model_abi.h"
 #include "slot_workers.h"
+#include "thread_image.h"
 #include "weft/bitstream.h"
 #include "weft/osif_protocol.h"
 #include "weft/sim.h"
@@ -100,8 +101,9 @@ class Fabric
     void do_reconfigure(Request *req);
     void publish_irq(uint64_t irq);
     void fri_loader();
-    int fri_load(unsigned slot, uint32_t file_bus, std::string *why);
-    void empty_slot(unsigned slot);
+    const weft_slot_model_abi_t *prepare_image(uint64_t bus, size_t size, std::string *why);
+    void *install(unsigned slot, const weft_slot_model_abi_t *abi, weft_slot_model_t *model,
+                  void *dl);
     int irq_wait_line(unsigned line, int timeout_ms);
     void rest();
     void run_on_caller(Request *req);
@@ -120,19 +122,24 @@ class Fabric
     // Hold edges of the static region not evaluated yet (docs/architecture.md, "Holding").
     uint32_t skipped_ = 0;
 
-    // The reconfiguration port's loader (clock thread): images it loaded, by digest, each
-    // from a private copy whose SHA-256 it checked; why the last load was refused.
+    // The reconfiguration port (fabric_fri.cpp). slot_program() opens the image a file
+    // names before it starts the FRI, on its caller's thread; the FRI's load (on whichever
+    // thread runs the fabric) only creates the model and swaps it in.
     struct LoadedImage {
         uint8_t digest[WEFT_BITSTREAM_DIGEST_BYTES];
-        void *dl;
-        const weft_slot_model_abi_t *abi;
-        int fd; // the private copy dl was loaded from
+        ThreadImage image;
+    };
+    struct Prepared {
+        unsigned slot = ~0u;
+        const weft_slot_model_abi_t *abi = nullptr; // null: refuse the load, saying why
+        std::string why;
     };
     std::string image_dir_;
-    std::vector<LoadedImage> loaded_;
-    std::mutex load_why_mu_;
-    std::string load_why_;  // under load_why_mu_
-    std::mutex program_mu_; // one slot_program() at a time
+    std::mutex program_mu_;           // one slot_program() at a time
+    std::vector<LoadedImage> loaded_; // by digest, under program_mu_
+    std::mutex load_mu_;
+    Prepared prepared_;           // under load_mu_: what the FRI's next load installs
+    std::vector<void *> retired_; // under load_mu_: images a load replaced, to close
 
     // The DMA region.
     uint8_t *dma_ = nullptr;

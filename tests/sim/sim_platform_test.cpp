@@ -1,6 +1,7 @@
 // Tests of the simulation platform (platform/sim) through the platform interface: the
 // static region model, MMIO as AXI4-Lite, interrupts, the idle sleep, run-time
-// reconfiguration with test-only thread images, and MEMIF through the DMA region.
+// reconfiguration with test-only thread images (by path, and through the reconfiguration
+// port from bitstream files), and MEMIF through the DMA region.
 
 #include <gtest/gtest.h>
 
@@ -16,6 +17,7 @@
 
 #include <unistd.h>
 
+#include "weft/bitstream.h"
 #include "weft/osif_protocol.h"
 #include "weft/platform.h"
 #include "weft/sim.h"
@@ -40,13 +42,15 @@ class SimPlatformTest : public ::testing::Test
         if (p_)
             p_->ops->close(p_);
     }
-    // A new fabric opened with `flags` (weft_sim_config_t) in place of this one.
-    void reopen(uint32_t flags)
+    // A new fabric opened with `flags` and `image_dir` (weft_sim_config_t) in place of
+    // this one.
+    void reopen(uint32_t flags, const char *image_dir = nullptr)
     {
         p_->ops->close(p_);
         p_ = nullptr;
         weft_sim_config_t cfg{};
         cfg.flags = flags;
+        cfg.image_dir = image_dir;
         ASSERT_EQ(weft_sim_open(&p_, &cfg), 0);
     }
 
@@ -67,10 +71,16 @@ class SimPlatformTest : public ::testing::Test
         return s;
     }
 
-    // Load an image into a stopped slot, give it the DMA region, pulse reset, run it.
+    // Load an image into a stopped slot, then run it.
     void start(unsigned slot, const std::string &image)
     {
         ASSERT_EQ(p_->ops->slot_reconfigure(p_, slot, image.c_str()), 0) << image;
+        run(slot);
+    }
+
+    // Give a slot the DMA region, pulse reset, run it.
+    void run(unsigned slot)
+    {
         weft_dma_region_t r{};
         ASSERT_EQ(p_->ops->dma_region(p_, &r), 0);
         wr(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_WIN_BASE(0)), static_cast<uint32_t>(r.bus));
@@ -106,6 +116,46 @@ class SimPlatformTest : public ::testing::Test
         EXPECT_EQ(rd(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_OSIF_HW2SW)), kMemcopyDone);
         EXPECT_EQ(rd(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_FAULT)), 0u);
         return stats().cycles - before.cycles;
+    }
+
+    // A partial bitstream naming image `name` of the image directory (with that file's
+    // SHA-256, or `digest_of`'s), a payload of 1,001 bytes, for every slot, written at
+    // offset `off` of the DMA region; returns its bus address, its size in *size.
+    uint64_t put_bitstream(size_t off, const std::string &name, size_t *size,
+                           const std::string &digest_of = "")
+    {
+        weft_dma_region_t r{};
+        EXPECT_EQ(p_->ops->dma_region(p_, &r), 0);
+        uint8_t *file = static_cast<uint8_t *>(r.cpu) + off;
+        const uint32_t payload = 1001;
+        for (uint32_t i = 0; i < payload; ++i)
+            file[WEFT_BITSTREAM_HEADER_BYTES + i] = static_cast<uint8_t>(i * 7);
+        weft_bitstream_info_t info{};
+        info.payload_size = payload;
+        info.payload_crc = weft_bitstream_crc32(0, file + WEFT_BITSTREAM_HEADER_BYTES, payload);
+        info.slot_mask = 0xffffffffu;
+        std::snprintf(info.partition, sizeof info.partition, "all");
+        std::snprintf(info.image, sizeof info.image, "%s", name.c_str());
+        const std::string hashed = kImageDir + "/" + (digest_of.empty() ? name : digest_of);
+        EXPECT_EQ(weft_bitstream_file_sha256(hashed.c_str(), info.image_sha256), 0) << hashed;
+        EXPECT_EQ(weft_bitstream_write_header(&info, file), 0);
+        *size = WEFT_BITSTREAM_HEADER_BYTES + payload;
+        return r.bus + off;
+    }
+
+    // Program a slot through the reconfiguration port; the result in *res.
+    int program(unsigned slot, uint64_t bus, size_t size, weft_program_result_t *res)
+    {
+        return p_->ops->slot_program(p_, slot, bus, size, res);
+    }
+
+    // A programmed-and-run slot that holds nothing answers no word.
+    void expect_empty(unsigned slot)
+    {
+        run(slot);
+        wr(WEFT_SLOT_REG(slot, WEFT_SLOT_REG_OSIF_SW2HW), 1);
+        EXPECT_EQ(p_->ops->irq_wait(p_, slot, 100), -ETIMEDOUT) << "slot " << slot;
+        stop(slot);
     }
 
     weft_platform_t *p_ = nullptr;
@@ -351,6 +401,89 @@ TEST_F(SimPlatformTest, BadImagesAreRefusedAndTheFabricGoesOn)
     stop(1);
     start(1, kIncrement);
     EXPECT_EQ(exchange(1, 2), 3u);
+}
+
+TEST_F(SimPlatformTest, ProgramLoadsTheImageABitstreamNames)
+{
+    size_t size = 0;
+    const uint64_t loop = put_bitstream(0, "test_loopback.so", &size);
+    const uint64_t inc = put_bitstream(0x1000, "test_increment.so", &size);
+    weft_program_result_t res{};
+    ASSERT_EQ(program(0, loop, size, &res), 0) << res.message;
+    EXPECT_EQ(res.bytes, size);
+    EXPECT_GT(res.cycles, size * 256 / 307 - 1) << "the port reads at 1.2 bytes a cycle";
+    run(0);
+    EXPECT_EQ(exchange(0, 5), 5u);
+    stop(0);
+    ASSERT_EQ(program(0, inc, size, &res), 0) << res.message;
+    run(0);
+    EXPECT_EQ(exchange(0, 5), 6u);
+    stop(0);
+    // Again: the same cycles (no jitter), the image kept from the first time.
+    const uint64_t first = res.cycles;
+    ASSERT_EQ(program(0, loop, size, &res), 0) << res.message;
+    ASSERT_EQ(program(0, inc, size, &res), 0) << res.message;
+    EXPECT_EQ(res.cycles, first);
+    run(0);
+    EXPECT_EQ(exchange(0, 8), 9u);
+}
+
+TEST_F(SimPlatformTest, ProgramRefusesAnImageWhoseDigestIsNotTheBitstreams)
+{
+    size_t size = 0;
+    start(1, kLoopback);
+    stop(1);
+    // Names the loopback with the increment's digest.
+    const uint64_t bad = put_bitstream(0, "test_loopback.so", &size, "test_increment.so");
+    weft_program_result_t res{};
+    EXPECT_EQ(program(1, bad, size, &res), -EIO);
+    EXPECT_EQ(res.error, unsigned{WEFT_FRI_ERR_LOAD});
+    EXPECT_NE(std::string(res.message).find("SHA-256"), std::string::npos) << res.message;
+    expect_empty(1);
+    // Not a thread image, with its true digest.
+    const uint64_t not_image = put_bitstream(0, "test_not_an_image.so", &size);
+    EXPECT_EQ(program(1, not_image, size, &res), -EIO);
+    EXPECT_NE(std::string(res.message).find("not a thread image"), std::string::npos)
+        << res.message;
+    expect_empty(1);
+    // The slot is usable again.
+    ASSERT_EQ(program(1, put_bitstream(0, "test_increment.so", &size), size, &res), 0);
+    run(1);
+    EXPECT_EQ(exchange(1, 1), 2u);
+}
+
+TEST_F(SimPlatformTest, ProgramTakesImagesFromTheImageDirectoryOnly)
+{
+    char dir[] = "/tmp/weft_sim_test_images_XXXXXX";
+    ASSERT_NE(mkdtemp(dir), nullptr);
+    reopen(0, dir);
+    size_t size = 0;
+    const uint64_t bus = put_bitstream(0, "test_loopback.so", &size);
+    weft_program_result_t res{};
+    EXPECT_EQ(program(0, bus, size, &res), -EIO);
+    EXPECT_EQ(res.error, unsigned{WEFT_FRI_ERR_LOAD});
+    EXPECT_NE(std::string(res.message).find(dir), std::string::npos) << res.message;
+    expect_empty(0);
+    rmdir(dir);
+}
+
+TEST_F(SimPlatformTest, ProgramRefusesADamagedFileAndEmptiesTheSlot)
+{
+    start(2, kLoopback);
+    stop(2);
+    size_t size = 0;
+    const uint64_t bus = put_bitstream(0, "test_loopback.so", &size);
+    weft_dma_region_t r{};
+    ASSERT_EQ(p_->ops->dma_region(p_, &r), 0);
+    static_cast<uint8_t *>(r.cpu)[size - 1] ^= 0x10; // the last payload byte
+    weft_program_result_t res{};
+    EXPECT_EQ(program(2, bus, size, &res), -EIO);
+    EXPECT_EQ(res.error, unsigned{WEFT_FRI_ERR_PAYLOAD_CRC});
+    EXPECT_NE(std::string(res.message).find("payload CRC-32"), std::string::npos) << res.message;
+    expect_empty(2);
+    EXPECT_EQ(program(2, bus, size - 1, &res), -EIO);
+    EXPECT_EQ(res.error, unsigned{WEFT_FRI_ERR_TRUNCATED});
+    EXPECT_EQ(program(p_->ops->num_slots(p_), bus, size, &res), -EINVAL);
 }
 
 TEST_F(SimPlatformTest, MemifCopyInsideTheDmaRegion)

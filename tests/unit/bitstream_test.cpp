@@ -169,4 +169,31 @@ TEST(Bitstream, DigestsAreTheStandardOnes)
     EXPECT_EQ(weft_bitstream_file_sha256("/nonexistent/weft", d), -ENOENT);
 }
 
+// The loader's hash: the digest of what it read, and a copy of exactly those bytes (more
+// than one read's worth, so the copy loop runs more than once).
+TEST(Bitstream, HashingIntoACopyGivesTheFilesDigestAndBytes)
+{
+    std::vector<uint8_t> data(200000);
+    for (size_t i = 0; i < data.size(); ++i)
+        data[i] = static_cast<uint8_t>(i * 131 + (i >> 9));
+    char src[] = "/tmp/weft-bitstream-src-XXXXXX", dst[] = "/tmp/weft-bitstream-dst-XXXXXX";
+    int in = mkstemp(src), out = mkstemp(dst);
+    ASSERT_GE(in, 0);
+    ASSERT_GE(out, 0);
+    ASSERT_EQ(write(in, data.data(), data.size()), static_cast<ssize_t>(data.size()));
+    ASSERT_EQ(lseek(in, 0, SEEK_SET), 0);
+    uint8_t by_path[WEFT_BITSTREAM_DIGEST_BYTES], by_fd[WEFT_BITSTREAM_DIGEST_BYTES];
+    ASSERT_EQ(weft_bitstream_file_sha256(src, by_path), 0);
+    ASSERT_EQ(weft_bitstream_fd_sha256(in, out, by_fd), 0);
+    EXPECT_EQ(std::memcmp(by_path, by_fd, sizeof by_fd), 0);
+    std::vector<uint8_t> copy(data.size() + 1);
+    EXPECT_EQ(pread(out, copy.data(), copy.size(), 0), static_cast<ssize_t>(data.size()));
+    copy.resize(data.size());
+    EXPECT_EQ(copy, data);
+    close(in);
+    close(out);
+    unlink(src);
+    unlink(dst);
+}
+
 } // namespace

@@ -5,9 +5,9 @@
  *   weft-bitstream build --image PATH --partition NAME --slots MASK [--payload-bytes N]
  *                        --out FILE
  *       A file that configures the thread image at PATH (named by its file name and its
- *       SHA-256) into the slots of MASK (bit i: slot i of the partition). The payload
+ *       SHA-256) into the slots of MASK (bit i: slot i of the platform). The payload
  *       models the configuration data of a real partial bitstream: N bytes (default
- *       346,112, the 338 KB FRED measured a slot's bitstream at), generated from the
+ *       346,112 = 338 KiB, as FRED measured a slot's bitstream), generated from the
  *       image's digest so that two builds of one image give the same file.
  *   weft-bitstream info FILE
  *       Checks a whole file and prints its header; exits 1 naming what is wrong.
