@@ -687,6 +687,15 @@ static void mq_paths(struct bench *b, const struct mq_way *way)
 
 /* ---- descriptions and the seed --------------------------------------------------------- */
 
+/* The message-queue rows, by value and by reference, share ReconOS's figure for the
+ * path (its messages were carried either way) and the 1 byte/cycle target. */
+#define MQ_SW_HW_SEED_AND_TARGET                                                                   \
+    .seed_us = 472.00, .seed_mib_s = 16.55, .target_metric = "projected_bytes_per_cycle",          \
+    .target = 1.0
+#define MQ_HW_SW_SEED_AND_TARGET                                                                   \
+    .seed_us = 482.31, .seed_mib_s = 16.20, .target_metric = "projected_bytes_per_cycle",          \
+    .target = 1.0
+
 static void describe(void)
 {
     /* Seed: ReconOS/eCos on a PowerPC, Table VI, "with data cache" column (us and MiB/s
@@ -759,10 +768,7 @@ static void describe(void)
         [R_SW_HW_MQ] = {.key = "sw_to_hw_mq",
                         .path = "SW->HW (message queue)",
                         .basis = "wall",
-                        .seed_us = 472.00,
-                        .seed_mib_s = 16.55,
-                        .target_metric = "projected_bytes_per_cycle",
-                        .target = 1.0,
+                        MQ_SW_HW_SEED_AND_TARGET,
                         .includes = "a pthread sends 16 messages of 512 bytes (queue depth 8); "
                                     "hwt_stream (slot 0) receives them with MQ_RECEIVE, one "
                                     "delegate call per message, each answered with one "
@@ -772,10 +778,7 @@ static void describe(void)
         [R_HW_SW_MQ] = {.key = "hw_to_sw_mq",
                         .path = "HW->SW (message queue)",
                         .basis = "wall",
-                        .seed_us = 482.31,
-                        .seed_mib_s = 16.20,
-                        .target_metric = "projected_bytes_per_cycle",
-                        .target = 1.0,
+                        MQ_HW_SW_SEED_AND_TARGET,
                         .includes = "hwt_stream (slot 0) takes a job, reads the block from "
                                     "memory and sends it as 16 messages of 512 bytes with "
                                     "MQ_SEND, one delegate call per message, each request "
@@ -785,10 +788,7 @@ static void describe(void)
         [R_SW_HW_MQ_MEM] = {.key = "sw_to_hw_mq_mem",
                             .path = "SW->HW (message queue, by reference)",
                             .basis = "wall",
-                            .seed_us = 472.00,
-                            .seed_mib_s = 16.55,
-                            .target_metric = "projected_bytes_per_cycle",
-                            .target = 1.0,
+                            MQ_SW_HW_SEED_AND_TARGET,
                             .includes = "a pthread sends one message of 8 KiB; hwt_stream "
                                         "(slot 0) receives it into its memory window with one "
                                         "MQ_RECEIVE_MEM (the delegate's mq_receive writes it "
@@ -797,10 +797,7 @@ static void describe(void)
         [R_HW_SW_MQ_MEM] = {.key = "hw_to_sw_mq_mem",
                             .path = "HW->SW (message queue, by reference)",
                             .basis = "wall",
-                            .seed_us = 482.31,
-                            .seed_mib_s = 16.20,
-                            .target_metric = "projected_bytes_per_cycle",
-                            .target = 1.0,
+                            MQ_HW_SW_SEED_AND_TARGET,
                             .includes = "the block in hwt_stream's RAM (slot 0; loaded by an "
                                         "earlier job, memory cleared since): it takes a job, "
                                         "burst-writes the block to memory (its data leaves it "

@@ -23,6 +23,27 @@ include_guard(GLOBAL)
 set(WEFT_SLOT_MODEL_IMAGE_SOURCE ${CMAKE_CURRENT_LIST_DIR}/../platform/sim/slot_model_image.cpp)
 get_filename_component(WEFT_SLOT_MODEL_IMAGE_SOURCE ${WEFT_SLOT_MODEL_IMAGE_SOURCE} ABSOLUTE)
 set(WEFT_IMAGE_DIR ${CMAKE_BINARY_DIR}/images)
+# Partial bitstreams of the platform's hardware tasks (tools/CMakeLists.txt), <image>.wbit.
+set(WEFT_BITSTREAM_DIR ${CMAKE_BINARY_DIR}/bitstreams)
+
+# weft_parse_hw_thread(<entry> <prefix>): an entry of WEFT_HW_THREADS
+# ("image:top:source[:param=value]") into <prefix>_NAME, _TOP, _SRC and _PARAMS (a list
+# of name=value, maybe empty).
+function(weft_parse_hw_thread entry prefix)
+  string(REPLACE ":" ";" fields "${entry}")
+  list(GET fields 0 name)
+  list(GET fields 1 top)
+  list(GET fields 2 src)
+  set(params)
+  list(LENGTH fields n)
+  if(n GREATER 3)
+    list(SUBLIST fields 3 -1 params)
+  endif()
+  set(${prefix}_NAME ${name} PARENT_SCOPE)
+  set(${prefix}_TOP ${top} PARENT_SCOPE)
+  set(${prefix}_SRC ${src} PARENT_SCOPE)
+  set(${prefix}_PARAMS ${params} PARENT_SCOPE)
+endfunction()
 
 # Hidden visibility does not reach what libstdc++ declares with default visibility
 # (template instantiations in namespace std); the version script makes everything but

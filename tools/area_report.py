@@ -7,9 +7,10 @@ area.md into the output directory with LUTs, FFs, LUTRAM, block RAMs and DSPs fo
 one slot's OS interface (weft_slot_if), the memory master with its arbiter
 (weft_memif_master) and the whole weft_static.
 
-With --thread NAME=SOURCE (repeatable) it also synthesises each hardware thread (top
-module NAME, from SOURCE and the --hwlib sources, flattened as one reconfigurable module
-would be), in a run of its own; a SOURCE that does not exist is reported as missing,
+With --thread NAME=SOURCE[:TOP[:PARAM=VALUE...]] (repeatable) it also synthesises each
+hardware thread image NAME (top module TOP, NAME unless given, with those parameters,
+from SOURCE and the --hwlib sources, flattened as one reconfigurable module would be),
+in a run of its own, and reports it by the image's name; a SOURCE that does not exist is reported as missing,
 not as an error. With --json PATH it writes the benchmark record (issue 4, item 8):
 every figure above per module, plus the seed's figure where one exists (ReconOS: 1,147
 slices per OS interface). The Yosys runs go --jobs at a time.
@@ -258,9 +259,10 @@ def main():
     ap.add_argument("--top", default="weft_static")
     ap.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                     help="a parameter of the top (from the platform description); repeatable")
-    ap.add_argument("--thread", action="append", default=[], metavar="NAME=SOURCE",
-                    help="also synthesise hardware thread NAME (its top module) from SOURCE; "
-                         "repeatable")
+    ap.add_argument("--thread", action="append", default=[],
+                    metavar="NAME=SOURCE[:TOP[:PARAM=VALUE...]]",
+                    help="also synthesise hardware thread image NAME (top module TOP, NAME "
+                         "unless given, with those parameters) from SOURCE; repeatable")
     ap.add_argument("--hwlib", action="append", default=[], metavar="FILE",
                     help="a source every thread is read with (the OSIF package first, then "
                          "hw/lib); repeatable")
@@ -284,7 +286,10 @@ def main():
         runs["static"] = pool.submit(synthesise, args.yosys, args.script, args.out,
                                      args.sources, args.top, params, includes=static_incs)
         for spec in args.thread:
-            name, _, src = spec.partition("=")
+            name, _, rest = spec.partition("=")
+            src, *fields = rest.split(":")
+            top = fields[0] if fields else name
+            tparams = dict(f.split("=", 1) for f in fields[1:])
             what = f"hardware thread {name} ({os.path.relpath(src, REPO)})" if src else name
             if args.quick:
                 threads[name] = {"skipped": True, "source": src, "description": what,
@@ -295,10 +300,10 @@ def main():
                                  f"reported as missing\n")
                 threads[name] = {"missing": True, "source": src, "description": what}
                 continue
-            threads[name] = {"description": what}
+            threads[name] = {"description": what, "top": top}
             runs[name] = pool.submit(synthesise, args.yosys, args.script,
-                                     os.path.join(args.out, name), args.hwlib + [src], name,
-                                     includes=args.include, flatten=True)
+                                     os.path.join(args.out, name), args.hwlib + [src], top,
+                                     tparams, includes=args.include, flatten=True)
         try:
             static = static_report(runs.pop("static").result(), params)
         except RuntimeError as e:
@@ -308,7 +313,7 @@ def main():
         failed = False
         for name, fut in runs.items():
             try:
-                entry = module_entry(fut.result(), name, {})
+                entry = module_entry(fut.result(), threads[name]["top"], {})
                 entry["description"] = threads[name]["description"]
             except RuntimeError as e:
                 sys.stderr.write(f"area_report: {e}\n")

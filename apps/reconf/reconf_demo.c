@@ -44,7 +44,6 @@ typedef struct sw_task {
     unsigned period_ms;
     weft_reconf_t *mgr;
     weft_reconf_result_t *results; /* rounds of them */
-    unsigned *task_of;             /* which hardware task each round asked for */
     unsigned mismatches, failures;
     int quiet;
 } sw_task_t;
@@ -73,7 +72,6 @@ static void *sw_main(void *arg)
         weft_reconf_args_t args = {.init_data = n};
         weft_reconf_req_t *q = NULL;
         weft_reconf_result_t *res = &s->results[k];
-        s->task_of[k] = task;
         int rc = weft_reconf_submit(s->mgr, task, &args, &q);
         if (rc == 0)
             rc = weft_reconf_wait(q, -1, res);
@@ -135,6 +133,11 @@ int main(int argc, char **argv)
     weft_reconf_task_t tasks[NUM_TASKS];
     char paths[NUM_TASKS][512];
     for (unsigned i = 0; i < NUM_TASKS; i++) {
+        if (task_kernel_of(kTasks[i].image) < 0) {
+            fprintf(stderr, "weft-reconf: task %s: no software reference for image %s\n",
+                    kTasks[i].name, kTasks[i].image);
+            return 1;
+        }
         snprintf(paths[i], sizeof paths[i], "%s/%s.wbit", WEFT_BITSTREAM_DIR, kTasks[i].image);
         tasks[i] = (weft_reconf_task_t){kTasks[i].name, paths[i], kTasks[i].partition, 0};
     }
@@ -151,18 +154,18 @@ int main(int argc, char **argv)
            threads, rounds, NUM_TASKS, sizeof kPartitions / sizeof kPartitions[0]);
 
     sw_task_t *sw = calloc(threads, sizeof *sw);
-    for (unsigned i = 0; i < threads && sw; i++) {
-        sw[i] = (sw_task_t){
-            .id = i, .rounds = rounds, .period_ms = 3 + 2 * i, .mgr = mgr, .quiet = quiet};
-        sw[i].results = calloc(rounds, sizeof *sw[i].results);
-        sw[i].task_of = calloc(rounds, sizeof *sw[i].task_of);
-        if (!sw[i].results || !sw[i].task_of ||
-            pthread_create(&sw[i].thread, NULL, sw_main, &sw[i]) != 0) {
+    for (unsigned i = 0; i < threads; i++) {
+        if (sw) {
+            sw[i] = (sw_task_t){
+                .id = i, .rounds = rounds, .period_ms = 3 + 2 * i, .mgr = mgr, .quiet = quiet};
+            sw[i].results = calloc(rounds, sizeof *sw[i].results);
+        }
+        if (!sw || !sw[i].results || pthread_create(&sw[i].thread, NULL, sw_main, &sw[i]) != 0) {
             fprintf(stderr, "weft-reconf: out of memory or threads\n");
             return 1;
         }
     }
-    unsigned bad = 0, reused = 0, total = 0;
+    unsigned bad = 0, total = 0;
     uint64_t cyc_min = UINT64_MAX, cyc_max = 0, cyc_sum = 0, nprog = 0;
     double wait_sum = 0, reconf_sum = 0;
     for (unsigned i = 0; i < threads; i++) {
@@ -172,10 +175,8 @@ int main(int argc, char **argv)
             const weft_reconf_result_t *r = &sw[i].results[k];
             total++;
             wait_sum += r->wait_ns / 1e6;
-            if (!r->reconfigured) {
-                reused++;
+            if (!r->reconfigured || r->status != 0)
                 continue;
-            }
             nprog++;
             reconf_sum += r->reconf_ns / 1e6;
             cyc_sum += r->reconf_cycles;
@@ -183,14 +184,14 @@ int main(int argc, char **argv)
             cyc_max = r->reconf_cycles > cyc_max ? r->reconf_cycles : cyc_max;
         }
         free(sw[i].results);
-        free(sw[i].task_of);
     }
     free(sw);
     weft_reconf_stats_t st;
     weft_reconf_stats(mgr, &st);
-    printf("requests %u: %u reused a slot as it was (%.0f%%), %" PRIu64 " programmed one; "
-           "mean wait %.3f ms\n",
-           total, reused, 100.0 * reused / total, nprog, wait_sum / total);
+    printf("requests %" PRIu64 ": %" PRIu64 " reused a slot as it was (%.0f%%), %" PRIu64
+           " programmed one, %" PRIu64 " programmings failed; mean wait %.3f ms\n",
+           st.requests, st.reused, 100.0 * st.reused / st.requests, st.reconfigured, st.failed,
+           wait_sum / total);
     if (nprog)
         printf("reconfiguration: %" PRIu64 " .. %" PRIu64 " cycles (mean %" PRIu64
                ", %.3f ms at %u MHz), host time mean %.3f ms\n",

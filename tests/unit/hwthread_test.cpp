@@ -180,11 +180,22 @@ TEST_F(Runtime, SlotStopWaitsForTheSlotsMemoryTrafficToEnd)
 // the thread's staging buffers allocated rather than let the burst write a new owner's.
 TEST_F(Runtime, SlotWhoseTrafficNeverEndsIsReportedAndItsBuffersKept)
 {
+    weft_platform_t *p = fake_platform_base(f_);
+    auto req_buf = [p](unsigned slot) {
+        uint32_t v = 0;
+        EXPECT_EQ(p->ops->mmio_read(p, WEFT_SLOT_REG(slot, WEFT_SLOT_REG_OSIF_REQ_BUF), &v), 0);
+        return v;
+    };
     weft_hwthread_t *t = Start(0, {});
+    const uint32_t kept = req_buf(0);
+    ASSERT_NE(kept, 0u);
     fake_hw_set_mem_drain(f_, 0, UINT32_MAX);
     Destroy(t);
     EXPECT_FALSE(
         LogLineWith({"memory traffic did not end", "staging buffers stay allocated"}).empty());
+    // Freed, they would be the first fit for the next thread's.
+    ASSERT_NE(Start(1, {}), nullptr);
+    EXPECT_NE(req_buf(1), kept) << "the stuck slot's staging buffers were handed on";
 }
 
 TEST_F(Runtime, HwthreadJoinNullIsEinval)

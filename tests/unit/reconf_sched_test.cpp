@@ -86,6 +86,25 @@ TEST_F(Sched, AnEmptySlotIsTakenBeforeOneHoldingAnotherTask)
     EXPECT_EQ(Take(), (V{"prog 1 t1"}));
 }
 
+TEST_F(Sched, OfSlotsHoldingOtherTasksTheOneFreeTheLongestIsTaken)
+{
+    // Slot 0 gets task 0, slot 1 task 1; slot 1 ends first, then slot 0.
+    Submit(0, 1);
+    reconf_sched_reconfigured(s, 0, true);
+    Submit(1, 2);
+    reconf_sched_reconfigured(s, 1, true);
+    reconf_sched_finished(s, 1);
+    reconf_sched_finished(s, 0);
+    Take();
+    Submit(2, 3); // neither holds task 2: slot 1 has been free the longer
+    EXPECT_EQ(Take(), (V{"prog 1 t2"}));
+    reconf_sched_reconfigured(s, 1, true);
+    reconf_sched_finished(s, 1);
+    Take();
+    Submit(1, 4); // task 1 is gone from slot 1; slot 0 (task 0) is now free the longest
+    EXPECT_EQ(Take(), (V{"prog 0 t1"}));
+}
+
 TEST_F(Sched, RequestsWaitInTheirPartitionsQueueFirstInFirstOut)
 {
     Submit(3, 1); // partition B has one slot
