@@ -42,6 +42,7 @@ REPORTED = [
     ("weft_link_router", "the link router inside it (mailbox calls served without the CPU)"),
     ("weft_mem_guard", "the memory windows inside it (the IOMMU-like check)"),
     ("weft_memif_master", "AXI4 memory master with round-robin arbiter"),
+    ("weft_fri", "reconfiguration interface: bitstream reads, checks, pacing, decoupling"),
     ("weft_axil_regs", "AXI4-Lite register window (global registers, decode)"),
     ("weft_static", "whole static region"),
 ]
