@@ -3,9 +3,10 @@
 
     report.py BENCH_DIR
 
-Reads BENCH_DIR/{os_overhead,communication,sim_speed,sort_study,image_study,area}.json
-(whichever exist), writes BENCH_DIR/report.md with Weft's figures beside the ReconOS
-paper's, and BENCH_DIR/table5_turnaround.png, table8_image_fps.png. A missing file is
+Reads BENCH_DIR/{os_overhead,communication,sim_speed,sort_study,image_study,reconfiguration,
+reconf_workload,area}.json (whichever exist), writes BENCH_DIR/report.md with Weft's figures
+beside the ReconOS and FRED papers', and BENCH_DIR/table5_turnaround.png,
+table8_image_fps.png, reconf_time.png, reconf_workload.png. A missing file is
 named in the report, not an error: each benchmark can also be run alone.
 """
 import json
@@ -338,6 +339,84 @@ def section_image(doc, bench_dir, md):
             md.append(f"![timeline {c}](image_timeline_{c}.png)\n")
 
 
+def section_reconf(port, workload, bench_dir, md):
+    md.append("## Run-time reconfiguration (FRED)\n")
+    if port is None:
+        md.append("_reconfiguration.json missing: run `build/bench/weft-bench-reconfiguration`._\n")
+    else:
+        seed = port["seed"]
+        md.append(f"The reconfiguration port programming slot 0, {port['reps']} times per size "
+                  f"and rate; cycles are FRI_CYCLES at {port['clock_mhz']} MHz, *jitter* "
+                  "the largest minus the smallest, *ideal* the file's bytes over the rate. "
+                  f"FRED: {seed['payload_bytes']:,} bytes in {seed['mean_ms']} ms on average, "
+                  f"{seed['worst_ms']} ms at worst. Host ms: simulation speed, not the port's.\n")
+        rows = [[r["rate"], fmt(r["payload_bytes"]), fmt(r["cycles_min"]), fmt(r["cycles_max"]),
+                 fmt(r["ideal_cycles"], 0), fmt(r["cycles_max"] - r["cycles_min"]),
+                 fmt(r["mean_ms"], 3), fmt(r["worst_ms"], 3), fmt(r["host_ms_per_programming"], 1)]
+                for r in port["results"]]
+        md.append(table(["rate", "payload bytes", "min cycles", "max cycles", "ideal",
+                         "jitter", "mean ms", "worst ms", "host ms"], rows))
+        fig, ax = plt.subplots(figsize=(7, 4))
+        for rate in dict.fromkeys(r["rate"] for r in port["results"]):
+            pts = [(r["payload_bytes"] / 1024, r["worst_ms"]) for r in port["results"]
+                   if r["rate"] == rate]
+            ax.plot(*zip(*pts), marker="o", label=f"Weft, {rate}, worst")
+        ax.errorbar([seed["payload_bytes"] / 1024], [seed["mean_ms"]],
+                    yerr=[[0], [seed["worst_ms"] - seed["mean_ms"]]], fmt="x", color="k",
+                    capsize=4, label="FRED, mean to worst")
+        ax.set_xlabel("payload [KiB]")
+        ax.set_ylabel(f"reconfiguration time [ms at {port['clock_mhz']} MHz]")
+        ax.set_title("Reconfiguration time by bitstream size")
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(bench_dir / "reconf_time.png", dpi=120)
+        plt.close(fig)
+        md.append("\n![reconfiguration time](reconf_time.png)\n")
+    if workload is None:
+        md.append("_reconf_workload.json missing: run `build/apps/weft-reconf --json ...`._\n")
+        return
+    reqs = workload["requests_list"]
+    st = workload["stats"]
+    done = [r for r in reqs if r["status"] == 0]
+    prog = [r for r in done if r["reconfigured"]]
+    md.append(f"\n**Workload** (`weft-reconf`): {workload['software_tasks']} periodic software "
+              f"tasks, {workload['rounds']} rounds each, over {workload['hardware_tasks']} "
+              f"hardware tasks in {workload['slots']} slots of two partitions. Times in fabric "
+              f"cycles at {workload['clock_mhz']} MHz: waiting (arrival to the start of the "
+              "slot's programming or of the run), reconfiguration, execution.\n")
+    pct = 100.0 * st["reused"] / st["requests"] if st["requests"] else 0.0
+    rows = [["requests", fmt(st["requests"])],
+            ["ran in a slot that already held the task", f"{st['reused']:,} ({pct:.0f}%)"],
+            ["programmed a slot first", fmt(st["reconfigured"])],
+            ["failed programmings", fmt(st["failed"])]]
+    for key, label in (("wait_cycles", "waiting"), ("exec_cycles", "execution")):
+        vals = sorted(r[key] for r in done)
+        if vals:
+            rows.append([f"{label} cycles: median / max",
+                         f"{vals[len(vals) // 2]:,} / {vals[-1]:,}"])
+    rc = sorted(r["reconf_cycles"] for r in prog)
+    if rc:
+        rows.append(["reconfiguration cycles: min / max", f"{rc[0]:,} / {rc[-1]:,}"])
+    md.append(table(["", "figure"], rows))
+    fig, ax = plt.subplots(figsize=(9, 4))
+    x = range(len(done))
+    ms = 1e3 * workload["clock_mhz"]
+    w = [r["wait_cycles"] / ms for r in done]
+    c = [r["reconf_cycles"] / ms for r in done]
+    e = [r["exec_cycles"] / ms for r in done]
+    ax.bar(x, w, label="waiting")
+    ax.bar(x, c, bottom=w, label="reconfiguration")
+    ax.bar(x, e, bottom=[a + b for a, b in zip(w, c)], label="execution")
+    ax.set_xlabel("request (by software task, then round)")
+    ax.set_ylabel(f"fabric time [ms at {workload['clock_mhz']} MHz]")
+    ax.set_title("Per request: waiting, reconfiguration, execution")
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(bench_dir / "reconf_workload.png", dpi=120)
+    plt.close(fig)
+    md.append("\n![workload](reconf_workload.png)\n")
+
+
 def main():
     bench_dir = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "build/bench")
     md = ["# Weft benchmark report\n",
@@ -350,6 +429,8 @@ def main():
     section_sim(load(bench_dir, "sim_speed"), load(BEFORE_DIR, "sim_speed"), md)
     section_sort(load(bench_dir, "sort_study"), md)
     section_image(load(bench_dir, "image_study"), bench_dir, md)
+    section_reconf(load(bench_dir, "reconfiguration"), load(bench_dir, "reconf_workload"),
+                   bench_dir, md)
     section_area(load(bench_dir, "area"), md)
     (bench_dir / "report.md").write_text("\n".join(md) + "\n")
     print(f"report written to {bench_dir / 'report.md'}")

@@ -29,6 +29,8 @@ if [[ -n "$quick" ]]; then
   sim_args=(--window 0.1 --idle 0.1 --reps 1)
   sort_args=(--chunks 8 --words 256)
   image_args=(--config all --w 3 --block 40 --frames 1)
+  reconf_args=(--reps 1)
+  workload_args=(--rounds 2 --threads 2)
   trace_frames=1
   # Two slots and one link: every static-region module, the only synthesis `make test` runs.
   area_args=(--quick --param NumSlots=2 --param NumLinks=1)
@@ -39,6 +41,8 @@ else
   sim_args=()
   sort_args=()
   image_args=(--config all --w 3,5 --block 4,8,20,40,80 --frames 12)
+  reconf_args=()
+  workload_args=(--rounds 12 --threads 4)
   trace_frames=4
   area_args=()
 fi
@@ -54,6 +58,8 @@ step() {
 step "$bin/weft-bench-os-overhead" "${os_args[@]}" --out "$out/os_overhead.json"
 step "$bin/weft-bench-communication" "${comm_args[@]}" --out "$out/communication.json"
 step "$bin/weft-bench-sim-speed" "${sim_args[@]}" --out "$out/sim_speed.json"
+step "$bin/weft-bench-reconfiguration" "${reconf_args[@]}" --out "$out/reconfiguration.json"
+step "$apps/weft-reconf" "${workload_args[@]}" --quiet --json "$out/reconf_workload.json"
 step "$apps/weft-sort" "${sort_args[@]}" --json "$out/sort_study.json" --trace "$out/sort_trace"
 step "$apps/weft-image" "${image_args[@]}" --json "$out/image_study.json"
 for c in a d; do

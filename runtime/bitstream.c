@@ -65,8 +65,9 @@ static void put32(uint8_t *p, uint32_t v)
         p[i] = (uint8_t)(v >> (8 * i));
 }
 
-__attribute__((format(printf, 3, 4))) static int refuse(char *why, size_t why_len, const char *fmt,
-                                                        ...)
+/* Name what is wrong in why; the reconfiguration interface's code for it. */
+__attribute__((format(printf, 4, 5))) static unsigned refuse(char *why, size_t why_len,
+                                                             unsigned code, const char *fmt, ...)
 {
     if (why && why_len) {
         va_list ap;
@@ -74,7 +75,7 @@ __attribute__((format(printf, 3, 4))) static int refuse(char *why, size_t why_le
         vsnprintf(why, why_len, fmt, ap);
         va_end(ap);
     }
-    return -EINVAL;
+    return code;
 }
 
 uint32_t weft_bitstream_crc32(uint32_t crc, const void *buf, size_t len)
@@ -111,43 +112,50 @@ static bool name_ok(const uint8_t *field, size_t size)
     return true;
 }
 
-int weft_bitstream_parse_header(const void *buf, size_t len, weft_bitstream_info_t *out, char *why,
-                                size_t why_len)
+/* The header's checks, in the order the reconfiguration interface makes them. */
+static unsigned header_error(const void *buf, size_t len, weft_bitstream_info_t *out, char *why,
+                             size_t why_len)
 {
     const uint8_t *h = buf;
     if (!buf || !out)
-        return refuse(why, why_len, "no header given");
+        return refuse(why, why_len, WEFT_FRI_ERR_ARGS, "no header given");
     if (len < WEFT_BITSTREAM_HEADER_BYTES)
-        return refuse(why, why_len, "%zu bytes, shorter than the %u-byte header", len,
+        return refuse(why, why_len, WEFT_FRI_ERR_TRUNCATED,
+                      "%zu bytes, shorter than the %u-byte header", len,
                       WEFT_BITSTREAM_HEADER_BYTES);
     if (memcmp(h + OFF_MAGIC, WEFT_BITSTREAM_MAGIC, sizeof WEFT_BITSTREAM_MAGIC) != 0)
-        return refuse(why, why_len, "not a Weft partial bitstream (bad magic)");
+        return refuse(why, why_len, WEFT_FRI_ERR_MAGIC, "not a Weft partial bitstream (bad magic)");
     unsigned version = get16(h + OFF_VERSION);
     if (version != WEFT_BITSTREAM_VERSION)
-        return refuse(why, why_len, "format version %u, this runtime reads version %u", version,
+        return refuse(why, why_len, WEFT_FRI_ERR_VERSION,
+                      "format version %u, this runtime reads version %u", version,
                       WEFT_BITSTREAM_VERSION);
     if (get16(h + OFF_HEADER_SIZE) != WEFT_BITSTREAM_HEADER_BYTES)
-        return refuse(why, why_len, "header size %u, version %u has %u",
+        return refuse(why, why_len, WEFT_FRI_ERR_VERSION, "header size %u, version %u has %u",
                       (unsigned)get16(h + OFF_HEADER_SIZE), version, WEFT_BITSTREAM_HEADER_BYTES);
     uint32_t crc = weft_bitstream_crc32(0, h, OFF_HEADER_CRC);
     if (get32(h + OFF_HEADER_CRC) != crc)
-        return refuse(why, why_len, "header CRC-32 0x%08x, the header's bytes give 0x%08x",
+        return refuse(why, why_len, WEFT_FRI_ERR_HEADER_CRC,
+                      "header CRC-32 0x%08x, the header's bytes give 0x%08x",
                       (unsigned)get32(h + OFF_HEADER_CRC), (unsigned)crc);
     for (unsigned i = OFF_RESERVED; i < WEFT_BITSTREAM_HEADER_BYTES; i++)
         if (h[i] != 0)
-            return refuse(why, why_len, "reserved header byte %u is not 0", i);
+            return refuse(why, why_len, WEFT_FRI_ERR_RESERVED, "reserved header byte %u is not 0",
+                          i);
     uint32_t size = get32(h + OFF_PAYLOAD_SIZE);
     if (size == 0 || size > WEFT_BITSTREAM_MAX_PAYLOAD)
-        return refuse(why, why_len, "payload size %u (1 to %u bytes)", (unsigned)size,
-                      WEFT_BITSTREAM_MAX_PAYLOAD);
+        return refuse(why, why_len, WEFT_FRI_ERR_SIZE, "payload size %u (1 to %u bytes)",
+                      (unsigned)size, WEFT_BITSTREAM_MAX_PAYLOAD);
     uint32_t mask = get32(h + OFF_SLOT_MASK);
     if (mask == 0)
-        return refuse(why, why_len, "slot mask 0: the file programs no slot");
+        return refuse(why, why_len, WEFT_FRI_ERR_SLOT, "slot mask 0: the file programs no slot");
     if (!name_ok(h + OFF_PARTITION, WEFT_BITSTREAM_PARTITION_FIELD))
-        return refuse(why, why_len, "partition name is not 1 to %u characters of [A-Za-z0-9_.-]",
+        return refuse(why, why_len, WEFT_FRI_ERR_LOAD,
+                      "partition name is not 1 to %u characters of [A-Za-z0-9_.-]",
                       WEFT_BITSTREAM_PARTITION_FIELD - 1);
     if (!name_ok(h + OFF_IMAGE, WEFT_BITSTREAM_IMAGE_FIELD))
-        return refuse(why, why_len, "image name is not 1 to %u characters of [A-Za-z0-9_.-]",
+        return refuse(why, why_len, WEFT_FRI_ERR_LOAD,
+                      "image name is not 1 to %u characters of [A-Za-z0-9_.-]",
                       WEFT_BITSTREAM_IMAGE_FIELD - 1);
 
     memset(out, 0, sizeof *out);
@@ -161,28 +169,41 @@ int weft_bitstream_parse_header(const void *buf, size_t len, weft_bitstream_info
     return 0;
 }
 
-int weft_bitstream_check(const void *buf, size_t len, weft_bitstream_info_t *out, char *why,
-                         size_t why_len)
+int weft_bitstream_parse_header(const void *buf, size_t len, weft_bitstream_info_t *out, char *why,
+                                size_t why_len)
+{
+    return header_error(buf, len, out, why, why_len) ? -EINVAL : 0;
+}
+
+unsigned weft_bitstream_verify(const void *buf, size_t len, weft_bitstream_info_t *out, char *why,
+                               size_t why_len)
 {
     weft_bitstream_info_t info;
-    int rc = weft_bitstream_parse_header(buf, len, &info, why, why_len);
-    if (rc != 0)
-        return rc;
+    unsigned code = header_error(buf, len, &info, why, why_len);
+    if (code != 0)
+        return code;
     size_t have = len - WEFT_BITSTREAM_HEADER_BYTES;
     if (have < info.payload_size)
-        return refuse(why, why_len, "truncated: %zu payload bytes of %u", have,
-                      (unsigned)info.payload_size);
+        return refuse(why, why_len, WEFT_FRI_ERR_TRUNCATED, "truncated: %zu payload bytes of %u",
+                      have, (unsigned)info.payload_size);
     if (have > info.payload_size)
-        return refuse(why, why_len, "%zu bytes after a payload of %u", have - info.payload_size,
-                      (unsigned)info.payload_size);
+        return refuse(why, why_len, WEFT_FRI_ERR_LONG, "%zu bytes after a payload of %u",
+                      have - info.payload_size, (unsigned)info.payload_size);
     uint32_t crc = weft_bitstream_crc32(0, (const uint8_t *)buf + WEFT_BITSTREAM_HEADER_BYTES,
                                         info.payload_size);
     if (crc != info.payload_crc)
-        return refuse(why, why_len, "payload CRC-32 0x%08x, the header says 0x%08x", (unsigned)crc,
+        return refuse(why, why_len, WEFT_FRI_ERR_PAYLOAD_CRC,
+                      "payload CRC-32 0x%08x, the header says 0x%08x", (unsigned)crc,
                       (unsigned)info.payload_crc);
     if (out)
         *out = info;
     return 0;
+}
+
+int weft_bitstream_check(const void *buf, size_t len, weft_bitstream_info_t *out, char *why,
+                         size_t why_len)
+{
+    return weft_bitstream_verify(buf, len, out, why, why_len) ? -EINVAL : 0;
 }
 
 int weft_bitstream_write_header(const weft_bitstream_info_t *info, void *out)
@@ -235,6 +256,32 @@ int weft_bitstream_fd_sha256(int fd, int copy_fd, uint8_t digest[WEFT_BITSTREAM_
     }
     sha256_digest(&ctx, WEFT_BITSTREAM_DIGEST_BYTES, digest);
     return 0;
+}
+
+/* The payload: bytes of a xorshift seeded from the digest. */
+static void fill_payload(uint8_t *p, size_t n, const uint8_t *digest)
+{
+    uint64_t x = 0;
+    for (int i = 0; i < 8; i++)
+        x = x << 8 | digest[i];
+    x |= 1;
+    for (size_t i = 0; i < n; i++) {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        p[i] = (uint8_t)(x >> 24);
+    }
+}
+
+int weft_bitstream_build(const weft_bitstream_info_t *info, void *out)
+{
+    if (!info || !out || info->payload_size == 0 || info->payload_size > WEFT_BITSTREAM_MAX_PAYLOAD)
+        return -EINVAL;
+    weft_bitstream_info_t h = *info;
+    uint8_t *body = (uint8_t *)out + WEFT_BITSTREAM_HEADER_BYTES;
+    fill_payload(body, h.payload_size, h.image_sha256);
+    h.payload_crc = weft_bitstream_crc32(0, body, h.payload_size);
+    return weft_bitstream_write_header(&h, out);
 }
 
 int weft_bitstream_file_sha256(const char *path, uint8_t digest[WEFT_BITSTREAM_DIGEST_BYTES])

@@ -44,6 +44,7 @@ typedef struct task {
 typedef struct programmed {
     bool fresh;
     uint64_t start_ns, end_ns, cycles;
+    uint64_t start_fabric; /* the fabric's cycle counter at start_ns (UINT64_MAX: unread) */
     char message[256];
 } programmed_t;
 
@@ -66,6 +67,7 @@ struct weft_reconf_req {
     unsigned num_win;
     int efd;
     bool ended;
+    uint64_t submit_fabric; /* the fabric's cycle counter at submit (UINT64_MAX: unread) */
     weft_reconf_result_t result;
     struct weft_reconf_req *next; /* live requests */
 };
@@ -99,6 +101,13 @@ static uint64_t now_ns(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The fabric's cycle counter; UINT64_MAX when it cannot be read. */
+static uint64_t fabric_now(weft_reconf_t *r)
+{
+    uint64_t c;
+    return weft_fabric_cycles(r->w, &c) == 0 ? c : UINT64_MAX;
 }
 
 static void req_free(weft_reconf_req_t *q)
@@ -146,6 +155,9 @@ static void op_reconfigure(void *arg, unsigned slot, unsigned task)
 static void take_slot(weft_reconf_t *r, weft_reconf_req_t *q, unsigned slot)
 {
     programmed_t *pg = &r->prog[slot];
+    const uint64_t started = pg->fresh ? pg->start_fabric : fabric_now(r);
+    if (started != UINT64_MAX && q->submit_fabric != UINT64_MAX && started >= q->submit_fabric)
+        q->result.wait_cycles = started - q->submit_fabric;
     q->result.slot = slot;
     q->result.reconfigured = pg->fresh;
     if (pg->fresh) {
@@ -196,6 +208,7 @@ static void *port_main(void *arg)
         pthread_mutex_unlock(&r->mu);
 
         weft_program_result_t res = {0};
+        const uint64_t c0 = fabric_now(r);
         const uint64_t t0 = now_ns();
         int rc = r->p->ops->slot_program(r->p, slot, t->file_bus, t->file_size, &res);
         const uint64_t t1 = now_ns();
@@ -204,6 +217,7 @@ static void *port_main(void *arg)
         programmed_t *pg = &r->prog[slot];
         pg->fresh = true;
         pg->start_ns = t0;
+        pg->start_fabric = c0;
         pg->end_ns = t1;
         pg->cycles = res.cycles;
         if (rc != 0) {
@@ -529,6 +543,8 @@ int weft_reconf_submit(weft_reconf_t *r, unsigned task, const weft_reconf_args_t
         if ((q->num_res && !q->res) || (q->num_win && !q->win))
             rc = -ENOMEM;
     }
+    if (rc == 0)
+        q->submit_fabric = fabric_now(r);
     pthread_mutex_lock(&r->mu);
     if (rc == 0 && r->closing)
         rc = -ESHUTDOWN;

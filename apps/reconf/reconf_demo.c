@@ -11,11 +11,15 @@
  * how often a slot was reused without reconfiguration, reconfiguration cycles. Exit 0
  * when every result matched its reference.
  *
- * usage: weft-reconf [--rounds N] [--threads N] [--quiet]
+ * With --json PATH it also writes every request and the summary as JSON (the bench's
+ * workload figures, bench/report.py).
+ *
+ * usage: weft-reconf [--rounds N] [--threads N] [--quiet] [--json PATH]
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <inttypes.h>
+#include <jansson.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +48,7 @@ typedef struct sw_task {
     unsigned period_ms;
     weft_reconf_t *mgr;
     weft_reconf_result_t *results; /* rounds of them */
+    unsigned *task_of;             /* the task of each round */
     unsigned mismatches, failures;
     int quiet;
 } sw_task_t;
@@ -68,6 +73,7 @@ static void *sw_main(void *arg)
     clock_gettime(CLOCK_MONOTONIC, &next);
     for (unsigned k = 0; k < s->rounds; k++) {
         const unsigned task = (s->id + k * (s->id + 1)) % NUM_TASKS;
+        s->task_of[k] = task;
         const uint32_t n = 500 + 97 * s->id + 31 * k;
         weft_reconf_args_t args = {.init_data = n};
         weft_reconf_req_t *q = NULL;
@@ -100,10 +106,47 @@ static void *sw_main(void *arg)
     return NULL;
 }
 
+/* Every request and the summary, for bench/report.py. Returns 0 or 1 (named on stderr). */
+static int write_json(const char *path, const sw_task_t *sw, unsigned threads, unsigned rounds,
+                      const weft_reconf_stats_t *st)
+{
+    json_t *reqs = json_array();
+    for (unsigned i = 0; i < threads; i++)
+        for (unsigned k = 0; k < rounds; k++) {
+            const weft_reconf_result_t *r = &sw[i].results[k];
+            json_array_append_new(
+                reqs,
+                json_pack("{s:i, s:i, s:i, s:s, s:s, s:i, s:b, s:f, s:f, s:I, s:I, s:I, s:i}",
+                          "sw_task", (int)i, "period_ms", (int)sw[i].period_ms, "round", (int)k,
+                          "task", kTasks[sw[i].task_of[k]].name, "partition",
+                          kPartitions[kTasks[sw[i].task_of[k]].partition].name, "slot",
+                          (int)r->slot, "reconfigured", r->reconfigured, "wait_ms",
+                          r->wait_ns / 1e6, "reconf_ms", r->reconf_ns / 1e6, "wait_cycles",
+                          (json_int_t)r->wait_cycles, "reconf_cycles", (json_int_t)r->reconf_cycles,
+                          "exec_cycles", (json_int_t)r->exec_cycles, "status", r->status));
+        }
+    json_t *root = json_pack(
+        "{s:s, s:i, s:i, s:i, s:i, s:i, s:{s:I, s:I, s:I, s:I, s:I}, s:o}", "benchmark",
+        "reconf_workload", "clock_mhz", (int)WEFT_PLATFORM_CLOCK_MHZ, "software_tasks",
+        (int)threads, "rounds", (int)rounds, "hardware_tasks", (int)NUM_TASKS, "slots",
+        (int)WEFT_PLATFORM_NUM_SLOTS, "stats", "requests", (json_int_t)st->requests, "reused",
+        (json_int_t)st->reused, "reconfigured", (json_int_t)st->reconfigured, "failed",
+        (json_int_t)st->failed, "cancelled", (json_int_t)st->cancelled, "requests_list", reqs);
+    int rc = root ? json_dump_file(root, path, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) : -1;
+    json_decref(root);
+    if (rc) {
+        fprintf(stderr, "weft-reconf: cannot write %s\n", path);
+        return 1;
+    }
+    printf("requests written to %s\n", path);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     unsigned rounds = 6, threads = 4;
     int quiet = 0;
+    const char *json_path = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--rounds") && i + 1 < argc)
             rounds = (unsigned)strtoul(argv[++i], NULL, 0);
@@ -111,8 +154,11 @@ int main(int argc, char **argv)
             threads = (unsigned)strtoul(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "--quiet"))
             quiet = 1;
+        else if (!strcmp(argv[i], "--json") && i + 1 < argc)
+            json_path = argv[++i];
         else {
-            fprintf(stderr, "usage: %s [--rounds N] [--threads N] [--quiet]\n", argv[0]);
+            fprintf(stderr, "usage: %s [--rounds N] [--threads N] [--quiet] [--json PATH]\n",
+                    argv[0]);
             return 2;
         }
     }
@@ -159,8 +205,10 @@ int main(int argc, char **argv)
             sw[i] = (sw_task_t){
                 .id = i, .rounds = rounds, .period_ms = 3 + 2 * i, .mgr = mgr, .quiet = quiet};
             sw[i].results = calloc(rounds, sizeof *sw[i].results);
+            sw[i].task_of = calloc(rounds, sizeof *sw[i].task_of);
         }
-        if (!sw || !sw[i].results || pthread_create(&sw[i].thread, NULL, sw_main, &sw[i]) != 0) {
+        if (!sw || !sw[i].results || !sw[i].task_of ||
+            pthread_create(&sw[i].thread, NULL, sw_main, &sw[i]) != 0) {
             fprintf(stderr, "weft-reconf: out of memory or threads\n");
             return 1;
         }
@@ -183,11 +231,16 @@ int main(int argc, char **argv)
             cyc_min = r->reconf_cycles < cyc_min ? r->reconf_cycles : cyc_min;
             cyc_max = r->reconf_cycles > cyc_max ? r->reconf_cycles : cyc_max;
         }
-        free(sw[i].results);
     }
-    free(sw);
     weft_reconf_stats_t st;
     weft_reconf_stats(mgr, &st);
+    if (json_path && write_json(json_path, sw, threads, rounds, &st))
+        bad++;
+    for (unsigned i = 0; i < threads; i++) {
+        free(sw[i].results);
+        free(sw[i].task_of);
+    }
+    free(sw);
     printf("requests %" PRIu64 ": %" PRIu64 " reused a slot as it was (%.0f%%), %" PRIu64
            " programmed one, %" PRIu64 " programmings failed; mean wait %.3f ms\n",
            st.requests, st.reused, 100.0 * st.reused / st.requests, st.reconfigured, st.failed,

@@ -79,6 +79,16 @@ int weft_bitstream_check(const void *buf, size_t len, weft_bitstream_info_t *out
                          size_t why_len);
 
 /**
+ * @brief weft_bitstream_check, answering with the reconfiguration interface's error code
+ *        for what is wrong (WEFT_FRI_ERR_*, weft_bitstream_fri_error), so that a platform
+ *        that checks a file in software reports what the port would; a bad name is
+ *        WEFT_FRI_ERR_LOAD (the port leaves names to the loader).
+ * @retval 0 the file is whole and intact
+ */
+unsigned weft_bitstream_verify(const void *buf, size_t len, weft_bitstream_info_t *out, char *why,
+                               size_t why_len);
+
+/**
  * @brief Write a header for info into out (WEFT_BITSTREAM_HEADER_BYTES bytes). The
  *        version is WEFT_BITSTREAM_VERSION whatever info says; payload_crc must be the
  *        CRC-32 of the payload that will follow (weft_bitstream_crc32).
@@ -86,6 +96,16 @@ int weft_bitstream_check(const void *buf, size_t len, weft_bitstream_info_t *out
  * @retval -EINVAL a name is not a valid name, or a size or the mask out of range
  */
 int weft_bitstream_write_header(const weft_bitstream_info_t *info, void *out);
+
+/**
+ * @brief Make a whole file in out (WEFT_BITSTREAM_HEADER_BYTES + info->payload_size
+ *        bytes): a payload that models configuration data, generated from the image's
+ *        digest (two builds of one image give the same file, and not all bytes alike, so
+ *        its CRC means something), and the header for info with that payload's CRC.
+ * @retval 0 written
+ * @retval -EINVAL as weft_bitstream_write_header
+ */
+int weft_bitstream_build(const weft_bitstream_info_t *info, void *out);
 
 /** @brief zlib's CRC-32 of len bytes, continuing from crc (start with 0). */
 uint32_t weft_bitstream_crc32(uint32_t crc, const void *buf, size_t len);

@@ -84,6 +84,8 @@ typedef struct weft_reconf_result {
     uint64_t submit_ns, start_ns, end_ns; /**< arrival (its ticket), start of execution, end */
     uint64_t wait_ns;       /**< from arrival to the start of its programming or run */
     uint64_t reconf_ns;     /**< host time its slot's programming took (0: reused) */
+    uint64_t wait_cycles;   /**< fabric cycles from arrival to the start of its programming
+                                 or run (0 where the fabric's cycle counter cannot be read) */
     uint64_t reconf_cycles; /**< fabric cycles of that programming (FRI_CYCLES) */
     uint64_t exec_cycles;   /**< fabric cycles from start to end of execution */
     char message[256];      /**< on failure: what went wrong */

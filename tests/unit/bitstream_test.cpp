@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "weft/bitstream.h"
+#include "weft/osif_protocol.h"
 
 namespace
 {
@@ -84,24 +85,34 @@ TEST(Bitstream, EveryBadHeaderFieldIsNamed)
         std::function<void(std::vector<uint8_t> &)> spoil;
         bool reseal; // recompute the header CRC so the field itself is judged
         const char *says;
+        unsigned code; // what the reconfiguration port reports for it
     } cases[] = {
-        {"magic", [](auto &f) { f[0] = 'X'; }, true, "bad magic"},
-        {"version", [](auto &f) { f[8] = 2; }, true, "format version 2"},
-        {"header size", [](auto &f) { f[10] = 128; }, true, "header size 128"},
-        {"header crc", [](auto &f) { f[20] ^= 0x10; }, false, "header CRC-32"},
-        {"reserved", [](auto &f) { f[150] = 1; }, true, "reserved header byte 150"},
-        {"payload 0", [](auto &f) { std::memset(&f[12], 0, 4); }, true, "payload size 0"},
+        {"magic", [](auto &f) { f[0] = 'X'; }, true, "bad magic", WEFT_FRI_ERR_MAGIC},
+        {"version", [](auto &f) { f[8] = 2; }, true, "format version 2", WEFT_FRI_ERR_VERSION},
+        {"header size", [](auto &f) { f[10] = 128; }, true, "header size 128",
+         WEFT_FRI_ERR_VERSION},
+        {"header crc", [](auto &f) { f[20] ^= 0x10; }, false, "header CRC-32",
+         WEFT_FRI_ERR_HEADER_CRC},
+        {"reserved", [](auto &f) { f[150] = 1; }, true, "reserved header byte 150",
+         WEFT_FRI_ERR_RESERVED},
+        {"payload 0", [](auto &f) { std::memset(&f[12], 0, 4); }, true, "payload size 0",
+         WEFT_FRI_ERR_SIZE},
         {"payload huge", [](auto &f) { std::memset(&f[12], 0xFF, 4); }, true,
-         "payload size 4294967295"},
-        {"slot mask 0", [](auto &f) { std::memset(&f[20], 0, 4); }, true, "slot mask 0"},
-        {"partition empty", [](auto &f) { std::memset(&f[24], 0, 24); }, true, "partition name"},
-        {"partition slash", [](auto &f) { f[25] = '/'; }, true, "partition name"},
+         "payload size 4294967295", WEFT_FRI_ERR_SIZE},
+        {"slot mask 0", [](auto &f) { std::memset(&f[20], 0, 4); }, true, "slot mask 0",
+         WEFT_FRI_ERR_SLOT},
+        {"partition empty", [](auto &f) { std::memset(&f[24], 0, 24); }, true, "partition name",
+         WEFT_FRI_ERR_LOAD},
+        {"partition slash", [](auto &f) { f[25] = '/'; }, true, "partition name",
+         WEFT_FRI_ERR_LOAD},
         {"partition unterminated", [](auto &f) { std::memset(&f[24], 'a', 24); }, true,
-         "partition name"},
-        {"partition junk after", [](auto &f) { f[40] = 'z'; }, true, "partition name"},
-        {"image dot first", [](auto &f) { f[48] = '.'; }, true, "image name"},
-        {"image path", [](auto &f) { std::memcpy(&f[48], "../x.so", 7); }, true, "image name"},
-        {"image space", [](auto &f) { f[50] = ' '; }, true, "image name"},
+         "partition name", WEFT_FRI_ERR_LOAD},
+        {"partition junk after", [](auto &f) { f[40] = 'z'; }, true, "partition name",
+         WEFT_FRI_ERR_LOAD},
+        {"image dot first", [](auto &f) { f[48] = '.'; }, true, "image name", WEFT_FRI_ERR_LOAD},
+        {"image path", [](auto &f) { std::memcpy(&f[48], "../x.so", 7); }, true, "image name",
+         WEFT_FRI_ERR_LOAD},
+        {"image space", [](auto &f) { f[50] = ' '; }, true, "image name", WEFT_FRI_ERR_LOAD},
     };
     for (const Case &c : cases) {
         std::vector<uint8_t> f = File(Info());
@@ -110,6 +121,7 @@ TEST(Bitstream, EveryBadHeaderFieldIsNamed)
             Reseal(f);
         std::string why = Why(f);
         EXPECT_NE(why.find(c.says), std::string::npos) << c.what << ": " << why;
+        EXPECT_EQ(weft_bitstream_verify(f.data(), f.size(), nullptr, nullptr, 0), c.code) << c.what;
     }
 }
 
@@ -129,7 +141,34 @@ TEST(Bitstream, TruncatedLongerOrCorruptedFilesAreRefused)
         std::vector<uint8_t> bad = f;
         bad[at] ^= 0x01;
         EXPECT_NE(Why(bad).find("payload CRC-32"), std::string::npos) << "byte " << at;
+        EXPECT_EQ(weft_bitstream_verify(bad.data(), bad.size(), nullptr, nullptr, 0),
+                  WEFT_FRI_ERR_PAYLOAD_CRC);
     }
+    EXPECT_EQ(weft_bitstream_verify(cut.data(), cut.size(), nullptr, nullptr, 0),
+              WEFT_FRI_ERR_TRUNCATED);
+    EXPECT_EQ(weft_bitstream_verify(short_header.data(), short_header.size(), nullptr, nullptr, 0),
+              WEFT_FRI_ERR_TRUNCATED);
+    EXPECT_EQ(weft_bitstream_verify(longer.data(), longer.size(), nullptr, nullptr, 0),
+              WEFT_FRI_ERR_LONG);
+    EXPECT_EQ(weft_bitstream_verify(f.data(), f.size(), nullptr, nullptr, 0), 0u);
+}
+
+TEST(Bitstream, ABuiltFileIsWholeTheSameEachTimeAndItsPayloadFollowsTheImage)
+{
+    weft_bitstream_info_t in = Info(3000);
+    std::vector<uint8_t> a(kHeader + in.payload_size), b(a.size()), c(a.size());
+    ASSERT_EQ(weft_bitstream_build(&in, a.data()), 0);
+    ASSERT_EQ(weft_bitstream_build(&in, b.data()), 0);
+    EXPECT_EQ(a, b);
+    weft_bitstream_info_t out{};
+    char why[200] = "";
+    ASSERT_EQ(weft_bitstream_check(a.data(), a.size(), &out, why, sizeof why), 0) << why;
+    EXPECT_EQ(out.payload_size, 3000u);
+    in.image_sha256[0] ^= 1;
+    ASSERT_EQ(weft_bitstream_build(&in, c.data()), 0);
+    EXPECT_NE(std::memcmp(a.data() + kHeader, c.data() + kHeader, 3000), 0);
+    in.payload_size = 0;
+    EXPECT_EQ(weft_bitstream_build(&in, c.data()), -EINVAL);
 }
 
 TEST(Bitstream, TheWriterRefusesWhatTheReaderWould)

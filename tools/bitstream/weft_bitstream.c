@@ -44,22 +44,6 @@ static unsigned long number(const char *what, const char *s, unsigned long max)
     return v;
 }
 
-/* The payload: bytes of a xorshift seeded from the digest (reproducible, not all alike,
- * so a CRC over it means something). */
-static void fill_payload(uint8_t *p, size_t n, const uint8_t *digest)
-{
-    uint64_t x = 0;
-    for (int i = 0; i < 8; i++)
-        x = x << 8 | digest[i];
-    x |= 1;
-    for (size_t i = 0; i < n; i++) {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        p[i] = (uint8_t)(x >> 24);
-    }
-}
-
 static int build(int argc, char **argv)
 {
     const char *image = NULL, *partition = NULL, *out = NULL;
@@ -101,10 +85,7 @@ static int build(int argc, char **argv)
         fprintf(stderr, PROG ": out of memory\n");
         return 1;
     }
-    uint8_t *body = file + WEFT_BITSTREAM_HEADER_BYTES;
-    fill_payload(body, payload, info.image_sha256);
-    info.payload_crc = weft_bitstream_crc32(0, body, payload);
-    if (weft_bitstream_write_header(&info, file) != 0) {
+    if (weft_bitstream_build(&info, file) != 0) {
         fprintf(stderr,
                 PROG ": image name '%s' or partition '%s' is not 1 to %u characters of "
                      "[A-Za-z0-9_.-] (not starting with '.')\n",
