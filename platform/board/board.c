@@ -299,6 +299,7 @@ static const weft_platform_ops_t board_ops = {
     .irq_cancel = board_irq_cancel,
     .dma_region = board_dma_region,
     .slot_reconfigure = board_slot_reconfigure,
+    .slot_program = board_slot_program,
     .num_slots = board_num_slots,
     .close = board_close,
 };

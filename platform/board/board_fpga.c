@@ -5,16 +5,28 @@
  * the image's name, relative to the firmware directory, to its "firmware" file; the
  * kernel fetches the image from the firmware directory itself. The manager's "state"
  * file, where present, tells whether the load went through.
+ *
+ * slot_program takes a Weft partial bitstream file (weft/bitstream.h) from the DMA
+ * region, as the reconfiguration port does on the simulated fabric: it decouples the
+ * slot (CONTROL: reset held, RUN off, so the static region isolates it), waits until no
+ * burst the slot issued can still reach memory (MEM_ACTIVE), checks the whole file with
+ * the port's own checks and error codes, writes its payload (the vendor's partial
+ * bitstream for that slot: bitstreams do not relocate, so the file's slot mask names the
+ * slot it was built for) to weft-slot<N>.bin in the firmware directory and loads that.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "board_priv.h"
+#include "weft/bitstream.h"
 #include "weft/osif_protocol.h"
 
 #define DEFAULT_FPGA_MGR_DIR "/sys/class/fpga_manager/fpga0"
@@ -22,6 +34,11 @@
 
 /* Flags value of a partial bitstream (the manager's partial-reconfiguration flag). */
 #define FPGA_MGR_FLAGS_PARTIAL "1"
+
+/* How long slot_program waits for a decoupled slot's last bursts (a burst is at most 256
+ * beats: microseconds on any bus), and how often it looks. */
+#define MEM_QUIET_TIMEOUT_US 100000
+#define MEM_QUIET_POLL_US 50
 
 int board_fpga_open(struct board *b, const weft_board_config_t *cfg)
 {
@@ -210,10 +227,30 @@ static const char *firmware_name(const struct board *b, const char *image, char 
     return img_real + rl + 1;
 }
 
+/* Have the FPGA manager load name (relative to the firmware directory; full is its path,
+ * for messages) as a partial bitstream, and check its state afterwards. */
+static int load_partial(const struct board *b, unsigned slot, const char *name, const char *full)
+{
+    char state[64];
+    int ret = write_control(b, b->flags_path, FPGA_MGR_FLAGS_PARTIAL);
+
+    if (ret == 0) {
+        ret = write_control(b, b->firmware_path, name);
+    }
+    if (ret == 0) {
+        ret = read_state(b, state, sizeof(state));
+        if (ret == 0 && state[0] != '\0' && strcmp(state, "operating") != 0) {
+            board_log(b, "%s: FPGA manager reports \"%s\" after loading %s into slot %u",
+                      b->state_path, state, full, slot);
+            ret = -EIO;
+        }
+    }
+    return ret;
+}
+
 static int reconfigure_locked(struct board *b, unsigned slot, const char *image)
 {
     uint32_t control = board_reg_read(b, WEFT_SLOT_REG(slot, WEFT_SLOT_REG_CONTROL));
-    char state[64];
     char *owned;
     char *full;
     const char *name;
@@ -246,18 +283,7 @@ static int reconfigure_locked(struct board *b, unsigned slot, const char *image)
         /* Hold the slot in reset while its logic changes (RUN = 0 already decouples it). */
         board_reg_write(b, WEFT_SLOT_REG(slot, WEFT_SLOT_REG_CONTROL),
                         (control | WEFT_CONTROL_RESET) & ~(uint32_t)WEFT_CONTROL_RUN);
-        ret = write_control(b, b->flags_path, FPGA_MGR_FLAGS_PARTIAL);
-    }
-    if (ret == 0) {
-        ret = write_control(b, b->firmware_path, name);
-    }
-    if (ret == 0) {
-        ret = read_state(b, state, sizeof(state));
-        if (ret == 0 && state[0] != '\0' && strcmp(state, "operating") != 0) {
-            board_log(b, "%s: FPGA manager reports \"%s\" after loading %s into slot %u",
-                      b->state_path, state, full, slot);
-            ret = -EIO;
-        }
+        ret = load_partial(b, slot, name, full);
     }
     free(full);
     free(owned);
@@ -274,6 +300,136 @@ int board_slot_reconfigure(weft_platform_t *p, unsigned slot, const char *image)
     }
     pthread_mutex_lock(&b->reconf_lock);
     ret = reconfigure_locked(b, slot, image);
+    pthread_mutex_unlock(&b->reconf_lock);
+    return ret;
+}
+
+/* The fabric's free-running cycle counter (CYCLE_LO latches CYCLE_HI). */
+static uint64_t fabric_cycles(const struct board *b)
+{
+    uint32_t lo = board_reg_read(b, WEFT_REG_CYCLE_LO);
+    return (uint64_t)board_reg_read(b, WEFT_REG_CYCLE_HI) << 32 | lo;
+}
+
+/* Wait until nothing slot issued can still reach memory. */
+static int wait_mem_quiet(const struct board *b, unsigned slot)
+{
+    for (unsigned waited = 0;; waited += MEM_QUIET_POLL_US) {
+        if ((board_reg_read(b, WEFT_SLOT_REG(slot, WEFT_SLOT_REG_MEM_ACTIVE)) & 1u) == 0) {
+            return 0;
+        }
+        if (waited >= MEM_QUIET_TIMEOUT_US) {
+            return -EBUSY;
+        }
+        usleep(MEM_QUIET_POLL_US);
+    }
+}
+
+/* Write n bytes to a new file at path (replacing one there). */
+static int write_file(const char *path, const uint8_t *data, size_t n)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    int ret = 0;
+
+    if (fd < 0) {
+        return -errno;
+    }
+    while (n > 0 && ret == 0) {
+        ssize_t k = write(fd, data, n);
+        if (k < 0 && errno != EINTR) {
+            ret = -errno;
+        } else if (k > 0) {
+            data += k;
+            n -= (size_t)k;
+        }
+    }
+    if (close(fd) != 0 && ret == 0) {
+        ret = -errno;
+    }
+    return ret;
+}
+
+__attribute__((format(printf, 3, 4))) static int program_failed(weft_program_result_t *res,
+                                                                unsigned code, const char *fmt, ...)
+{
+    va_list ap;
+
+    res->error = code;
+    va_start(ap, fmt);
+    vsnprintf(res->message, sizeof(res->message), fmt, ap);
+    va_end(ap);
+    return -EIO;
+}
+
+static int program_locked(struct board *b, unsigned slot, const uint8_t *file, size_t size,
+                          weft_program_result_t *res)
+{
+    const uint32_t ctl = WEFT_SLOT_REG(slot, WEFT_SLOT_REG_CONTROL);
+    const uint64_t c0 = fabric_cycles(b);
+    weft_bitstream_info_t info;
+    char why[160];
+    char name[32];
+    char *full;
+    int ret;
+
+    /* Decouple: whatever ran there is stopped and held in reset (as the port does). */
+    board_reg_write(b, ctl,
+                    (board_reg_read(b, ctl) | WEFT_CONTROL_RESET) & ~(uint32_t)WEFT_CONTROL_RUN);
+    if (wait_mem_quiet(b, slot) != 0) {
+        board_log(b, "slot %u: its memory traffic did not end within %u us; not programmed", slot,
+                  MEM_QUIET_TIMEOUT_US);
+        return -EBUSY;
+    }
+    unsigned code = weft_bitstream_verify(file, size, &info, why, sizeof(why));
+    if (code != 0) {
+        return program_failed(res, code, "slot %u: %s", slot, why);
+    }
+    if (slot >= 32 || (info.slot_mask & (1u << slot)) == 0) {
+        return program_failed(res, WEFT_FRI_ERR_SLOT,
+                              "slot %u: %s (%s) is built for slots 0x%" PRIx32, slot, info.image,
+                              weft_bitstream_fri_error(WEFT_FRI_ERR_SLOT), info.slot_mask);
+    }
+    snprintf(name, sizeof(name), "weft-slot%u.bin", slot);
+    full = board_path_join(b->firmware_dir, name);
+    if (full == NULL) {
+        return -ENOMEM;
+    }
+    ret = write_file(full, file + WEFT_BITSTREAM_HEADER_BYTES, info.payload_size);
+    if (ret != 0) {
+        program_failed(res, WEFT_FRI_ERR_LOAD, "slot %u: cannot write %s: %s", slot, full,
+                       strerror(-ret));
+    } else if ((ret = load_partial(b, slot, name, full)) != 0) {
+        program_failed(res, WEFT_FRI_ERR_LOAD, "slot %u: the FPGA manager did not load %s: %s",
+                       slot, full, strerror(-ret));
+    }
+    free(full);
+    if (ret != 0) {
+        board_log(b, "%s", res->message);
+        return -EIO;
+    }
+    res->cycles = fabric_cycles(b) - c0;
+    res->bytes = (uint32_t)size;
+    return 0;
+}
+
+int board_slot_program(weft_platform_t *p, unsigned slot, uint64_t bus, size_t size,
+                       weft_program_result_t *res)
+{
+    struct board *b = board_of(p);
+    int ret;
+
+    if (slot >= b->num_slots || res == NULL) {
+        return -EINVAL;
+    }
+    memset(res, 0, sizeof(*res));
+    if (bus < b->dma_bus || size > b->dma_size || bus - b->dma_bus > b->dma_size - size) {
+        return program_failed(res, WEFT_FRI_ERR_ARGS,
+                              "slot %u: the file at 0x%" PRIx64 " (%zu bytes) is not inside "
+                              "the DMA region",
+                              slot, bus, size);
+    }
+    pthread_mutex_lock(&b->reconf_lock);
+    ret = program_locked(b, slot, (const uint8_t *)b->dma_cpu + (bus - b->dma_bus), size, res);
     pthread_mutex_unlock(&b->reconf_lock);
     return ret;
 }

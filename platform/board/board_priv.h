@@ -114,6 +114,8 @@ int board_dma_region(weft_platform_t *p, weft_dma_region_t *region);
 int board_fpga_open(struct board *b, const weft_board_config_t *cfg);
 void board_fpga_close(struct board *b);
 int board_slot_reconfigure(weft_platform_t *p, unsigned slot, const char *image);
+int board_slot_program(weft_platform_t *p, unsigned slot, uint64_t bus, size_t size,
+                       weft_program_result_t *res);
 
 /* Interrupts: board_irq.c */
 int board_irq_open(struct board *b, const weft_board_config_t *cfg);

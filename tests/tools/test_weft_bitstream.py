@@ -52,6 +52,23 @@ class WeftBitstream(unittest.TestCase):
         self.assertEqual(res.returncode, 0, res.stderr)
         self.assertEqual(out.stat().st_size, 160 + 338 * 1024)
 
+    def test_a_given_payload_is_carried_as_it_is(self):
+        vendor = self.d / "slot1.bit.bin"
+        vendor.write_bytes(bytes(range(256)) * 9)
+        res, out = self.build("--payload", vendor)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        data = out.read_bytes()
+        self.assertEqual(data[160:], vendor.read_bytes())
+        self.assertEqual(int.from_bytes(data[12:16], "little"), 256 * 9)
+        self.assertEqual(run("info", out).returncode, 0)
+        vendor.write_bytes(b"")
+        res, _ = self.build("--payload", vendor)
+        self.assertEqual(res.returncode, 2)
+        self.assertIn("a payload is 1 to", res.stderr)
+        res, _ = self.build("--payload", self.d / "absent.bin")
+        self.assertEqual(res.returncode, 1)
+        self.assertIn("absent.bin", res.stderr)
+
     def test_damaged_and_truncated_files_are_refused_with_the_reason(self):
         _, out = self.build("--payload-bytes", "1000")
         data = bytearray(out.read_bytes())

@@ -22,6 +22,7 @@
 #include <unistd.h>
 #include <vector>
 
+#include "weft/bitstream.h"
 #include "weft/board.h"
 #include "weft/osif_protocol.h"
 
@@ -642,3 +643,133 @@ TEST_F(BoardTest, ReconfigureBadArgumentsAreEinval)
 }
 
 } // namespace
+
+// slot_program: a Weft partial bitstream file in the DMA region, checked as the
+// reconfiguration port checks it, its payload loaded through the FPGA manager.
+class BoardProgramTest : public BoardTest
+{
+  protected:
+    static constexpr uint32_t kPayload = 5000;
+
+    void SetUp() override
+    {
+        BoardTest::SetUp();
+        ASSERT_EQ(open_board(), 0) << all_logs();
+        ASSERT_EQ(p_->ops->dma_region(p_, &dma_), 0);
+        weft_bitstream_info_t info{};
+        info.payload_size = kPayload;
+        info.slot_mask = 1u << 1;
+        std::strcpy(info.partition, "big");
+        std::strcpy(info.image, "hwt_task_fib.so");
+        info.image_sha256[0] = 0x42;
+        ASSERT_EQ(weft_bitstream_build(&info, dma_.cpu), 0);
+        file_ = static_cast<uint8_t *>(dma_.cpu);
+    }
+
+    int Program(unsigned slot, size_t size = WEFT_BITSTREAM_HEADER_BYTES + kPayload)
+    {
+        res_ = weft_program_result_t{};
+        return p_->ops->slot_program(p_, slot, dma_.bus, size, &res_);
+    }
+
+    std::string Payload() const
+    {
+        return std::string(reinterpret_cast<const char *>(file_) + WEFT_BITSTREAM_HEADER_BYTES,
+                           kPayload);
+    }
+
+    weft_dma_region_t dma_{};
+    uint8_t *file_ = nullptr;
+    weft_program_result_t res_{};
+};
+
+TEST_F(BoardProgramTest, ThePayloadIsLoadedAsAPartialBitstreamIntoADecoupledSlot)
+{
+    reg(WEFT_SLOT_REG(1, WEFT_SLOT_REG_CONTROL)) = WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN;
+    ASSERT_EQ(Program(1), 0) << res_.message << all_logs();
+    EXPECT_EQ(res_.error, 0u);
+    EXPECT_EQ(res_.bytes, WEFT_BITSTREAM_HEADER_BYTES + kPayload);
+    EXPECT_EQ(slurp(mgr_dir_ + "/flags"), "1");
+    EXPECT_EQ(slurp(mgr_dir_ + "/firmware"), "weft-slot1.bin");
+    EXPECT_EQ(slurp(fw_dir_ + "/weft-slot1.bin"), Payload());
+    // Stopped and held in reset: the static region isolates it until the runtime starts it.
+    EXPECT_EQ(reg(WEFT_SLOT_REG(1, WEFT_SLOT_REG_CONTROL)),
+              WEFT_CONTROL_IRQ_EN | WEFT_CONTROL_RESET);
+}
+
+TEST_F(BoardProgramTest, ADamagedFileFailsWithThePortsErrorAndLoadsNothing)
+{
+    file_[WEFT_BITSTREAM_HEADER_BYTES + 100] ^= 0x08;
+    EXPECT_EQ(Program(1), -EIO);
+    EXPECT_EQ(res_.error, WEFT_FRI_ERR_PAYLOAD_CRC);
+    EXPECT_NE(std::string(res_.message).find("payload CRC-32"), std::string::npos) << res_.message;
+    file_[WEFT_BITSTREAM_HEADER_BYTES + 100] ^= 0x08;
+
+    EXPECT_EQ(Program(1, WEFT_BITSTREAM_HEADER_BYTES + kPayload - 1), -EIO);
+    EXPECT_EQ(res_.error, WEFT_FRI_ERR_TRUNCATED);
+    EXPECT_EQ(Program(1, 100), -EIO);
+    EXPECT_EQ(res_.error, WEFT_FRI_ERR_TRUNCATED);
+
+    file_[0] = 'X';
+    EXPECT_EQ(Program(1), -EIO);
+    EXPECT_EQ(res_.error, WEFT_FRI_ERR_MAGIC);
+    EXPECT_NE(std::string(res_.message).find("slot 1"), std::string::npos) << res_.message;
+
+    EXPECT_EQ(slurp(mgr_dir_ + "/firmware"), "");
+    EXPECT_EQ(access((fw_dir_ + "/weft-slot1.bin").c_str(), F_OK), -1);
+}
+
+TEST_F(BoardProgramTest, AFileBuiltForAnotherSlotIsRefused)
+{
+    // Real partial bitstreams do not relocate: the file names the slot it was built for.
+    EXPECT_EQ(Program(2), -EIO);
+    EXPECT_EQ(res_.error, WEFT_FRI_ERR_SLOT);
+    EXPECT_NE(std::string(res_.message).find("slots 0x2"), std::string::npos) << res_.message;
+    EXPECT_EQ(slurp(mgr_dir_ + "/firmware"), "");
+}
+
+TEST_F(BoardProgramTest, AFileOutsideTheDmaRegionIsRefused)
+{
+    res_ = weft_program_result_t{};
+    EXPECT_EQ(p_->ops->slot_program(p_, 1, dma_.bus + kDmaSize - 100, 1000, &res_), -EIO);
+    EXPECT_EQ(res_.error, WEFT_FRI_ERR_ARGS);
+    EXPECT_EQ(p_->ops->slot_program(p_, 1, dma_.bus - 4, 1000, &res_), -EIO);
+    EXPECT_EQ(res_.error, WEFT_FRI_ERR_ARGS);
+    EXPECT_NE(std::string(res_.message).find("DMA region"), std::string::npos) << res_.message;
+}
+
+TEST_F(BoardProgramTest, ItWaitsForTheSlotsMemoryTrafficToEnd)
+{
+    // A burst still in flight: programming waits for it, then goes on.
+    reg(WEFT_SLOT_REG(1, WEFT_SLOT_REG_MEM_ACTIVE)) = 1;
+    std::thread ends([this] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        reg(WEFT_SLOT_REG(1, WEFT_SLOT_REG_MEM_ACTIVE)) = 0;
+    });
+    EXPECT_EQ(Program(1), 0) << res_.message << all_logs();
+    ends.join();
+    EXPECT_EQ(slurp(mgr_dir_ + "/firmware"), "weft-slot1.bin");
+}
+
+TEST_F(BoardProgramTest, TrafficThatNeverEndsIsBusyAndLoadsNothing)
+{
+    reg(WEFT_SLOT_REG(1, WEFT_SLOT_REG_MEM_ACTIVE)) = 1;
+    EXPECT_EQ(Program(1), -EBUSY);
+    EXPECT_TRUE(logged("memory traffic did not end")) << all_logs();
+    EXPECT_EQ(slurp(mgr_dir_ + "/firmware"), "");
+}
+
+TEST_F(BoardProgramTest, AManagerInAnErrorStateIsALoadError)
+{
+    put(mgr_dir_ + "/state", "write error\n");
+    EXPECT_EQ(Program(1), -EIO);
+    EXPECT_EQ(res_.error, WEFT_FRI_ERR_LOAD);
+    EXPECT_NE(std::string(res_.message).find("FPGA manager"), std::string::npos) << res_.message;
+    EXPECT_TRUE(logged("write error")) << all_logs();
+}
+
+TEST_F(BoardProgramTest, BadArgumentsAreEinval)
+{
+    EXPECT_EQ(Program(kSlots), -EINVAL);
+    EXPECT_EQ(p_->ops->slot_program(p_, 0, dma_.bus, 1000, nullptr), -EINVAL);
+}

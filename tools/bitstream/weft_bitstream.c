@@ -2,13 +2,14 @@
  * weft-bitstream: builds and inspects Weft's partial bitstream files (weft/bitstream.h,
  * docs/reconfiguration.md).
  *
- *   weft-bitstream build --image PATH --partition NAME --slots MASK [--payload-bytes N]
- *                        --out FILE
+ *   weft-bitstream build --image PATH --partition NAME --slots MASK
+ *                        [--payload-bytes N | --payload FILE] --out FILE
  *       A file that configures the thread image at PATH (named by its file name and its
  *       SHA-256) into the slots of MASK (bit i: slot i of the platform). The payload
  *       models the configuration data of a real partial bitstream: N bytes (default
  *       346,112 = 338 KiB, as FRED measured a slot's bitstream), generated from the
- *       image's digest so that two builds of one image give the same file.
+ *       image's digest so that two builds of one image give the same file. For a board,
+ *       --payload takes the vendor's partial bitstream of one slot (MASK: that slot).
  *   weft-bitstream info FILE
  *       Checks a whole file and prints its header; exits 1 naming what is wrong.
  */
@@ -27,7 +28,7 @@
 static void usage(void)
 {
     fprintf(stderr, "usage: " PROG " build --image PATH --partition NAME --slots MASK "
-                    "[--payload-bytes N] --out FILE\n"
+                    "[--payload-bytes N | --payload FILE] --out FILE\n"
                     "       " PROG " info FILE\n");
     exit(2);
 }
@@ -44,9 +45,36 @@ static unsigned long number(const char *what, const char *s, unsigned long max)
     return v;
 }
 
+/* Read at most cap bytes of path into *buf (malloc'd); 0, or 1 after naming the error. */
+static int read_file(const char *path, size_t cap, uint8_t **buf, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    struct stat st;
+    if (!f || fstat(fileno(f), &st) != 0) {
+        fprintf(stderr, PROG ": %s: %s\n", path, strerror(errno));
+        if (f)
+            fclose(f);
+        return 1;
+    }
+    if (st.st_size >= 0 && (uint64_t)st.st_size < cap)
+        cap = (size_t)st.st_size + 1; /* one byte more shows a file that grew */
+    *buf = malloc(cap);
+    if (!*buf) {
+        fclose(f);
+        fprintf(stderr, PROG ": out of memory\n");
+        return 1;
+    }
+    size_t n;
+    *len = 0;
+    while (*len < cap && (n = fread(*buf + *len, 1, cap - *len, f)) > 0)
+        *len += n;
+    fclose(f);
+    return 0;
+}
+
 static int build(int argc, char **argv)
 {
-    const char *image = NULL, *partition = NULL, *out = NULL;
+    const char *image = NULL, *partition = NULL, *out = NULL, *payload_file = NULL;
     unsigned long slots = 0, payload = WEFT_BITSTREAM_FRED_PAYLOAD;
     for (int i = 0; i < argc; i++) {
         if (i + 1 >= argc)
@@ -59,6 +87,8 @@ static int build(int argc, char **argv)
             slots = number("--slots", argv[++i], UINT32_MAX);
         else if (!strcmp(argv[i], "--payload-bytes"))
             payload = number("--payload-bytes", argv[++i], WEFT_BITSTREAM_MAX_PAYLOAD);
+        else if (!strcmp(argv[i], "--payload"))
+            payload_file = argv[++i];
         else if (!strcmp(argv[i], "--out"))
             out = argv[++i];
         else
@@ -66,11 +96,26 @@ static int build(int argc, char **argv)
     }
     if (!image || !partition || !slots || !out)
         usage();
+    /* A given payload: the vendor's bitstream, read into place after the header. */
+    uint8_t *given = NULL;
+    size_t given_len = 0;
+    if (payload_file) {
+        if (read_file(payload_file, WEFT_BITSTREAM_MAX_PAYLOAD + 1, &given, &given_len))
+            return 1;
+        if (given_len == 0 || given_len > WEFT_BITSTREAM_MAX_PAYLOAD) {
+            fprintf(stderr, PROG ": %s: a payload is 1 to %u bytes\n", payload_file,
+                    WEFT_BITSTREAM_MAX_PAYLOAD);
+            free(given);
+            return 2;
+        }
+        payload = given_len;
+    }
 
     weft_bitstream_info_t info = {.payload_size = (uint32_t)payload, .slot_mask = (uint32_t)slots};
     const char *base = strrchr(image, '/') ? strrchr(image, '/') + 1 : image;
     if (strlen(base) >= sizeof info.image || strlen(partition) >= sizeof info.partition) {
         fprintf(stderr, PROG ": image name '%s' or partition '%s' too long\n", base, partition);
+        free(given);
         return 2;
     }
     strcpy(info.image, base);
@@ -78,14 +123,24 @@ static int build(int argc, char **argv)
     int rc = weft_bitstream_file_sha256(image, info.image_sha256);
     if (rc) {
         fprintf(stderr, PROG ": %s: %s\n", image, strerror(-rc));
+        free(given);
         return 1;
     }
     uint8_t *file = malloc(WEFT_BITSTREAM_HEADER_BYTES + payload);
     if (!file) {
         fprintf(stderr, PROG ": out of memory\n");
+        free(given);
         return 1;
     }
-    if (weft_bitstream_build(&info, file) != 0) {
+    if (given) {
+        memcpy(file + WEFT_BITSTREAM_HEADER_BYTES, given, given_len);
+        info.payload_crc = weft_bitstream_crc32(0, given, given_len);
+        free(given);
+        rc = weft_bitstream_write_header(&info, file);
+    } else {
+        rc = weft_bitstream_build(&info, file);
+    }
+    if (rc != 0) {
         fprintf(stderr,
                 PROG ": image name '%s' or partition '%s' is not 1 to %u characters of "
                      "[A-Za-z0-9_.-] (not starting with '.')\n",
@@ -109,28 +164,11 @@ static int build(int argc, char **argv)
 
 static int info(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    struct stat st;
-    if (!f || fstat(fileno(f), &st) != 0) {
-        fprintf(stderr, PROG ": %s: %s\n", path, strerror(errno));
-        if (f)
-            fclose(f);
-        return 1;
-    }
     /* No file longer than the largest one is read whole: the check names its length. */
-    size_t cap = WEFT_BITSTREAM_HEADER_BYTES + WEFT_BITSTREAM_MAX_PAYLOAD + 1, len = 0;
-    if (st.st_size >= 0 && (uint64_t)st.st_size < cap)
-        cap = (size_t)st.st_size + 1; /* one byte more shows a file that grew */
-    uint8_t *buf = malloc(cap);
-    if (!buf) {
-        fclose(f);
-        fprintf(stderr, PROG ": out of memory\n");
+    uint8_t *buf;
+    size_t len;
+    if (read_file(path, WEFT_BITSTREAM_HEADER_BYTES + WEFT_BITSTREAM_MAX_PAYLOAD + 1, &buf, &len))
         return 1;
-    }
-    size_t n;
-    while (len < cap && (n = fread(buf + len, 1, cap - len, f)) > 0)
-        len += n;
-    fclose(f);
     weft_bitstream_info_t inf;
     char why[160];
     int rc = weft_bitstream_check(buf, len, &inf, why, sizeof why);
