@@ -17,6 +17,7 @@ module weft_flat_top #(
   parameter logic [24*8-1:0] LinkSrc = '0,
   parameter logic [24*8-1:0] LinkDst = '0,
   parameter logic [24*16-1:0] LinkDepth = {24{16'd64}},
+  parameter logic [15:0] FriRate = 16'd307,
   /// Slots that hold a hwt_sort (bit s); the others are empty.
   parameter logic [NumSlots-1:0] SortSlots = '1
 ) (
@@ -48,7 +49,8 @@ module weft_flat_top #(
     .SlotBinds    (SlotBinds),
     .LinkSrc      (LinkSrc),
     .LinkDst      (LinkDst),
-    .LinkDepth    (LinkDepth)
+    .LinkDepth    (LinkDepth),
+    .FriRate      (FriRate)
   ) u_static (
     .*,  // clock, reset, both AXI ports, irq_o
     .slot_run_o (slot_run),

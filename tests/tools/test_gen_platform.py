@@ -70,6 +70,8 @@ class GenPlatform(unittest.TestCase):
         self.assertIn("\"-GLinkSrc=192'h0\"", cm)
         self.assertIn("\"-GLinkDst=192'h1\"", cm)
         self.assertIn("\"-GLinkDepth=384'h10\"", cm)
+        self.assertIn("\"-GFriRate=16'd307\"", cm)  # FRED's 1.2 bytes a cycle unless set
+        self.assertIn("#define WEFT_PLATFORM_FRI_RATE 307u", h)
         self.assertIn("set(WEFT_PLATFORM_DMA_SIZE 1048576)", cm)
         self.assertIn("#define WEFT_PLATFORM_DMA_BUS 0x20000000u", h)
         self.assertIn("#define WEFT_LINK_UP 0u /* slot 0 -> slot 1, 16 words */", h)
@@ -96,6 +98,18 @@ class GenPlatform(unittest.TestCase):
         self.expect_error(twice, 12, r"links\[1\]\.name", "already names links\\[0\\]")
         self.expect_error(GOOD.replace("bus_base: 0x20000000", "bus_base: 0xFFFFF000"), 5, r"dma\.size",
                           "past the 32-bit bus")
+
+    def test_the_reconfiguration_port_rate_is_fixed_point(self):
+        res, cm, h = run(GOOD + "reconfiguration: {bytes_per_cycle: 4}\n")
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertIn("\"-GFriRate=16'd1024\"", cm)
+        self.assertIn("\"FriRate=16'd1024\"", cm)
+        self.assertIn("#define WEFT_PLATFORM_FRI_RATE 1024u", h)
+        line = GOOD.count("\n") + 1
+        self.expect_error(GOOD + "reconfiguration: {bytes_per_cycle: 5}\n", line,
+                          r"reconfiguration\.bytes_per_cycle", "maximum")
+        self.expect_error(GOOD + "reconfiguration: {bytes_per_cycle: 0}\n", line,
+                          r"reconfiguration\.bytes_per_cycle", "minimum")
 
     def test_partitions_and_tasks_reach_the_outputs(self):
         res, cm, h = run(PARTS)
