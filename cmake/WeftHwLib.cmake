@@ -16,7 +16,12 @@ set(WEFT_HWLIB_SOURCES
   ${WEFT_HWLIB_DIR}/weft_mbox_stream.sv
   ${WEFT_HWLIB_DIR}/weft_memif_burst.sv
   ${WEFT_HWLIB_DIR}/weft_ram_stream.sv
-  ${WEFT_HWLIB_DIR}/weft_memif_word.sv)
+  ${WEFT_HWLIB_DIR}/weft_memif_word.sv
+  ${WEFT_HWLIB_DIR}/weft_hls_pkg.sv
+  ${WEFT_HWLIB_DIR}/weft_hls_ctrl.sv
+  ${WEFT_HWLIB_DIR}/weft_hls_mem.sv
+  ${WEFT_HWLIB_DIR}/weft_hls_shell.sv
+  ${WEFT_HWLIB_DIR}/weft_hls_adapter.sv)
 
 # Threads include weft_slot_ports.svh (the slot boundary) from here.
 set(WEFT_HWLIB_INCLUDE -I${WEFT_HWLIB_DIR})

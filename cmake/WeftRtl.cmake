@@ -16,6 +16,7 @@ set(WEFT_STATIC_RTL_MODULES
   weft_mem_guard
   weft_link_router
   weft_osif_stage
+  weft_slot_acc
   weft_slot_if
   weft_memif_master
   weft_fri

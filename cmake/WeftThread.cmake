@@ -27,13 +27,14 @@ set(WEFT_IMAGE_DIR ${CMAKE_BINARY_DIR}/images)
 set(WEFT_BITSTREAM_DIR ${CMAKE_BINARY_DIR}/bitstreams)
 
 # weft_parse_hw_thread(<entry> <prefix>): an entry of WEFT_HW_THREADS
-# ("image:top:source[:param=value]") into <prefix>_NAME, _TOP, _SRC and _PARAMS (a list
-# of name=value, maybe empty).
+# ("image:top:source[,source...][:param=value]") into <prefix>_NAME, _TOP, _SRC (a list,
+# the top's file first) and _PARAMS (a list of name=value, maybe empty).
 function(weft_parse_hw_thread entry prefix)
   string(REPLACE ":" ";" fields "${entry}")
   list(GET fields 0 name)
   list(GET fields 1 top)
   list(GET fields 2 src)
+  string(REPLACE "," ";" src "${src}")  # several files: the top's first
   set(params)
   list(LENGTH fields n)
   if(n GREATER 3)

@@ -809,6 +809,11 @@ static void describe_fault(weft_hwthread_t *t, ending_t *e)
                     "thread '%s' slot %u: request staging failed: bus error at 0x%08" PRIx32
                     " (the staging buffers at 0x%08" PRIx64 "); thread stopped",
                     t->name, t->slot, addr, t->stage.req_bus);
+    } else if (fault & WEFT_FAULT_ACC) {
+        set_message(e,
+                    "thread '%s' slot %u: its own registers did not answer an access of the "
+                    "slot's ACC window within %u cycles; thread stopped",
+                    t->name, t->slot, WEFT_ACC_TIMEOUT);
     } else if (fault & WEFT_FAULT_OVERFLOW) {
         set_message(e,
                     "thread '%s' slot %u: response FIFO overflow (responses written while "
@@ -852,7 +857,7 @@ static void finish(weft_hwthread_t *t, const ending_t *e)
         if (reg_read(t, WEFT_SLOT_REG_LINK_CALLS, &link_calls) == 0)
             t->link_calls_final = link_calls;
         weft_slot_stop(t->platform, t->slot);
-        reg_write(t, WEFT_SLOT_REG_FAULT, WEFT_FAULT_MEM | WEFT_FAULT_OVERFLOW | WEFT_FAULT_STAGE);
+        reg_write(t, WEFT_SLOT_REG_FAULT, WEFT_FAULT_ALL);
         t->slot_stopped = true; /* BUSY is cleared now: stats() must use busy_final */
     }
     pthread_mutex_unlock(&t->lock);
@@ -895,13 +900,81 @@ static serve_outcome_t platform_error(weft_hwthread_t *t, ending_t *e, int rc, c
     return SERVE_FAULT;
 }
 
+/* ---- an HLS-style accelerator ------------------------------------------------------ */
+
+/* The ap_ctrl_hs control block in the slot's ACC window (docs/hls.md). */
+enum {
+    HLS_AP_CTRL = 0x00,
+    HLS_GIE = 0x04,
+    HLS_IER = 0x08,
+    HLS_ISR = 0x0C,
+    HLS_ARGS = 0x10,
+    HLS_AP_START = 0x1,
+    HLS_AP_DONE = 0x2,
+    HLS_IRQ_DONE = 0x1,
+};
+
+static int acc_write(weft_hwthread_t *t, uint32_t off, uint32_t v)
+{
+    return reg_write(t, WEFT_SLOT_REG_ACC(0) + off, v);
+}
+
+/* Arguments, done interrupt, ap_start; then wait for ap_done (or a fault, or a stop). */
+static serve_outcome_t run_accelerator(weft_hwthread_t *t, ending_t *e)
+{
+    weft_platform_t *p = t->platform;
+    int rc = 0;
+    for (unsigned i = 0; i < t->num_acc_args && rc == 0; i++) {
+        rc = acc_write(t, HLS_ARGS + 8 * i, (uint32_t)t->acc_args[i]);
+        if (rc == 0)
+            rc = acc_write(t, HLS_ARGS + 8 * i + 4, (uint32_t)(t->acc_args[i] >> 32));
+    }
+    if (rc == 0)
+        rc = acc_write(t, HLS_IER, HLS_IRQ_DONE);
+    if (rc == 0)
+        rc = acc_write(t, HLS_GIE, 1);
+    if (rc == 0)
+        rc = acc_write(t, HLS_AP_CTRL, HLS_AP_START);
+    if (rc != 0)
+        return platform_error(t, e, rc, "starting the accelerator");
+    for (;;) {
+        if (stopping(t))
+            return SERVE_STOPPED;
+        uint32_t irq = 0, ctrl = 0;
+        rc = reg_read(t, WEFT_SLOT_REG_IRQ_STATUS, &irq);
+        if (rc != 0)
+            return platform_error(t, e, rc, "reading IRQ_STATUS");
+        if (irq & WEFT_IRQ_FAULT) {
+            describe_fault(t, e);
+            return SERVE_FAULT;
+        }
+        if (irq & WEFT_IRQ_ACC) {
+            rc = reg_read(t, WEFT_SLOT_REG_ACC(0) + HLS_AP_CTRL, &ctrl); /* clears ap_done */
+            if (rc == 0)
+                rc = acc_write(t, HLS_ISR, HLS_IRQ_DONE); /* toggles the done bit off */
+            if (rc != 0)
+                return platform_error(t, e, rc, "reading the accelerator's AP_CTRL");
+            if (ctrl & HLS_AP_DONE) {
+                e->kind = WEFT_EXIT_NORMAL;
+                e->value = 0;
+                set_message(e, "thread '%s' slot %u: accelerator done", t->name, t->slot);
+                return SERVE_EXIT;
+            }
+            continue;
+        }
+        rc = p->ops->irq_wait(p, t->slot, WEFT_IRQ_WAIT_MS);
+        if (rc != 0 && rc != -ECANCELED && rc != -ETIMEDOUT && rc != -EINTR)
+            return platform_error(t, e, rc, "waiting for the slot's interrupt");
+    }
+}
+
 void *weft_delegate_main(void *arg)
 {
     weft_hwthread_t *t = arg;
     weft_platform_t *p = t->platform;
     uint32_t req[1 + WEFT_OSIF_MAX_ARGS];
     ending_t e = {.kind = WEFT_EXIT_STOPPED, .value = 0, .message = "stopped"};
-    serve_outcome_t out = SERVE_CONTINUE;
+    serve_outcome_t out = t->accelerator ? run_accelerator(t, &e) : SERVE_CONTINUE;
     bool woken = false; /* the interrupt line was high since the last request */
 
     while (out == SERVE_CONTINUE) {

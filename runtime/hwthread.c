@@ -89,6 +89,11 @@ static int validate(weft_t *w, const weft_hwthread_attr_t *a, const slot_caps_t 
     for (unsigned i = 0; i < a->num_windows; i++)
         if (!window_ok(w, &a->windows[i]))
             return -EINVAL;
+    /* An accelerator makes no OS calls and has no state to resume. */
+    if (a->accelerator &&
+        (a->num_resources > 0 || a->resume || a->num_acc_args > WEFT_HLS_MAX_ARGS ||
+         (a->num_acc_args > 0 && !a->acc_args)))
+        return -EINVAL;
     return 0;
 }
 
@@ -153,6 +158,10 @@ static weft_hwthread_t *thread_new(weft_t *w, const weft_hwthread_attr_t *a)
     t->num_windows = a->num_windows;
     if (a->num_windows)
         memcpy(t->windows, a->windows, a->num_windows * sizeof(*t->windows));
+    t->accelerator = a->accelerator != 0;
+    t->num_acc_args = t->accelerator ? a->num_acc_args : 0;
+    if (t->num_acc_args)
+        memcpy(t->acc_args, a->acc_args, t->num_acc_args * sizeof(*t->acc_args));
     t->delegate_joined = true; /* nothing to join until the delegate starts */
     atomic_init(&t->stop, WEFT_STOP_NONE);
     atomic_init(&t->calls, 0);
@@ -232,8 +241,7 @@ static int slot_start(weft_hwthread_t *t, const char *image, const slot_caps_t *
     if (rc == 0)
         rc = weft_stage_program(t);
     if (rc == 0)
-        rc = slot_write(p, t->slot, WEFT_SLOT_REG_FAULT,
-                        WEFT_FAULT_MEM | WEFT_FAULT_OVERFLOW | WEFT_FAULT_STAGE);
+        rc = slot_write(p, t->slot, WEFT_SLOT_REG_FAULT, WEFT_FAULT_ALL);
     /* Clock the thread with reset held for a moment, then let it go. */
     if (rc == 0)
         rc = slot_write(p, t->slot, WEFT_SLOT_REG_CONTROL,

@@ -34,6 +34,7 @@
 typedef struct task {
     char name[WEFT_NAME_MAX];
     unsigned partition;
+    bool accelerator;        /* an HLS-style accelerator (docs/hls.md) */
     uint64_t timeout_cycles; /* 0: none */
     void *file;              /* the bitstream in the DMA region */
     uint64_t file_bus;
@@ -65,6 +66,8 @@ struct weft_reconf_req {
     unsigned num_res;
     weft_mem_window_t *win;
     unsigned num_win;
+    uint64_t acc_args[WEFT_HLS_MAX_ARGS];
+    unsigned num_acc_args;
     int efd;
     bool ended;
     uint64_t submit_fabric; /* the fabric's cycle counter at submit (UINT64_MAX: unread) */
@@ -248,6 +251,9 @@ static int run_task(weft_reconf_t *r, weft_reconf_req_t *q, unsigned slot)
     a.init_data = q->init_data;
     a.windows = q->win;
     a.num_windows = q->num_win;
+    a.accelerator = t->accelerator;
+    a.acc_args = q->acc_args;
+    a.num_acc_args = q->num_acc_args;
     weft_hwthread_t *th = NULL;
     q->result.start_ns = now_ns();
     uint64_t c0 = 0, c = 0;
@@ -322,6 +328,7 @@ static int load_task(weft_reconf_t *r, const weft_reconf_task_t *in,
 {
     snprintf(t->name, sizeof t->name, "%s", in->name ? in->name : "task");
     t->partition = in->partition;
+    t->accelerator = in->accelerator != 0;
     t->timeout_cycles =
         in->timeout_us > UINT64_MAX / r->clock_mhz ? UINT64_MAX : in->timeout_us * r->clock_mhz;
     int fd = in->bitstream ? open(in->bitstream, O_RDONLY | O_CLOEXEC) : -1;
@@ -523,7 +530,9 @@ int weft_reconf_submit(weft_reconf_t *r, unsigned task, const weft_reconf_args_t
     if (!r || !out || task >= r->num_tasks || (args && args->num_resources > WEFT_MAX_RESOURCES) ||
         (args && args->num_windows > WEFT_MAX_WINDOWS) ||
         (args && args->num_resources && !args->resources) ||
-        (args && args->num_windows && !args->windows))
+        (args && args->num_windows && !args->windows) ||
+        (args && args->num_acc_args > WEFT_HLS_MAX_ARGS) ||
+        (args && args->num_acc_args && !args->acc_args))
         return -EINVAL;
     weft_reconf_req_t *q = calloc(1, sizeof *q);
     if (!q)
@@ -534,6 +543,9 @@ int weft_reconf_submit(weft_reconf_t *r, unsigned task, const weft_reconf_args_t
     int rc = q->efd < 0 ? -errno : 0;
     if (rc == 0 && args) {
         q->init_data = args->init_data;
+        q->num_acc_args = args->num_acc_args;
+        if (q->num_acc_args)
+            memcpy(q->acc_args, args->acc_args, q->num_acc_args * sizeof *q->acc_args);
         q->num_res = args->num_resources;
         q->num_win = args->num_windows;
         if (q->num_res && (q->res = malloc(q->num_res * sizeof *q->res)))

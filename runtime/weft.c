@@ -128,7 +128,7 @@ int weft_init(weft_t **out, weft_platform_t *platform)
         rc = weft_slot_stop(platform, s);
         if (rc == 0)
             rc = platform->ops->mmio_write(platform, WEFT_SLOT_REG(s, WEFT_SLOT_REG_FAULT),
-                                           WEFT_FAULT_MEM | WEFT_FAULT_OVERFLOW | WEFT_FAULT_STAGE);
+                                           WEFT_FAULT_ALL);
         /* No staging into memory an earlier runtime gave (kept across RESET). */
         if (rc == 0)
             rc = platform->ops->mmio_write(platform, WEFT_SLOT_REG(s, WEFT_SLOT_REG_OSIF_REQ_BUF),

@@ -94,6 +94,9 @@ struct weft_hwthread {
     unsigned *mutex_key; /**< mutex_key[h]: first handle bound to the same object as h */
     weft_mem_window_t windows[WEFT_MAX_WINDOWS]; /**< memory it was granted (for messages) */
     unsigned num_windows;
+    bool accelerator; /**< an HLS-style accelerator (docs/hls.md), not a Weft thread */
+    uint64_t acc_args[WEFT_HLS_MAX_ARGS];
+    unsigned num_acc_args;
 
     pthread_mutex_t lock; /**< guards done, status, busy_final, BUSY_LO/HI pairs */
     pthread_cond_t ended; /**< CLOCK_MONOTONIC; broadcast when done turns true */
@@ -125,6 +128,9 @@ int weft_read_counter64(weft_platform_t *p, uint32_t lo, uint32_t hi, uint64_t *
  *  the slot's memory traffic is over. 0, a platform error, or -ETIMEDOUT when the bus
  *  never completed the slot's last burst. */
 int weft_slot_stop(weft_platform_t *p, unsigned slot);
+
+/** Every FAULT bit, for clearing them all. */
+#define WEFT_FAULT_ALL (WEFT_FAULT_MEM | WEFT_FAULT_OVERFLOW | WEFT_FAULT_STAGE | WEFT_FAULT_ACC)
 
 /** Read the fabric's hardware links (NUM_LINKS, LINK_INFO) into w. */
 int weft_links_probe(weft_t *w);

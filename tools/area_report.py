@@ -7,9 +7,9 @@ area.md into the output directory with LUTs, FFs, LUTRAM, block RAMs and DSPs fo
 one slot's OS interface (weft_slot_if), the memory master with its arbiter
 (weft_memif_master) and the whole weft_static.
 
-With --thread NAME=SOURCE[:TOP[:PARAM=VALUE...]] (repeatable) it also synthesises each
-hardware thread image NAME (top module TOP, NAME unless given, with those parameters,
-from SOURCE and the --hwlib sources, flattened as one reconfigurable module would be),
+With --thread NAME=SOURCE[,SOURCE...][:TOP[:PARAM=VALUE...]] (repeatable) it also
+synthesises each hardware thread image NAME (top module TOP, NAME unless given, with
+those parameters, from its SOURCEs and the --hwlib sources, flattened as one reconfigurable module would be),
 in a run of its own, and reports it by the image's name; a SOURCE that does not exist is reported as missing,
 not as an error. With --json PATH it writes the benchmark record (issue 4, item 8):
 every figure above per module, plus the seed's figure where one exists (ReconOS: 1,147
@@ -261,9 +261,9 @@ def main():
     ap.add_argument("--param", action="append", default=[], metavar="NAME=VALUE",
                     help="a parameter of the top (from the platform description); repeatable")
     ap.add_argument("--thread", action="append", default=[],
-                    metavar="NAME=SOURCE[:TOP[:PARAM=VALUE...]]",
+                    metavar="NAME=SOURCE[,SOURCE...][:TOP[:PARAM=VALUE...]]",
                     help="also synthesise hardware thread image NAME (top module TOP, NAME "
-                         "unless given, with those parameters) from SOURCE; repeatable")
+                         "unless given, with those parameters) from its SOURCEs; repeatable")
     ap.add_argument("--hwlib", action="append", default=[], metavar="FILE",
                     help="a source every thread is read with (the OSIF package first, then "
                          "hw/lib); repeatable")
@@ -289,21 +289,22 @@ def main():
         for spec in args.thread:
             name, _, rest = spec.partition("=")
             src, *fields = rest.split(":")
+            srcs = [s for s in src.split(",") if s]  # the top's file first
             top = fields[0] if fields else name
             tparams = dict(f.split("=", 1) for f in fields[1:])
-            what = f"hardware thread {name} ({os.path.relpath(src, REPO)})" if src else name
+            what = f"hardware thread {name} ({os.path.relpath(srcs[0], REPO)})" if srcs else name
             if args.quick:
                 threads[name] = {"skipped": True, "source": src, "description": what,
                                  "status": "not synthesised (quick run)"}
                 continue
-            if not src or not os.path.isfile(src):
+            if not srcs or not all(os.path.isfile(s) for s in srcs):
                 sys.stderr.write(f"area_report: {name}: source {src or '(none)'} missing, "
                                  f"reported as missing\n")
                 threads[name] = {"missing": True, "source": src, "description": what}
                 continue
             threads[name] = {"description": what, "top": top}
             runs[name] = pool.submit(synthesise, args.yosys, args.script,
-                                     os.path.join(args.out, name), args.hwlib + [src], top,
+                                     os.path.join(args.out, name), args.hwlib + srcs, top,
                                      tparams, includes=args.include, flatten=True)
         try:
             static = static_report(runs.pop("static").result(), params)

@@ -15,9 +15,12 @@
 // Window (protocol/osif.yaml): global registers at 0x0000 (ID, VERSION, NUM_SLOTS,
 // CYCLE_LO/HI, IRQ_PENDING, LINK_FLUSH, NUM_LINKS, CLOCK_MHZ, the reconfiguration
 // interface's FRI_* (weft_fri holds them), LINK_INFO/LINK_LEVEL per link), slot s at SlotBase + s * SlotStride. Slot accesses are
-// forwarded as one-cycle strobes (slot_we_o/slot_re_o) with a shared word-aligned byte
-// offset, write data and strobes; the slot returns its read data combinationally in the
-// same cycle. Reading CYCLE_LO latches the high word of the free-running cycle counter
+// forwarded as strobes (slot_we_o/slot_re_o) with a shared word-aligned byte offset,
+// write data and strobes; the slot returns its read data combinationally in the cycle
+// the access completes. An access completes in its first cycle unless its slot holds
+// slot_ready_i low (an access of the ACC window, which the thread answers): then the
+// same strobe repeats every cycle until slot_ready_i is high, and no other access is
+// performed meanwhile. Reading CYCLE_LO latches the high word of the free-running cycle counter
 // into CYCLE_HI.
 module weft_axil_regs #(
   /// Number of slots behind the window.
@@ -54,6 +57,8 @@ module weft_axil_regs #(
   output logic [3:0]               slot_wstrb_o,
   /// Read data of every slot, slot s in bits [s*32 +: 32].
   input  logic [NumSlots*32-1:0]   slot_rdata_i,
+  /// Per slot: the access its strobe shows may complete this cycle.
+  input  logic [NumSlots-1:0]      slot_ready_i,
   /// Words waiting in each link, 16 bits each (LINK_LEVEL).
   input  logic [24*16-1:0]         link_level_i,
   /// One-cycle pulse per link: empty it (a LINK_FLUSH write).
@@ -92,9 +97,12 @@ module weft_axil_regs #(
   logic [63:0] cycle_q;
   logic [31:0] cycle_hi_q;
 
-  logic do_write, do_read;
-  assign do_write = aw_full_q && w_full_q && !bvalid_q;
-  assign do_read  = ar_full_q && !rvalid_q && !do_write;
+  // want_*: an access is buffered and can be answered; do_*: it completes this cycle.
+  logic want_write, want_read, do_write, do_read, acc_waits;
+  assign want_write = aw_full_q && w_full_q && !bvalid_q;
+  assign want_read  = ar_full_q && !rvalid_q && !want_write;
+  assign do_write   = want_write && !acc_waits;
+  assign do_read    = want_read && !acc_waits;
 
   // ---------------------------------------------------------------------------------
   // Decode of the address being accessed
@@ -103,7 +111,7 @@ module weft_axil_regs #(
   logic                acc_global, acc_slot;
   logic [SlotIdxW-1:0] acc_idx;
 
-  assign acc_addr   = do_write ? awaddr_q : araddr_q;
+  assign acc_addr   = want_write ? awaddr_q : araddr_q;
   assign acc_rel    = acc_addr - weft_osif_pkg::SlotBase;
   assign acc_global = (32'(acc_addr) < SlotBaseInt);
   assign acc_idx    = acc_rel[15:StrideLog2];
@@ -114,9 +122,10 @@ module weft_axil_regs #(
   assign slot_wstrb_o = wstrb_q;
 
   for (genvar s = 0; s < NumSlots; s++) begin : gen_slot_strobe
-    assign slot_we_o[s] = do_write && acc_slot && (32'(acc_idx) == s);
-    assign slot_re_o[s] = do_read && acc_slot && (32'(acc_idx) == s);
+    assign slot_we_o[s] = want_write && acc_slot && (32'(acc_idx) == s);
+    assign slot_re_o[s] = want_read && acc_slot && (32'(acc_idx) == s);
   end
+  assign acc_waits = acc_slot && ((slot_ready_i & (slot_we_o | slot_re_o)) == '0);
 
   // Read data of the access.
   logic [31:0] global_rdata, slot_rdata, read_data;

@@ -4,7 +4,8 @@
 // weft_slot_if: the static-region side of one reconfigurable slot.
 //
 // It holds the slot's registers (CONTROL, FAULT, FAULT_ADDR, FAULT_INFO, BUSY counter,
-// LINK_BIND, LINK_CALLS; the WIN_* memory windows in weft_mem_guard), the OSIF FIFOs
+// LINK_BIND, LINK_CALLS; the WIN_* memory windows in weft_mem_guard; the ACC window, the
+// thread's own registers, in weft_slot_acc), the OSIF FIFOs
 // (HW2SW: thread requests read by software,
 // SW2HW: software responses to the thread), the MEMIF command, write-data and read-data
 // FIFOs, the MEMIF command checker and the interrupt line. Register layout and meaning
@@ -90,6 +91,9 @@ module weft_slot_if #(
   input  logic [3:0]  reg_wstrb_i,
   /// Read data of the register at reg_addr_i (valid in the cycle of reg_re_i).
   output logic [31:0] reg_rdata_o,
+  /// The access at reg_addr_i may complete now (low while the thread answers an ACC
+  /// access: weft_axil_regs repeats it until this is high).
+  output logic        reg_ready_o,
 
   // ---- slot boundary, static side ----
   /// Reset towards the thread (CONTROL.RESET inverted).
@@ -144,8 +148,9 @@ module weft_slot_if #(
   input  logic [31:0] bus_err_info_i,
 
   // ---- status ----
-  /// Interrupt line: IRQ_EN & (a request waits | FAULT != 0); a request waits when it is
-  /// staged and not released (staging) or HW2SW is not empty (no staging).
+  /// Interrupt line: IRQ_EN & (a request waits | FAULT != 0 | the thread's own interrupt);
+  /// a request waits when it is staged and not released (staging) or HW2SW is not empty
+  /// (no staging).
   output logic        irq_o,
   /// The slot needs no clock (stopped, held in reset, or blocked with nothing to do).
   output logic        quiet_o,
@@ -202,7 +207,7 @@ module weft_slot_if #(
   logic        irq_en_q;       // CONTROL.IRQ_EN
   logic        signal_q;       // CONTROL.SIGNAL
   logic        rst_seen_q;     // the thread was clocked while in reset
-  logic        fault_mem_q, fault_ovf_q, fault_stage_q;
+  logic        fault_mem_q, fault_ovf_q, fault_stage_q, fault_acc_q;
   logic [31:0] fault_addr_q, fault_info_q;
   logic [31:0] link_calls_q;
   logic [63:0] busy_q;
@@ -449,12 +454,39 @@ module weft_slot_if #(
   );
 
   // ---------------------------------------------------------------------------------
+  // The ACC window: the thread's own registers
+  // ---------------------------------------------------------------------------------
+  weft_osif_pkg::regs_rsp_t acc_regs;
+  logic [31:0] acc_rdata;
+  logic        acc_hit, acc_ready, acc_timeout, acc_busy;
+
+  weft_slot_acc u_acc (
+    .clk_i,
+    .rst_ni,
+    .connected_i(connected),
+    .reg_we_i   (reg_we_i),
+    .reg_re_i   (reg_re_i),
+    .reg_off_i  (reg_addr_i),
+    .reg_wdata_i(reg_wdata_i),
+    .reg_wmask_i(wmask),
+    .reg_rdata_o(acc_rdata),
+    .reg_hit_o  (acc_hit),
+    .ready_o    (acc_ready),
+    .timeout_o  (acc_timeout),
+    .busy_o     (acc_busy),
+    .regs_o     (acc_regs),
+    .regs_i     (req.regs)
+  );
+  assign reg_ready_o = !acc_hit || acc_ready;
+
+  // ---------------------------------------------------------------------------------
   // Towards the thread: registers only (boundary rule 1), 0 while decoupled
   // ---------------------------------------------------------------------------------
   always_comb begin
     slot_rsp_o = '0;
     slot_rsp_o.osif.in_data   = rt_in_data;
     slot_rsp_o.mem.rd_data    = rd_head;
+    slot_rsp_o.regs           = acc_regs;  // 0 unless an access waits, and only while connected
     if (connected) begin
       slot_rsp_o.osif.in_valid  = rt_in_valid;
       slot_rsp_o.osif.out_ready = rt_out_ready;
@@ -682,6 +714,7 @@ module weft_slot_if #(
       fault_mem_q  <= 1'b0;
       fault_ovf_q  <= 1'b0;
       fault_stage_q <= 1'b0;
+      fault_acc_q  <= 1'b0;
       fault_addr_q <= '0;
       fault_info_q <= '0;
       stopped_q    <= 1'b0;
@@ -695,6 +728,7 @@ module weft_slot_if #(
       fault_mem_q  <= 1'b0;
       fault_ovf_q  <= 1'b0;
       fault_stage_q <= 1'b0;
+      fault_acc_q  <= 1'b0;
       fault_addr_q <= '0;
       fault_info_q <= '0;
       stopped_q    <= 1'b0;
@@ -748,6 +782,9 @@ module weft_slot_if #(
       if (wr_sw2hw && sw2hw_full) begin
         fault_ovf_q <= 1'b1;
       end
+      if (acc_timeout) begin
+        fault_acc_q <= 1'b1;
+      end
       if (wr_fault) begin
         if ((reg_wdata_i & wmask & weft_osif_pkg::FaultMem) != '0) begin
           fault_mem_q <= 1'b0;
@@ -758,6 +795,9 @@ module weft_slot_if #(
         if ((reg_wdata_i & wmask & weft_osif_pkg::FaultStage) != '0) begin
           fault_stage_q <= 1'b0;
         end
+        if ((reg_wdata_i & wmask & weft_osif_pkg::FaultAcc) != '0) begin
+          fault_acc_q <= 1'b0;
+        end
       end
     end
   end
@@ -766,7 +806,18 @@ module weft_slot_if #(
   // Register read (computed only for a read of this slot)
   // ---------------------------------------------------------------------------------
   logic fault_any, osif_irq;
-  assign fault_any = fault_mem_q || fault_ovf_q || fault_stage_q;
+  assign fault_any = fault_mem_q || fault_ovf_q || fault_stage_q || fault_acc_q;
+  // The thread's own interrupt, while it runs, registered (the interrupt line is a
+  // function of static-region registers, like everything else it drives).
+  logic acc_irq, acc_irq_d;
+  assign acc_irq_d = connected && req.regs.irq;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      acc_irq <= 1'b0;
+    end else begin
+      acc_irq <= acc_irq_d;
+    end
+  end
   // A request waits for software: staged and not released, or words in HW2SW.
   assign osif_irq  = st_staging ? st_pending : !hw2sw_empty;
 
@@ -779,11 +830,13 @@ module weft_slot_if #(
         weft_osif_pkg::SlotRegControl:   reg_rdata_o = ctrl_rd;
         weft_osif_pkg::SlotRegIrqStatus:
           reg_rdata_o = (osif_irq ? weft_osif_pkg::IrqOsif : '0) |
-                        (fault_any ? weft_osif_pkg::IrqFault : '0);
+                        (fault_any ? weft_osif_pkg::IrqFault : '0) |
+                        (acc_irq ? weft_osif_pkg::IrqAcc : '0);
         weft_osif_pkg::SlotRegFault:
           reg_rdata_o = (fault_mem_q ? weft_osif_pkg::FaultMem : '0) |
                         (fault_ovf_q ? weft_osif_pkg::FaultOverflow : '0) |
-                        (fault_stage_q ? weft_osif_pkg::FaultStage : '0);
+                        (fault_stage_q ? weft_osif_pkg::FaultStage : '0) |
+                        (fault_acc_q ? weft_osif_pkg::FaultAcc : '0);
         weft_osif_pkg::SlotRegFaultAddr: reg_rdata_o = fault_addr_q;
         weft_osif_pkg::SlotRegFaultInfo: reg_rdata_o = fault_info_q;
         weft_osif_pkg::SlotRegCaps:      reg_rdata_o = 32'(NumWindows) |
@@ -801,6 +854,9 @@ module weft_slot_if #(
           if (st_hit) begin
             reg_rdata_o = st_rdata;
           end
+          if (acc_hit) begin
+            reg_rdata_o = acc_rdata;
+          end
           for (int b = 0; b < NumBindsSigned; b++) begin
             if (bind_hit && bind_idx == b) begin
               reg_rdata_o = bind_q[b*32 +: 32];
@@ -817,7 +873,7 @@ module weft_slot_if #(
   assign slot_rst_no = !reset_q;
   assign mem_active_o = burst_busy_i || req_valid_o;
   assign slot_run_o  = run_q;
-  assign irq_o       = irq_en_q && !decouple_i && (osif_irq || fault_any);
+  assign irq_o       = irq_en_q && !decouple_i && (osif_irq || fault_any || acc_irq);
 
   // Quiet: not clocked, or held in reset after one clocked edge, or waiting with nothing
   // to do here: no response waiting, no MEMIF command pending, nothing the stager can do
@@ -834,7 +890,7 @@ module weft_slot_if #(
                        (req.mem.cmd_valid && slot_rsp_o.mem.cmd_ready) ||
                        (req.mem.wr_valid && slot_rsp_o.mem.wr_ready);
   assign nothing_here = !reset_q && !offer_taken && sw2hw_empty && memif_idle && rt_quiet &&
-                        st_quiet;
+                        st_quiet && !acc_busy;
   assign blocked = nothing_here && req.osif.in_ready;
   assign waits_room = nothing_here && req.osif.out_valid && !slot_rsp_o.osif.out_ready;
   assign stopped_or_reset = !run_q || (reset_q && rst_seen_q);
@@ -846,6 +902,7 @@ module weft_slot_if #(
   // burst event, and a slot held in reset has nothing left to clear.
   assign still_o = hw2sw_still && sw2hw_still && cmd_still && wr_still && rd_still &&
                    rt_still && st_still && !cmd_pop && !req_gnt_i && !bus_err_i && !reg_we_i &&
+                   (acc_irq == acc_irq_d) &&
                    !reg_re_i && !(decouple_i && (!reset_q || run_q || signal_q)) &&
                    (rst_seen_q == (reset_q && (rst_seen_q || run_q))) &&
                    (!reset_q || (!fault_any && fault_addr_q == '0 && fault_info_q == '0 &&
@@ -860,7 +917,7 @@ module weft_slot_if #(
                        slot_rsp_o.mem.rd_valid));
   StillMeansStable_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
       still_o |=> $stable({reset_q, run_q, irq_en_q, signal_q, rst_seen_q, fault_mem_q,
-                           fault_ovf_q, fault_stage_q, fault_addr_q, fault_info_q,
+                           fault_ovf_q, fault_stage_q, fault_acc_q, fault_addr_q, fault_info_q,
                            link_calls_q, busy_hi_q, owner_st_q,
                            stopped_q, w0_valid_q, w0_q, act_valid_q, act_write_q, act_addr_q,
                            act_left_q, bind_q}));

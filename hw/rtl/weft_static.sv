@@ -138,6 +138,7 @@ module weft_static #(
   logic [31:0]            reg_wdata;
   logic [3:0]             reg_wstrb;
   logic [NumSlots*32-1:0] reg_rdata;
+  logic [NumSlots-1:0]    reg_ready;  // per slot: its access may complete (ACC window)
 
   // Slots (requesters 0 .. NumSlots-1) and the FRI (requester NumSlots) to the memory
   // master.
@@ -182,6 +183,7 @@ module weft_static #(
     .slot_wdata_o (reg_wdata),
     .slot_wstrb_o (reg_wstrb),
     .slot_rdata_i (reg_rdata),
+    .slot_ready_i (reg_ready),
     .link_level_i (link_level),
     .link_flush_o (link_flush),
     .global_we_o  (global_we),
@@ -247,6 +249,7 @@ module weft_static #(
       .reg_wdata_i           (reg_wdata),
       .reg_wstrb_i           (reg_wstrb),
       .reg_rdata_o           (reg_rdata[s*32 +: 32]),
+      .reg_ready_o           (reg_ready[s]),
       .slot_rst_no           (slot_rst_no[s]),
       .decouple_i            (decouple[s]),
       .mem_active_o          (slot_mem_active[s]),

@@ -51,6 +51,9 @@ typedef struct weft_reconf_task {
      *  fabric's clock (CLOCK_MHZ), so a slow simulation host never fires it; on a board
      *  that is wall time. */
     uint64_t timeout_us;
+    /** Non-zero: an HLS-style accelerator (docs/hls.md) rather than a Weft thread; a
+     *  request's acc_args go to its control block */
+    int accelerator;
 } weft_reconf_task_t;
 
 /** What a manager schedules. */
@@ -68,6 +71,8 @@ typedef struct weft_reconf_args {
     unsigned num_resources;
     const weft_mem_window_t *windows; /**< the task's buffers (copied) */
     unsigned num_windows;
+    const uint64_t *acc_args; /**< an accelerator's arguments (copied), as weft_hwthread_attr_t */
+    unsigned num_acc_args;
 } weft_reconf_args_t;
 
 /** How a request ended and what it took. Times are host CLOCK_MONOTONIC nanoseconds;

@@ -77,7 +77,19 @@ typedef struct weft_hwthread_attr {
     unsigned num_windows;  /**< entries in windows, at most what the slot has (0: none) */
     int resume;            /**< non-zero: the thread resumes from resume_state (GET_RESUME_STATE) */
     uint32_t resume_state; /**< the value a YIELDED join reported, when resume is set */
+    /** Non-zero: the image is an HLS-style accelerator (docs/hls.md: an ap_ctrl_hs control
+     *  block in the slot's ACC window, an AXI4 master through the slot's windows), not a
+     *  Weft thread. The runtime writes acc_args to its control block from 0x10 (64 bits
+     *  each, a buffer's bus address is one), starts it (ap_start) and ends the thread,
+     *  NORMAL with value 0, at ap_done once its memory traffic is over. It makes no OS
+     *  calls: resources and resume must be unset. */
+    int accelerator;
+    const uint64_t *acc_args; /**< copied */
+    unsigned num_acc_args;    /**< at most WEFT_HLS_MAX_ARGS */
 } weft_hwthread_attr_t;
+
+/** Most arguments an accelerator's control block holds (0x10 .. 0x3F of its window). */
+#define WEFT_HLS_MAX_ARGS 6u
 
 /** How a hardware thread ended, as join reports it. */
 typedef enum weft_exit_kind {

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -16,7 +17,9 @@
 #include "e2e_fixture.h"
 
 extern "C" {
+#include "hls_reference.h"
 #include "task_reference.h"
+#include "weft/bitstream.h"
 #include "weft/platform_config.h"
 #include "weft/reconf.h"
 }

@@ -32,7 +32,7 @@ constexpr unsigned kOps = 100000;
 
 struct SlotModel {
     bool reset = true, run = false, irq_en = false, signal = false;
-    bool fault_mem = false, fault_ovf = false;
+    bool fault_mem = false, fault_ovf = false, fault_acc = false;
     uint32_t win[kWindows][3] = {}; // WIN_BASE, WIN_SIZE, WIN_PERM
     uint32_t bind[kBinds] = {};
     std::deque<uint32_t> hw2sw, sw2hw;
@@ -46,7 +46,8 @@ struct SlotModel {
     }
     uint32_t fault() const
     {
-        return (fault_mem ? WEFT_FAULT_MEM : 0) | (fault_ovf ? WEFT_FAULT_OVERFLOW : 0);
+        return (fault_mem ? WEFT_FAULT_MEM : 0) | (fault_ovf ? WEFT_FAULT_OVERFLOW : 0) |
+               (fault_acc ? WEFT_FAULT_ACC : 0);
     }
     uint32_t irq_status() const
     {
@@ -58,7 +59,7 @@ struct SlotModel {
         if (reset) {
             hw2sw.clear();
             sw2hw.clear();
-            fault_mem = fault_ovf = signal = false;
+            fault_mem = fault_ovf = fault_acc = signal = false;
             last_busy = 0;
         }
     }
@@ -194,13 +195,23 @@ class Checker
                 m.fault_mem = false;
             if (data & mask & WEFT_FAULT_OVERFLOW)
                 m.fault_ovf = false;
+            if (data & mask & WEFT_FAULT_ACC)
+                m.fault_acc = false;
             break;
         default:
             if (uint32_t *r = array_reg(m, off))
                 *r = ((*r & ~mask) | (data & mask)) & array_bits(off);
+            acc_access(m, off);
             break; // read-only or unmapped: ignored
         }
         m.apply_reset();
+    }
+
+    // The ACC window: no thread answers here, so a running slot's access times out.
+    static void acc_access(SlotModel &m, uint32_t off)
+    {
+        if (off >= WEFT_SLOT_REG_ACC(0) && m.connected())
+            m.fault_acc = true;
     }
 
     void do_slot_read(unsigned s, uint32_t off)
@@ -260,7 +271,8 @@ class Checker
         default: {
             uint32_t *r = array_reg(m, off);
             expect(what, got, r ? *r : 0);
-            break; // SW2HW is write-only, holes read 0
+            acc_access(m, off);
+            break; // SW2HW is write-only, holes and the ACC window (unanswered) read 0
         }
         }
     }

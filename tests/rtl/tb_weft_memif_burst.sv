@@ -48,4 +48,6 @@ module tb_weft_memif_burst (
   logic unused_osif;
   assign unused_osif = ^slot_i.osif;
 
+  `include "weft_no_regs.svh"
+
 endmodule

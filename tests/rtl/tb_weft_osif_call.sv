@@ -56,4 +56,6 @@ module tb_weft_osif_call (
   logic unused_mem;
   assign unused_mem = ^slot_i.mem;
 
+  `include "weft_no_regs.svh"
+
 endmodule

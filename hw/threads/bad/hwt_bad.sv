@@ -216,4 +216,6 @@ module hwt_bad (
     end
   end
 
+  `include "weft_no_regs.svh"
+
 endmodule

@@ -323,4 +323,6 @@ module hwt_calls #(
     $error("hwt_calls: CallMaxArgs >= 2, CallMaxResults >= 1, RawMaxWords >= 1 required");
   end
 
+  `include "weft_no_regs.svh"
+
 endmodule

@@ -875,4 +875,6 @@ module hwt_chaos (
     end
   end
 
+  `include "weft_no_regs.svh"
+
 endmodule

@@ -267,4 +267,6 @@ module hwt_collatz #(
     $error("hwt_collatz: CheckEvery must be at least 1");
   end
 
+  `include "weft_no_regs.svh"
+
 endmodule

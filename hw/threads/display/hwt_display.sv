@@ -542,4 +542,6 @@ module hwt_display #(
     $error("hwt_display: MaxWidth must be a multiple of 4, MaxWidth*MaxHeight below 2^30");
   end
 
+  `include "weft_no_regs.svh"
+
 endmodule

@@ -810,4 +810,6 @@ module hwt_laplace #(
     $error("hwt_laplace: MaxWidth must be a multiple of 4, 8..16384");
   end
 
+  `include "weft_no_regs.svh"
+
 endmodule

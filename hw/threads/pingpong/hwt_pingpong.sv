@@ -293,4 +293,6 @@ module hwt_pingpong (
     end
   end
 
+  `include "weft_no_regs.svh"
+
 endmodule

@@ -389,4 +389,6 @@ module hwt_sort #(
     $error("hwt_sort: Passes must be 1..MaxWords/2");
   end
 
+  `include "weft_no_regs.svh"
+
 endmodule

@@ -404,4 +404,6 @@ module hwt_stream #(
     $error("hwt_stream: MsgBytesMem must be 1 .. 65535");
   end
 
+  `include "weft_no_regs.svh"
+
 endmodule

@@ -133,4 +133,6 @@ module hwt_task #(
   logic unused_call;
   assign unused_call = ^{call_rsp, call_result};
 
+  `include "weft_no_regs.svh"
+
 endmodule

@@ -5,4 +5,5 @@ module weft_test_increment (
   `include "weft_slot_ports.svh"
 );
   weft_test_loopback #(.Increment(32'd1), .Delay(16'd1000)) u_loopback (.*);
+
 endmodule

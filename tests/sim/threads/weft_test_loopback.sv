@@ -34,7 +34,7 @@ module weft_test_loopback #(
   end
 
   always_comb begin
-    slot_o = '0;  // no MEMIF traffic
+    slot_o.mem = '0;  // no MEMIF traffic
     slot_o.osif.in_ready  = !full_q;
     slot_o.osif.out_valid = full_q && wait_q == '0;
     slot_o.osif.out_data  = word_q;
@@ -42,4 +42,6 @@ module weft_test_loopback #(
 
   logic unused_memif;
   assign unused_memif = ^slot_i.mem;
+  `include "weft_no_regs.svh"
+
 endmodule

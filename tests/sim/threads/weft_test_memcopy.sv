@@ -103,4 +103,6 @@ module weft_test_memcopy
     slot_o.mem.wr_data  = buf_q[idx_q[IdxW-2:0]];
     slot_o.mem.rd_ready = state_q inside {RdData, FenceData};
   end
+  `include "weft_no_regs.svh"
+
 endmodule

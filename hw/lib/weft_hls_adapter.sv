@@ -1,0 +1,247 @@
+// weft_hls_adapter: puts an HLS-style accelerator (docs/hls.md) in a slot unchanged. Its
+// two sides:
+//
+// * the slot boundary: accesses of the slot's ACC window (slot_i.regs) become AXI4-Lite
+//   transactions on the accelerator's s_axi_control, one at a time, answered with ack
+//   (and the read data) once their B or R arrives; its interrupt is slot_o.regs.irq;
+// * the accelerator's AXI4 master (m_axi_gmem) becomes MEMIF commands on the slot's
+//   memory channel, so every access goes through the slot's memory windows like any
+//   hardware thread's. One read burst and one write burst at a time; a burst is one
+//   MEMIF command of (len + 1) words (the static region cuts it at 4 KiB). B answers a
+//   write once its last beat is in the slot's write FIFO: the data reaches memory after
+//   (software waits for MEM_ACTIVE before it reads the results, as weft_hwthread_join does).
+//
+// A burst the MEMIF cannot carry (an address above 4 GiB or not word aligned, a beat size
+// other than 4 bytes, a burst type other than INCR) touches no memory and is answered
+// SLVERR on every beat; so is a write beat with a strobe other than 4'hF (the MEMIF moves
+// whole words: the word is written whole). An access outside the windows is the static
+// region's FAULT.MEM, which stops the slot's MEMIF, as for any thread.
+//
+// The accelerator makes no OS calls: the OSIF channel is tied to 0.
+module weft_hls_adapter (
+  `include "weft_slot_ports.svh"
+  ,
+`define WEFT_HLS_TO_ACC output logic
+`define WEFT_HLS_FROM_ACC input logic
+`define WEFT_HLS_SEP ,
+`include "weft_hls_signals.svh"
+`undef WEFT_HLS_TO_ACC
+`undef WEFT_HLS_FROM_ACC
+`undef WEFT_HLS_SEP
+);
+
+  localparam logic [1:0] RespOkay = 2'b00;
+  localparam logic [1:0] RespSlvErr = 2'b10;
+  localparam logic [1:0] BurstIncr = 2'b01;
+
+  // ---------------------------------------------------------------------------------
+  // The ACC window to s_axi_control
+  // ---------------------------------------------------------------------------------
+  typedef enum logic [2:0] {
+    CIdle,   // waiting for an access
+    CReq,    // address (and data) offered to the accelerator
+    CResp,   // waiting for its B or R
+    CAck,    // ack to the static region, for one cycle
+    CDrain   // until the static region drops valid
+  } ctl_e;
+
+  ctl_e        ctl_q;
+  logic        write_q, aw_pend_q, w_pend_q, ar_pend_q, ack_q;
+  logic [5:0]  addr_q;
+  logic [31:0] wdata_q, rdata_q;
+  logic [3:0]  strb_q;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      ctl_q     <= CIdle;
+      write_q   <= 1'b0;
+      aw_pend_q <= 1'b0;
+      w_pend_q  <= 1'b0;
+      ar_pend_q <= 1'b0;
+      ack_q     <= 1'b0;
+      addr_q    <= '0;
+      wdata_q   <= '0;
+      rdata_q   <= '0;
+      strb_q    <= '0;
+    end else begin
+      unique case (ctl_q)
+        CIdle: begin
+          if (slot_i.regs.valid) begin
+            write_q   <= slot_i.regs.write;
+            addr_q    <= slot_i.regs.addr;
+            wdata_q   <= slot_i.regs.wdata;
+            strb_q    <= slot_i.regs.strb;
+            aw_pend_q <= slot_i.regs.write;
+            w_pend_q  <= slot_i.regs.write;
+            ar_pend_q <= !slot_i.regs.write;
+            ctl_q     <= CReq;
+          end
+        end
+        CReq: begin
+          if (s_axi_control_AWREADY) aw_pend_q <= 1'b0;
+          if (s_axi_control_WREADY) w_pend_q <= 1'b0;
+          if (s_axi_control_ARREADY) ar_pend_q <= 1'b0;
+          if ((!aw_pend_q || s_axi_control_AWREADY) && (!w_pend_q || s_axi_control_WREADY) &&
+              (!ar_pend_q || s_axi_control_ARREADY)) begin
+            ctl_q <= CResp;
+          end
+        end
+        CResp: begin
+          if (write_q ? s_axi_control_BVALID : s_axi_control_RVALID) begin
+            rdata_q <= write_q ? '0 : s_axi_control_RDATA;
+            ack_q   <= 1'b1;
+            ctl_q   <= CAck;
+          end
+        end
+        CAck: begin
+          ack_q <= 1'b0;
+          ctl_q <= CDrain;
+        end
+        CDrain: begin
+          if (!slot_i.regs.valid) ctl_q <= CIdle;
+        end
+        default: ctl_q <= CIdle;
+      endcase
+    end
+  end
+
+  assign s_axi_control_AWVALID = (ctl_q == CReq) && aw_pend_q;
+  assign s_axi_control_AWADDR  = addr_q;
+  assign s_axi_control_WVALID  = (ctl_q == CReq) && w_pend_q;
+  assign s_axi_control_WDATA   = wdata_q;
+  assign s_axi_control_WSTRB   = strb_q;
+  assign s_axi_control_ARVALID = (ctl_q == CReq) && ar_pend_q;
+  assign s_axi_control_ARADDR  = addr_q;
+  assign s_axi_control_BREADY  = (ctl_q == CResp) && write_q;
+  assign s_axi_control_RREADY  = (ctl_q == CResp) && !write_q;
+
+  // ---------------------------------------------------------------------------------
+  // m_axi_gmem to the MEMIF
+  // ---------------------------------------------------------------------------------
+  // A burst the MEMIF can carry.
+  function automatic logic burst_ok(input logic [31:0] addr_hi, input logic [1:0] addr_lo,
+                                    input logic [2:0] size, input logic [1:0] burst);
+    burst_ok = (addr_hi == '0) && (addr_lo == 2'b00) && (size == 3'd2) && (burst == BurstIncr);
+  endfunction
+  logic aw_ok, ar_ok;
+  assign aw_ok = burst_ok(m_axi_gmem_AWADDR[63:32], m_axi_gmem_AWADDR[1:0], m_axi_gmem_AWSIZE,
+                          m_axi_gmem_AWBURST);
+  assign ar_ok = burst_ok(m_axi_gmem_ARADDR[63:32], m_axi_gmem_ARADDR[1:0], m_axi_gmem_ARSIZE,
+                          m_axi_gmem_ARBURST);
+
+  // MEMIF word0 of a burst of len + 1 words.
+  function automatic logic [31:0] memif_word0(input logic write, input logic [7:0] len);
+    logic [31:0] w;
+    w = '0;
+    w[weft_osif_pkg::MemifOpMsb:weft_osif_pkg::MemifOpLsb] =
+        write ? weft_osif_pkg::MemifOpWrite : weft_osif_pkg::MemifOpRead;
+    w[weft_osif_pkg::MemifLengthMsb:weft_osif_pkg::MemifLengthLsb] = {14'd0, len, 2'b00} + 24'd4;
+    memif_word0 = w;
+  endfunction
+
+  // The command being pushed (two words), at most one at a time.
+  logic        cmd_busy_q, cmd_phase_q, cmd_write_q;
+  logic [31:0] cmd_w0_q, cmd_w1_q;
+  // The read burst: beats left, answered with SLVERR without memory.
+  logic [8:0]  rd_left_q;
+  logic        rd_err_q;
+  // The write burst: beats left, its data may flow (command pushed), an error, B owed.
+  logic [8:0]  wr_left_q;
+  logic        wr_go_q, wr_err_q, b_pend_q, b_err_q;
+
+  logic ar_take, aw_take, cmd_push, r_beat, w_beat;
+  assign aw_take  = m_axi_gmem_AWVALID && m_axi_gmem_AWREADY;
+  assign ar_take  = m_axi_gmem_ARVALID && m_axi_gmem_ARREADY;
+  assign cmd_push = cmd_busy_q && slot_i.mem.cmd_ready;
+  assign r_beat   = m_axi_gmem_RVALID && m_axi_gmem_RREADY;
+  assign w_beat   = m_axi_gmem_WVALID && m_axi_gmem_WREADY;
+
+  // A new burst only when no command is being pushed; a write waits for its B to go.
+  assign m_axi_gmem_AWREADY = !cmd_busy_q && (wr_left_q == '0) && !b_pend_q;
+  assign m_axi_gmem_ARREADY = !cmd_busy_q && (rd_left_q == '0) && !m_axi_gmem_AWVALID;
+
+  always_ff @(posedge clk_i) begin
+    if (!rst_ni) begin
+      cmd_busy_q  <= 1'b0;
+      cmd_phase_q <= 1'b0;
+      cmd_write_q <= 1'b0;
+      cmd_w0_q    <= '0;
+      cmd_w1_q    <= '0;
+      rd_left_q   <= '0;
+      rd_err_q    <= 1'b0;
+      wr_left_q   <= '0;
+      wr_go_q     <= 1'b0;
+      wr_err_q    <= 1'b0;
+      b_pend_q    <= 1'b0;
+      b_err_q     <= 1'b0;
+    end else begin
+      if (aw_take) begin
+        wr_left_q <= {1'b0, m_axi_gmem_AWLEN} + 9'd1;
+        wr_err_q  <= !aw_ok;
+        b_err_q   <= !aw_ok;
+        wr_go_q   <= !aw_ok;  // an error burst's beats are taken and dropped at once
+        if (aw_ok) begin
+          cmd_busy_q  <= 1'b1;
+          cmd_write_q <= 1'b1;
+          cmd_w0_q    <= memif_word0(1'b1, m_axi_gmem_AWLEN);
+          cmd_w1_q    <= m_axi_gmem_AWADDR[31:0];
+        end
+      end else if (ar_take) begin
+        rd_left_q <= {1'b0, m_axi_gmem_ARLEN} + 9'd1;
+        rd_err_q  <= !ar_ok;
+        if (ar_ok) begin
+          cmd_busy_q  <= 1'b1;
+          cmd_write_q <= 1'b0;
+          cmd_w0_q    <= memif_word0(1'b0, m_axi_gmem_ARLEN);
+          cmd_w1_q    <= m_axi_gmem_ARADDR[31:0];
+        end
+      end
+      if (cmd_push) begin
+        cmd_phase_q <= !cmd_phase_q;
+        if (cmd_phase_q) begin
+          cmd_busy_q <= 1'b0;
+          if (cmd_write_q) wr_go_q <= 1'b1;
+        end
+      end
+      if (r_beat) rd_left_q <= rd_left_q - 9'd1;
+      if (w_beat) begin
+        wr_left_q <= wr_left_q - 9'd1;
+        if (m_axi_gmem_WSTRB != 4'hF) b_err_q <= 1'b1;
+        if (wr_left_q == 9'd1) begin
+          b_pend_q <= 1'b1;
+          wr_go_q  <= 1'b0;
+        end
+      end
+      if (m_axi_gmem_BVALID && m_axi_gmem_BREADY) b_pend_q <= 1'b0;
+    end
+  end
+
+  // R: beats from the read FIFO, or SLVERR beats for a burst the MEMIF cannot carry.
+  assign m_axi_gmem_RVALID = (rd_left_q != '0) && (rd_err_q || slot_i.mem.rd_valid);
+  assign m_axi_gmem_RDATA  = rd_err_q ? '0 : slot_i.mem.rd_data;
+  assign m_axi_gmem_RLAST  = (rd_left_q == 9'd1);
+  assign m_axi_gmem_RRESP  = rd_err_q ? RespSlvErr : RespOkay;
+  // W: into the write FIFO once the command is pushed (dropped for an error burst).
+  assign m_axi_gmem_WREADY = (wr_left_q != '0) && wr_go_q && (wr_err_q || slot_i.mem.wr_ready);
+  assign m_axi_gmem_BVALID = b_pend_q;
+  assign m_axi_gmem_BRESP  = b_err_q ? RespSlvErr : RespOkay;
+
+  // ---------------------------------------------------------------------------------
+  // The slot's side
+  // ---------------------------------------------------------------------------------
+  always_comb begin
+    slot_o = '0;  // no OS calls
+    slot_o.mem.cmd_valid = cmd_busy_q;
+    slot_o.mem.cmd_data  = cmd_phase_q ? cmd_w1_q : cmd_w0_q;
+    slot_o.mem.wr_valid  = (wr_left_q != '0) && wr_go_q && !wr_err_q && m_axi_gmem_WVALID;
+    slot_o.mem.wr_data   = m_axi_gmem_WDATA;
+    slot_o.mem.rd_ready  = (rd_left_q != '0) && !rd_err_q && m_axi_gmem_RREADY;
+    slot_o.regs.ack      = ack_q;
+    slot_o.regs.rd_data  = rdata_q;
+    slot_o.regs.irq      = interrupt;
+  end
+
+  logic unused;
+  assign unused = ^{slot_i.osif, m_axi_gmem_WLAST, s_axi_control_BRESP, s_axi_control_RRESP};
+
+endmodule
