@@ -275,12 +275,14 @@ def c_header_text(desc, src):
         w(f"#define WEFT_SLOTS_OF_{p['name'].upper()} {p['mask']:#x}u")
     w("")
     w("/* Partitions and hardware tasks as initialisers of weft_reconf_partition_t and of")
-    w(" * {name, image, partition} (weft/reconf.h; a task's bitstream is <image>.wbit). */")
+    w(" * {name, image, partition, accelerator} (weft/reconf.h; a task's bitstream is <image>.wbit;")
+    w(" * accelerator 1: an HLS-style accelerator, docs/hls.md). */")
     parts = ", ".join(f'{{"{p["name"]}", {p["mask"]:#x}u}}' for p in desc["partitions"])
     w(f"#define WEFT_PLATFORM_PARTITION_LIST {{{parts}}}")
     index = {p["name"]: i for i, p in enumerate(desc["partitions"])}
     w(f"#define WEFT_PLATFORM_NUM_TASKS {len(desc['tasks'])}u")
-    tasks = ", ".join(f'{{"{t["name"]}", "{t["image"]}", {index[t["partition"]]}u}}' for t in desc["tasks"])
+    tasks = ", ".join(f'{{"{t["name"]}", "{t["image"]}", {index[t["partition"]]}u, '
+                      f'{int(t.get("kind") == "accelerator")}}}' for t in desc["tasks"])
     w(f"#define WEFT_PLATFORM_TASK_LIST {{{tasks}}}")
     w("")
     w("#endif /* WEFT_PLATFORM_CONFIG_H */")

@@ -3,7 +3,9 @@
  *
  * Several periodic software tasks each submit, every period, a request for one of the
  * platform's hardware tasks (cycling through them: more tasks than slots, in two
- * partitions), wait for it and check its result against the software reference. The
+ * partitions), wait for it and check its result against the software reference. A task
+ * is a Weft hardware thread (a compute kernel that returns its result) or an HLS-style
+ * accelerator (docs/hls.md) working on a buffer of the software task's. The
  * reconfiguration manager gives each request a slot of its partition, programs the slot
  * through the reconfiguration port when it does not already hold the task, and runs it.
  *
@@ -26,6 +28,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "hls_job.h"
 #include "task_reference.h"
 #include "weft/platform_config.h"
 #include "weft/reconf.h"
@@ -36,6 +39,7 @@ typedef struct task_row {
     const char *name;
     const char *image;
     unsigned partition;
+    int accelerator;
 } task_row_t;
 
 static const weft_reconf_partition_t kPartitions[] = WEFT_PLATFORM_PARTITION_LIST;
@@ -47,6 +51,8 @@ typedef struct sw_task {
     unsigned id, rounds;
     unsigned period_ms;
     weft_reconf_t *mgr;
+    void *buf; /* an accelerator's buffer (HLS_JOB_BYTES) */
+    uint64_t buf_bus;
     weft_reconf_result_t *results; /* rounds of them */
     unsigned *task_of;             /* the task of each round */
     unsigned mismatches, failures;
@@ -76,14 +82,28 @@ static void *sw_main(void *arg)
         s->task_of[k] = task;
         const uint32_t n = 500 + 97 * s->id + 31 * k;
         weft_reconf_args_t args = {.init_data = n};
+        hls_job_t job;
+        const weft_mem_window_t win = {s->buf_bus, HLS_JOB_BYTES, WEFT_MEM_RW};
+        if (kTasks[task].accelerator) {
+            const int kernel = hls_kernel_of(kTasks[task].image);
+            hls_job_prepare(&job, kernel, s->buf, s->buf_bus, kernel == 2 ? 4 + (n % 13) : n,
+                            n * 2654435761u);
+            args.acc_args = job.args;
+            args.num_acc_args = job.num_args;
+            args.windows = &win;
+            args.num_windows = 1;
+        }
         weft_reconf_req_t *q = NULL;
         weft_reconf_result_t *res = &s->results[k];
         int rc = weft_reconf_submit(s->mgr, task, &args, &q);
         if (rc == 0)
             rc = weft_reconf_wait(q, -1, res);
         weft_reconf_release(q);
-        const uint32_t want = task_reference(task_kernel_of(kTasks[task].image), n);
-        const int ok = rc == 0 && res->status == 0 && res->exit_value == want;
+        const int ok =
+            rc == 0 && res->status == 0 &&
+            (kTasks[task].accelerator
+                 ? hls_job_check(&job)
+                 : res->exit_value == task_reference(task_kernel_of(kTasks[task].image), n));
         if (rc != 0 || res->status != 0)
             s->failures++;
         else if (!ok)
@@ -96,9 +116,9 @@ static void *sw_main(void *arg)
                    res->reconfigured ? "programmed" : "reused    ", res->wait_ns / 1e6,
                    res->reconf_ns / 1e6, res->reconf_cycles, res->exec_cycles,
                    ok ? "ok" : (res->status ? res->message : "WRONG RESULT"));
-            if (!ok && !res->status)
+            if (!ok && !res->status && !kTasks[task].accelerator)
                 printf("    got 0x%08x, the software reference gives 0x%08x\n", res->exit_value,
-                       want);
+                       task_reference(task_kernel_of(kTasks[task].image), n));
             pthread_mutex_unlock(&print_lock);
         }
         sleep_until(&next, s->period_ms);
@@ -179,13 +199,17 @@ int main(int argc, char **argv)
     weft_reconf_task_t tasks[NUM_TASKS];
     char paths[NUM_TASKS][512];
     for (unsigned i = 0; i < NUM_TASKS; i++) {
-        if (task_kernel_of(kTasks[i].image) < 0) {
+        if ((kTasks[i].accelerator ? hls_kernel_of(kTasks[i].image)
+                                   : task_kernel_of(kTasks[i].image)) < 0) {
             fprintf(stderr, "weft-reconf: task %s: no software reference for image %s\n",
                     kTasks[i].name, kTasks[i].image);
             return 1;
         }
         snprintf(paths[i], sizeof paths[i], "%s/%s.wbit", WEFT_BITSTREAM_DIR, kTasks[i].image);
-        tasks[i] = (weft_reconf_task_t){kTasks[i].name, paths[i], kTasks[i].partition, 0};
+        tasks[i] = (weft_reconf_task_t){.name = kTasks[i].name,
+                                        .bitstream = paths[i],
+                                        .partition = kTasks[i].partition,
+                                        .accelerator = kTasks[i].accelerator};
     }
     weft_reconf_config_t cfg = {kPartitions, sizeof kPartitions / sizeof kPartitions[0], tasks,
                                 NUM_TASKS};
@@ -207,7 +231,8 @@ int main(int argc, char **argv)
             sw[i].results = calloc(rounds, sizeof *sw[i].results);
             sw[i].task_of = calloc(rounds, sizeof *sw[i].task_of);
         }
-        if (!sw || !sw[i].results || !sw[i].task_of ||
+        if (!sw || weft_mem_alloc(w, HLS_JOB_BYTES, &sw[i].buf, &sw[i].buf_bus) != 0 ||
+            !sw[i].results || !sw[i].task_of ||
             pthread_create(&sw[i].thread, NULL, sw_main, &sw[i]) != 0) {
             fprintf(stderr, "weft-reconf: out of memory or threads\n");
             return 1;
@@ -240,7 +265,6 @@ int main(int argc, char **argv)
         free(sw[i].results);
         free(sw[i].task_of);
     }
-    free(sw);
     printf("requests %" PRIu64 ": %" PRIu64 " reused a slot as it was (%.0f%%), %" PRIu64
            " programmed one, %" PRIu64 " programmings failed; mean wait %.3f ms\n",
            st.requests, st.reused, 100.0 * st.reused / st.requests, st.reconfigured, st.failed,
@@ -254,6 +278,9 @@ int main(int argc, char **argv)
     printf("%s: %u of %u results matched their software reference\n", bad ? "FAILED" : "ok",
            total - bad, total);
     weft_reconf_close(mgr);
+    for (unsigned i = 0; i < threads; i++)
+        weft_mem_free(w, sw[i].buf);
+    free(sw);
     weft_shutdown(w);
     p->ops->close(p);
     return bad ? 1 : 0;

@@ -31,6 +31,7 @@ struct TaskRow {
     const char *name;
     const char *image;
     unsigned partition;
+    int accelerator;
 };
 const weft_reconf_partition_t kPartitions[] = WEFT_PLATFORM_PARTITION_LIST;
 const TaskRow kTasks[] = WEFT_PLATFORM_TASK_LIST;
@@ -79,7 +80,8 @@ class Reconf : public Fabric
                                                                  : Bitstream(kTasks[i].image));
         tasks_.clear();
         for (unsigned i = 0; i < kNumTasks; i++)
-            tasks_.push_back({kTasks[i].name, paths_[i].c_str(), kTasks[i].partition, timeout_us});
+            tasks_.push_back({kTasks[i].name, paths_[i].c_str(), kTasks[i].partition, timeout_us,
+                              kTasks[i].accelerator});
         weft_reconf_config_t cfg{kPartitions, sizeof kPartitions / sizeof kPartitions[0],
                                  tasks_.data(), kNumTasks};
         return weft_reconf_open(w_, &cfg, &mgr_);
@@ -254,6 +256,8 @@ TEST_F(Reconf, MoreTasksThanSlotsAllRunWithTheirPartitionsSlots)
     uint64_t longest_wait = 0, shortest_programming = UINT64_MAX;
     for (unsigned round = 0; round < 2; round++)
         for (unsigned t = 0; t < kNumTasks; t++) {
+            if (kTasks[t].accelerator)
+                continue; // they want buffers: the accelerator test below
             const uint32_t n = 100 + 13 * t + round;
             reqs.push_back(Submit(t, n));
             asked.emplace_back(t, n);
@@ -276,7 +280,7 @@ TEST_F(Reconf, MoreTasksThanSlotsAllRunWithTheirPartitionsSlots)
     weft_reconf_stats(mgr_, &st);
     EXPECT_EQ(st.requests, reqs.size());
     EXPECT_EQ(st.reused + st.reconfigured, reqs.size());
-    EXPECT_GE(st.reconfigured, static_cast<uint64_t>(kNumTasks));
+    EXPECT_GE(st.reconfigured, reqs.size() / 2);
     // The big partition has more tasks than slots: its third task waited, in fabric time,
     // for at least one programming of a slot before it.
     EXPECT_GE(longest_wait, shortest_programming);

@@ -46,7 +46,7 @@ partitions:
     shape: {lut: 1000, ff: 1000, bram36: 1, dsp: 0}
 tasks:
   - {name: sort, image: hwt_sort, partition: big}
-  - {name: sum, image: hwt_sum, partition: small}
+  - {name: sum, image: hwt_sum, kind: accelerator, partition: small}
   - {name: sort_small, image: hwt_sort, partition: small}
 """
 
@@ -120,6 +120,9 @@ class GenPlatform(unittest.TestCase):
         self.assertIn("#define WEFT_SLOTS_OF_SMALL 0x8u", h)
         self.assertIn('"sort:hwt_sort:big:5"', cm)
         self.assertIn('"sort_small:hwt_sort:small:8"', cm)
+        self.assertIn('{"sort", "hwt_sort", 0u, 0}, {"sum", "hwt_sum", 1u, 1}', h)
+        bad = PARTS.replace("kind: accelerator", "kind: fpga")
+        self.expect_error(bad, 15, r"tasks\[1\]\.kind", "is not one of")
 
     def test_partition_rules_name_line_and_field(self):
         self.expect_error(PARTS.replace("slots: [0, 2]", "slots: [0, 9]"), 8, r"partitions\[0\]\.slots\[1\]",
