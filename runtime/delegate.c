@@ -949,9 +949,12 @@ static serve_outcome_t run_accelerator(weft_hwthread_t *t, ending_t *e)
             return SERVE_FAULT;
         }
         if (irq & WEFT_IRQ_ACC) {
+            uint32_t isr = 0;
             rc = reg_read(t, WEFT_SLOT_REG_ACC(0) + HLS_AP_CTRL, &ctrl); /* clears ap_done */
             if (rc == 0)
-                rc = acc_write(t, HLS_ISR, HLS_IRQ_DONE); /* toggles the done bit off */
+                rc = reg_read(t, WEFT_SLOT_REG_ACC(0) + HLS_ISR, &isr);
+            if (rc == 0 && isr)
+                rc = acc_write(t, HLS_ISR, isr); /* toggles the bits that are set off */
             if (rc != 0)
                 return platform_error(t, e, rc, "reading the accelerator's AP_CTRL");
             if (ctrl & HLS_AP_DONE) {

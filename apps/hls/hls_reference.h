@@ -14,7 +14,7 @@ extern "C" {
 void hls_ref_vecsum(const uint32_t *a, const uint32_t *b, uint32_t *c, size_t n);
 
 /** hls_fir: y[i] = sum of h[k] * x[i-k] for k < taps and i-k >= 0, i < n. taps is
- *  clamped to HLS_FIR_MAX_TAPS, as the accelerator does. */
+ *  clamped to HLS_FIR_MAX_TAPS, as the accelerator does; with taps 0, y is untouched. */
 void hls_ref_fir(const uint32_t *x, uint32_t *y, const uint32_t *h, size_t n, size_t taps);
 #define HLS_FIR_MAX_TAPS 16u
 

@@ -8,8 +8,10 @@
 //   memory channel, so every access goes through the slot's memory windows like any
 //   hardware thread's. One read burst and one write burst at a time; a burst is one
 //   MEMIF command of (len + 1) words (the static region cuts it at 4 KiB). B answers a
-//   write once its last beat is in the slot's write FIFO: the data reaches memory after
-//   (software waits for MEM_ACTIVE before it reads the results, as weft_hwthread_join does).
+//   write once its data is in memory: after its last beat, when the static region's
+//   write fence lifts (slot_i.osif.out_ready high again: no MEMIF write of the slot is
+//   left unanswered; the adapter sends no OS calls, so nothing else holds it low). So an
+//   accelerator's ap_done, which follows its last B, means its results are in memory.
 //
 // A burst the MEMIF cannot carry (an address above 4 GiB or not word aligned, a beat size
 // other than 4 bytes, a burst type other than INCR) touches no memory and is answered
@@ -156,9 +158,12 @@ module weft_hls_adapter (
   assign r_beat   = m_axi_gmem_RVALID && m_axi_gmem_RREADY;
   assign w_beat   = m_axi_gmem_WVALID && m_axi_gmem_WREADY;
 
-  // A new burst only when no command is being pushed; a write waits for its B to go.
-  assign m_axi_gmem_AWREADY = !cmd_busy_q && (wr_left_q == '0) && !b_pend_q;
-  assign m_axi_gmem_ARREADY = !cmd_busy_q && (rd_left_q == '0) && !m_axi_gmem_AWVALID;
+  // A new burst only when no command is being pushed; a write waits for its B to go; a
+  // write taken in the same cycle goes first.
+  logic aw_can;
+  assign aw_can = !cmd_busy_q && (wr_left_q == '0) && !b_pend_q;
+  assign m_axi_gmem_AWREADY = aw_can;
+  assign m_axi_gmem_ARREADY = !cmd_busy_q && (rd_left_q == '0) && !(m_axi_gmem_AWVALID && aw_can);
 
   always_ff @(posedge clk_i) begin
     if (!rst_ni) begin
@@ -223,7 +228,7 @@ module weft_hls_adapter (
   assign m_axi_gmem_RRESP  = rd_err_q ? RespSlvErr : RespOkay;
   // W: into the write FIFO once the command is pushed (dropped for an error burst).
   assign m_axi_gmem_WREADY = (wr_left_q != '0) && wr_go_q && (wr_err_q || slot_i.mem.wr_ready);
-  assign m_axi_gmem_BVALID = b_pend_q;
+  assign m_axi_gmem_BVALID = b_pend_q && slot_i.osif.out_ready;
   assign m_axi_gmem_BRESP  = b_err_q ? RespSlvErr : RespOkay;
 
   // ---------------------------------------------------------------------------------
@@ -242,6 +247,7 @@ module weft_hls_adapter (
   end
 
   logic unused;
-  assign unused = ^{slot_i.osif, m_axi_gmem_WLAST, s_axi_control_BRESP, s_axi_control_RRESP};
+  assign unused = ^{slot_i.osif.in_data, slot_i.osif.in_valid, m_axi_gmem_WLAST,
+                    s_axi_control_BRESP, s_axi_control_RRESP};
 
 endmodule

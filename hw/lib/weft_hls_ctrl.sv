@@ -1,12 +1,14 @@
 // weft_hls_ctrl: the ap_ctrl_hs control block of Weft's HLS-style accelerators
-// (docs/hls.md), an AXI4-Lite slave with Vitis HLS's register map:
+// (docs/hls.md), an AXI4-Lite slave with Vitis HLS's control registers (arguments every
+// 8 bytes, where Vitis leaves a reserved word after each 64-bit one):
 //
 //   0x00 AP_CTRL  bit0 ap_start (write 1 starts; cleared when the kernel takes it),
 //                 bit1 ap_done (cleared when AP_CTRL is read), bit2 ap_idle,
 //                 bit3 ap_ready (cleared when AP_CTRL is read), bit7 auto_restart
 //   0x04 GIE      bit0 global interrupt enable
 //   0x08 IER      bit0 done, bit1 ready: which events raise ISR
-//   0x0C ISR      bit0 done, bit1 ready; a 1 written toggles the bit
+//   0x0C ISR      bit0 done, bit1 ready; a 1 written toggles the bit (an event in the
+//                 same cycle still sets its bit)
 //   0x10 ...      NumArgs 64-bit arguments, low word first (a buffer address is one)
 //
 // interrupt = GIE & (ISR != 0). The kernel sees start_o for one cycle when it may begin
@@ -67,6 +69,10 @@ module weft_hls_ctrl #(
   assign waddr = s_axi_control_AWADDR[5:2];
   assign raddr = s_axi_control_ARADDR[5:2];
 
+  logic [1:0] isr_toggle;
+  assign isr_toggle = (wr && waddr == 4'd3 && s_axi_control_WSTRB[0]) ? s_axi_control_WDATA[1:0]
+                                                                      : 2'b00;
+
   logic [31:0] read_word;
   always_comb begin
     unique case (raddr)
@@ -103,8 +109,8 @@ module weft_hls_ctrl #(
         running_q <= 1'b0;
         done_q    <= 1'b1;
         ready_q   <= 1'b1;
-        isr_q     <= isr_q | ier_q;
       end
+      isr_q <= (isr_q ^ isr_toggle) | (done_i ? ier_q : 2'b00);
       if (wr) begin
         bvalid_q <= 1'b1;
         unique case (waddr)
@@ -114,7 +120,7 @@ module weft_hls_ctrl #(
           end
           4'd1: if (s_axi_control_WSTRB[0]) gie_q <= s_axi_control_WDATA[0];
           4'd2: if (s_axi_control_WSTRB[0]) ier_q <= s_axi_control_WDATA[1:0];
-          4'd3: if (s_axi_control_WSTRB[0]) isr_q <= isr_q ^ s_axi_control_WDATA[1:0];
+          4'd3: ;  // isr_toggle
           default: begin
             if (32'(waddr) - 4 < 2 * NumArgs) begin
               arg_q[32'(waddr) - 4] <= (arg_q[32'(waddr) - 4] & ~wmask) |

@@ -97,9 +97,11 @@ module weft_axil_regs #(
   logic [63:0] cycle_q;
   logic [31:0] cycle_hi_q;
 
-  // want_*: an access is buffered and can be answered; do_*: it completes this cycle.
-  logic want_write, want_read, do_write, do_read, acc_waits;
-  assign want_write = aw_full_q && w_full_q && !bvalid_q;
+  // want_*: an access is buffered and can be answered; do_*: it completes this cycle. A
+  // read that waits for its slot keeps the window until it completes (rd_wait_q): a
+  // write coming meanwhile must not take over its strobe.
+  logic want_write, want_read, do_write, do_read, acc_waits, rd_wait_q;
+  assign want_write = aw_full_q && w_full_q && !bvalid_q && !rd_wait_q;
   assign want_read  = ar_full_q && !rvalid_q && !want_write;
   assign do_write   = want_write && !acc_waits;
   assign do_read    = want_read && !acc_waits;
@@ -187,6 +189,7 @@ module weft_axil_regs #(
       ar_full_q  <= 1'b0;
       bvalid_q   <= 1'b0;
       rvalid_q   <= 1'b0;
+      rd_wait_q  <= 1'b0;
       awaddr_q   <= '0;
       araddr_q   <= '0;
       wdata_q    <= '0;
@@ -219,6 +222,7 @@ module weft_axil_regs #(
         bvalid_q <= 1'b0;
       end
 
+      rd_wait_q <= want_read && !do_read;
       if (do_read) begin
         ar_full_q <= 1'b0;
         rvalid_q  <= 1'b1;
@@ -232,7 +236,7 @@ module weft_axil_regs #(
     end
   end
 
-  assign still_o = !aw_full_q && !w_full_q && !ar_full_q && !bvalid_q && !rvalid_q &&
+  assign still_o = !aw_full_q && !w_full_q && !ar_full_q && !bvalid_q && !rvalid_q && !rd_wait_q &&
                    !s_axil_awvalid_i && !s_axil_wvalid_i && !s_axil_arvalid_i;
 
   assign s_axil_awready_o = !aw_full_q;

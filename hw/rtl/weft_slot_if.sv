@@ -463,7 +463,7 @@ module weft_slot_if #(
   weft_slot_acc u_acc (
     .clk_i,
     .rst_ni,
-    .connected_i(connected),
+    .connected_i(connected && !fault_acc_q),  // after a timeout: answered at once until FAULT.ACC is cleared
     .reg_we_i   (reg_we_i),
     .reg_re_i   (reg_re_i),
     .reg_off_i  (reg_addr_i),
@@ -486,8 +486,8 @@ module weft_slot_if #(
     slot_rsp_o = '0;
     slot_rsp_o.osif.in_data   = rt_in_data;
     slot_rsp_o.mem.rd_data    = rd_head;
-    slot_rsp_o.regs           = acc_regs;  // 0 unless an access waits, and only while connected
     if (connected) begin
+      slot_rsp_o.regs           = acc_regs;  // 0 unless an access waits
       slot_rsp_o.osif.in_valid  = rt_in_valid;
       slot_rsp_o.osif.out_ready = rt_out_ready;
       slot_rsp_o.mem.cmd_ready  = !stopped_q && !cmd_full;
@@ -902,7 +902,7 @@ module weft_slot_if #(
   // burst event, and a slot held in reset has nothing left to clear.
   assign still_o = hw2sw_still && sw2hw_still && cmd_still && wr_still && rd_still &&
                    rt_still && st_still && !cmd_pop && !req_gnt_i && !bus_err_i && !reg_we_i &&
-                   (acc_irq == acc_irq_d) &&
+                   (acc_irq == acc_irq_d) && !acc_busy && !acc_timeout &&
                    !reg_re_i && !(decouple_i && (!reset_q || run_q || signal_q)) &&
                    (rst_seen_q == (reset_q && (rst_seen_q || run_q))) &&
                    (!reset_q || (!fault_any && fault_addr_q == '0 && fault_info_q == '0 &&

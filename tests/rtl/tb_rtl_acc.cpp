@@ -11,6 +11,8 @@
 // * a thread that never answers: the access ends after ACC_TIMEOUT cycles, reads 0, and
 //   FAULT.ACC is set (write 1 clears it); the other slots are untouched;
 // * the thread's interrupt shows in IRQ_STATUS.ACC and, with IRQ_EN, on its line;
+// * a write that arrives while a read waits for its thread waits behind it: the read
+//   completes with its own answer and reaches the thread once, then the write;
 // * boundary rule 1 holds with accesses under way.
 #include "tb_check.h"
 #include <array>
@@ -40,7 +42,7 @@ struct RegsThread : Agent {
     std::array<uint32_t, kAccWords> regs{};
     StaticHarness *h;
     bool silent = false, irq = false;
-    unsigned max_delay = 8;
+    unsigned min_delay = 0, max_delay = 8;
     // What the thread saw.
     unsigned accesses = 0, writes = 0;
     uint32_t last_addr = 0, last_wdata = 0, last_strb = 0;
@@ -58,7 +60,7 @@ struct RegsThread : Agent {
             SET_REQ(d, slot, REGS_ACK, 0);
         } else if (!busy) {
             busy = true;
-            wait = max_delay ? h->rng()() % (max_delay + 1) : 0;
+            wait = min_delay + h->rng()() % (max_delay - min_delay + 1);
             accesses++;
         }
         if (busy && !acked && !silent && wait-- == 0) {
@@ -84,6 +86,36 @@ struct RegsThread : Agent {
         SET_REQ(d, slot, REGS_IRQ, irq);
     }
     void sample(Vweft_static &) override {}
+};
+
+// A second AXI4-Lite master's write, driven over the harness's own master (agents drive
+// after it) once `thread` has seen more than `after` accesses: while the harness's read
+// waits for it.
+struct SideWrite : Agent {
+    const RegsThread *thread = nullptr;
+    unsigned after = 0;
+    bool armed = false, aw = false, w = false, done = false;
+    uint32_t addr = 0, data = 0;
+    void drive(Vweft_static &d) override
+    {
+        armed = armed || (thread && thread->accesses > after);
+        if (!armed || done)
+            return;
+        d.s_axil_awaddr_i = static_cast<uint16_t>(addr);
+        d.s_axil_wdata_i = data;
+        d.s_axil_wstrb_i = 0xF;
+        d.s_axil_awvalid_i = !aw;
+        d.s_axil_wvalid_i = !w;
+        d.s_axil_bready_i = aw && w;
+    }
+    void sample(Vweft_static &d) override
+    {
+        if (!armed || done)
+            return;
+        aw = aw || (d.s_axil_awvalid_i && d.s_axil_awready_o);
+        w = w || (d.s_axil_wvalid_i && d.s_axil_wready_o);
+        done = d.s_axil_bvalid_o && d.s_axil_bready_i;
+    }
 };
 
 void run_slot(StaticHarness &h, unsigned s)
@@ -174,6 +206,33 @@ int main(int argc, char **argv)
     h.step(2);
     CHECK(!bit(h.dut().irq_o, 0), "no line from a thread held in reset");
     t[0]->irq = false;
+
+    // A write arriving while a read waits for slot 3's thread goes after it.
+    SideWrite side; // stays registered with the harness until the end
+    h.add_agent(&side);
+    {
+        RegsThread &th = *t[3];
+        th.min_delay = th.max_delay = 40;
+        const unsigned acc0 = th.accesses, wr0 = th.writes;
+        const uint32_t want = th.regs[3];
+        side.addr = acc(3, 7);
+        side.data = 0x7E577E57u;
+        side.thread = &th;
+        side.after = acc0;
+        const uint32_t got = h.mmio_read(acc(3, 3));
+        for (int i = 0; i < 500 && !side.done; i++)
+            h.step();
+        CHECK(side.done, "the side write never completed");
+        CHECK(got == want, "the waiting read got 0x%08x, its register holds 0x%08x", got, want);
+        CHECK(th.accesses - acc0 == 2 && th.writes - wr0 == 1,
+              "the thread saw %u accesses (%u writes), want the read and then the write",
+              th.accesses - acc0, th.writes - wr0);
+        CHECK(th.regs[7] == 0x7E577E57u, "the side write landed as 0x%08x", th.regs[7]);
+        side.thread = nullptr;
+        side.armed = false;
+        th.min_delay = 0;
+        th.max_delay = 8;
+    }
 
     // Outputs stay registered with accesses under way.
     CHECK(h.check_outputs_registered() == 0, "boundary rule 1");
