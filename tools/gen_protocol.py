@@ -428,6 +428,18 @@ def sv_package(spec, src):
             w(f"    word[{f[n]['msb']}:{f[n]['lsb']}] = {n};")
         w(f"    {fn} = word;")
         w("  endfunction")
+    f = {x["name"]: x for x in spec["memif"]["command_word0"]}
+    ops = {o["name"]: o["code"] for o in spec["memif"]["ops"]}
+    op, ln = f["op"], f["length"]
+    w("  // MEMIF command word 0 of a write (else a read) of length bytes; word 1 is the address.")
+    w(f"  function automatic logic [31:0] memif_word0(input logic write, "
+      f"input logic [{ln['msb'] - ln['lsb']}:0] length);")
+    w("    logic [31:0] word;")
+    w("    word = '0;")
+    w(f"    word[{op['msb']}:{op['lsb']}] = write ? 2'd{ops['WRITE']} : 2'd{ops['READ']};")
+    w(f"    word[{ln['msb']}:{ln['lsb']}] = length;")
+    w("    memif_word0 = word;")
+    w("  endfunction")
     w("")
     w("endpackage")
     return "\n".join(out) + "\n"

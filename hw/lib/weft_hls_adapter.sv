@@ -131,15 +131,10 @@ module weft_hls_adapter (
   assign ar_ok = burst_ok(m_axi_gmem_ARADDR[63:32], m_axi_gmem_ARADDR[1:0], m_axi_gmem_ARSIZE,
                           m_axi_gmem_ARBURST);
 
-  // MEMIF word0 of a burst of len + 1 words.
-  function automatic logic [31:0] memif_word0(input logic write, input logic [7:0] len);
-    logic [31:0] w;
-    w = '0;
-    w[weft_osif_pkg::MemifOpMsb:weft_osif_pkg::MemifOpLsb] =
-        write ? weft_osif_pkg::MemifOpWrite : weft_osif_pkg::MemifOpRead;
-    w[weft_osif_pkg::MemifLengthMsb:weft_osif_pkg::MemifLengthLsb] = {14'd0, len, 2'b00} + 24'd4;
-    memif_word0 = w;
-  endfunction
+  // Bytes of a burst: len + 1 words.
+  logic [23:0] aw_bytes, ar_bytes;
+  assign aw_bytes = {14'd0, m_axi_gmem_AWLEN, 2'b00} + 24'd4;
+  assign ar_bytes = {14'd0, m_axi_gmem_ARLEN, 2'b00} + 24'd4;
 
   // The command being pushed (two words), at most one at a time.
   logic        cmd_busy_q, cmd_phase_q, cmd_write_q;
@@ -188,7 +183,7 @@ module weft_hls_adapter (
         if (aw_ok) begin
           cmd_busy_q  <= 1'b1;
           cmd_write_q <= 1'b1;
-          cmd_w0_q    <= memif_word0(1'b1, m_axi_gmem_AWLEN);
+          cmd_w0_q    <= weft_osif_pkg::memif_word0(1'b1, aw_bytes);
           cmd_w1_q    <= m_axi_gmem_AWADDR[31:0];
         end
       end else if (ar_take) begin
@@ -197,7 +192,7 @@ module weft_hls_adapter (
         if (ar_ok) begin
           cmd_busy_q  <= 1'b1;
           cmd_write_q <= 1'b0;
-          cmd_w0_q    <= memif_word0(1'b0, m_axi_gmem_ARLEN);
+          cmd_w0_q    <= weft_osif_pkg::memif_word0(1'b0, ar_bytes);
           cmd_w1_q    <= m_axi_gmem_ARADDR[31:0];
         end
       end

@@ -76,12 +76,7 @@ module weft_memif_burst #(
 
   logic [31:0] cmd0;
 
-  always_comb begin
-    cmd0 = '0;
-    cmd0[weft_osif_pkg::MemifOpMsb:weft_osif_pkg::MemifOpLsb] =
-        req_i.write ? weft_osif_pkg::MemifOpWrite : weft_osif_pkg::MemifOpRead;
-    cmd0[weft_osif_pkg::MemifLengthMsb:weft_osif_pkg::MemifLengthLsb] = req_i.len;
-  end
+  assign cmd0 = weft_osif_pkg::memif_word0(req_i.write, req_i.len);
 
   assign buf_pop = mem_o.wr_valid & mem_i.wr_ready;
   assign buf_push = rd_pend_q;

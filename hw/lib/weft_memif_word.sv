@@ -39,12 +39,7 @@ module weft_memif_word (
   logic [31:0] cmd0;
   logic done;
 
-  always_comb begin
-    cmd0 = '0;
-    cmd0[weft_osif_pkg::MemifOpMsb:weft_osif_pkg::MemifOpLsb] =
-        req_i.write ? weft_osif_pkg::MemifOpWrite : weft_osif_pkg::MemifOpRead;
-    cmd0[weft_osif_pkg::MemifLengthMsb:weft_osif_pkg::MemifLengthLsb] = 24'd4;
-  end
+  assign cmd0 = weft_osif_pkg::memif_word0(req_i.write, 24'd4);
 
   always_comb begin
     state_d = state_q;
