@@ -381,7 +381,8 @@ def section_reconf(port, workload, bench_dir, md):
     prog = [r for r in done if r["reconfigured"]]
     md.append(f"\n**Workload** (`weft-reconf`): {workload['software_tasks']} periodic software "
               f"tasks, {workload['rounds']} rounds each, over {workload['hardware_tasks']} "
-              f"hardware tasks in {workload['slots']} slots of two partitions. Times in fabric "
+              f"hardware tasks in {workload['slots']} slots of {workload.get('partitions', '?')} "
+              "partitions. Times in fabric "
               f"cycles at {workload['clock_mhz']} MHz: waiting (arrival to the start of the "
               "slot's programming or of the run), reconfiguration, execution.\n")
     pct = 100.0 * st["reused"] / st["requests"] if st["requests"] else 0.0

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -36,9 +37,11 @@ typedef struct task {
     unsigned partition;
     bool accelerator;        /* an HLS-style accelerator (docs/hls.md) */
     uint64_t timeout_cycles; /* 0: none */
-    void *file;              /* the bitstream in the DMA region */
-    uint64_t file_bus;
-    size_t file_size;
+    /* The bitstream of each slot of its partition, in the DMA region: one file for them
+     * all, or one a slot (real bitstreams do not relocate). */
+    void *file[RECONF_MAX_SLOTS];
+    uint64_t file_bus[RECONF_MAX_SLOTS];
+    size_t file_size[RECONF_MAX_SLOTS];
 } task_t;
 
 /* What the port did for a slot, for the request that then starts there. */
@@ -213,7 +216,7 @@ static void *port_main(void *arg)
         weft_program_result_t res = {0};
         const uint64_t c0 = fabric_now(r);
         const uint64_t t0 = now_ns();
-        int rc = r->p->ops->slot_program(r->p, slot, t->file_bus, t->file_size, &res);
+        int rc = r->p->ops->slot_program(r->p, slot, t->file_bus[slot], t->file_size[slot], &res);
         const uint64_t t1 = now_ns();
 
         pthread_mutex_lock(&r->mu);
@@ -323,36 +326,30 @@ static void *runner_main(void *arg)
 /* ---- set-up ---------------------------------------------------------------------------- */
 
 /* Read a task's bitstream, check it against its partition, and put it in the DMA region. */
-static int load_task(weft_reconf_t *r, const weft_reconf_task_t *in,
-                     const weft_reconf_config_t *cfg, task_t *t)
+/* Read the bitstream file at path into the DMA region and check it whole. */
+static int load_file(weft_reconf_t *r, const char *task, const char *path, void **file,
+                     uint64_t *bus, size_t *size, weft_bitstream_info_t *info)
 {
-    snprintf(t->name, sizeof t->name, "%s", in->name ? in->name : "task");
-    t->partition = in->partition;
-    t->accelerator = in->accelerator != 0;
-    t->timeout_cycles =
-        in->timeout_us > UINT64_MAX / r->clock_mhz ? UINT64_MAX : in->timeout_us * r->clock_mhz;
-    int fd = in->bitstream ? open(in->bitstream, O_RDONLY | O_CLOEXEC) : -1;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
-        int e = in->bitstream ? errno : EINVAL;
-        weft_log(r->w, "reconf: task %s: bitstream %s: %s", t->name,
-                 in->bitstream ? in->bitstream : "(none)", strerror(e));
+        int e = errno;
+        weft_log(r->w, "reconf: task %s: bitstream %s: %s", task, path, strerror(e));
         return -e;
     }
     struct stat st;
-    int rc = 0;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
         st.st_size > (off_t)(WEFT_BITSTREAM_HEADER_BYTES + WEFT_BITSTREAM_MAX_PAYLOAD) ||
         st.st_size < (off_t)WEFT_BITSTREAM_HEADER_BYTES) {
-        weft_log(r->w, "reconf: task %s: %s is not a bitstream file of a possible size", t->name,
-                 in->bitstream);
+        weft_log(r->w, "reconf: task %s: %s is not a bitstream file of a possible size", task,
+                 path);
         close(fd);
         return -EINVAL;
     }
-    t->file_size = (size_t)st.st_size;
-    rc = weft_mem_alloc(r->w, t->file_size, &t->file, &t->file_bus);
+    *size = (size_t)st.st_size;
+    int rc = weft_mem_alloc(r->w, *size, file, bus);
     size_t got = 0;
-    while (rc == 0 && got < t->file_size) {
-        ssize_t n = read(fd, (uint8_t *)t->file + got, t->file_size - got);
+    while (rc == 0 && got < *size) {
+        ssize_t n = read(fd, (uint8_t *)*file + got, *size - got);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0) {
@@ -363,25 +360,73 @@ static int load_task(weft_reconf_t *r, const weft_reconf_task_t *in,
     }
     close(fd);
     if (rc != 0) {
-        weft_log(r->w, "reconf: task %s: reading %s: %s", t->name, in->bitstream, strerror(-rc));
+        weft_log(r->w, "reconf: task %s: reading %s: %s", task, path, strerror(-rc));
         return rc;
     }
-    weft_bitstream_info_t info;
     char why[160];
-    if (weft_bitstream_check(t->file, t->file_size, &info, why, sizeof why) != 0) {
-        weft_log(r->w, "reconf: task %s: %s: %s", t->name, in->bitstream, why);
+    if (weft_bitstream_check(*file, *size, info, why, sizeof why) != 0) {
+        weft_log(r->w, "reconf: task %s: %s: %s", task, path, why);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* A path with one "%u" (and no other conversion) names one bitstream a slot. */
+static bool per_slot_path(const char *path)
+{
+    const char *c = strchr(path, '%');
+    return c && c[1] == 'u' && !strchr(c + 2, '%');
+}
+
+/* Read and check a task's bitstream (or its one a slot) and put it in the DMA region. */
+static int load_task(weft_reconf_t *r, const weft_reconf_task_t *in,
+                     const weft_reconf_config_t *cfg, task_t *t)
+{
+    snprintf(t->name, sizeof t->name, "%s", in->name ? in->name : "task");
+    t->partition = in->partition;
+    t->accelerator = in->accelerator != 0;
+    t->timeout_cycles =
+        in->timeout_us > UINT64_MAX / r->clock_mhz ? UINT64_MAX : in->timeout_us * r->clock_mhz;
+    if (!in->bitstream || (strchr(in->bitstream, '%') && !per_slot_path(in->bitstream))) {
+        weft_log(r->w,
+                 "reconf: task %s: bitstream path %s (a file, or one with a %%u for the "
+                 "slot)",
+                 t->name, in->bitstream ? in->bitstream : "(none)");
         return -EINVAL;
     }
     const weft_reconf_partition_t *part = &cfg->partitions[in->partition];
-    if (part->name && strcmp(part->name, info.partition) != 0) {
-        weft_log(r->w, "reconf: task %s: %s is for partition %s, the task's is %s", t->name,
-                 in->bitstream, info.partition, part->name);
-        return -EINVAL;
-    }
-    if ((part->slots & ~(uint64_t)info.slot_mask) != 0) {
-        weft_log(r->w, "reconf: task %s: %s programs slots 0x%x, partition %s has 0x%" PRIx64,
-                 t->name, in->bitstream, (unsigned)info.slot_mask, info.partition, part->slots);
-        return -EINVAL;
+    const bool each = per_slot_path(in->bitstream);
+    const unsigned first = (unsigned)__builtin_ctzll(part->slots); /* partitions are not empty */
+    for (unsigned s = first; s < RECONF_MAX_SLOTS; s++) {
+        if (!(part->slots >> s & 1u))
+            continue;
+        if (!each && s != first) { /* one file: every slot programs from the first's */
+            t->file_bus[s] = t->file_bus[first];
+            t->file_size[s] = t->file_size[first];
+            continue;
+        }
+        char path[PATH_MAX];
+        if (each)
+            snprintf(path, sizeof path, in->bitstream, s);
+        else
+            snprintf(path, sizeof path, "%s", in->bitstream);
+        weft_bitstream_info_t info;
+        int rc = load_file(r, t->name, path, &t->file[s], &t->file_bus[s], &t->file_size[s], &info);
+        if (rc != 0)
+            return rc;
+        if (part->name && strcmp(part->name, info.partition) != 0) {
+            weft_log(r->w, "reconf: task %s: %s is for partition %s, the task's is %s", t->name,
+                     path, info.partition, part->name);
+            return -EINVAL;
+        }
+        const uint64_t want = each ? (uint64_t)1 << s : part->slots;
+        if ((want & ~(uint64_t)info.slot_mask) != 0) {
+            weft_log(r->w,
+                     "reconf: task %s: %s programs slots 0x%x, it must program 0x%" PRIx64
+                     " of partition %s",
+                     t->name, path, (unsigned)info.slot_mask, want, info.partition);
+            return -EINVAL;
+        }
     }
     return 0;
 }
@@ -389,8 +434,9 @@ static int load_task(weft_reconf_t *r, const weft_reconf_task_t *in,
 static void free_tasks(weft_reconf_t *r)
 {
     for (unsigned i = 0; r->tasks && i < r->num_tasks; i++)
-        if (r->tasks[i].file)
-            weft_mem_free(r->w, r->tasks[i].file);
+        for (unsigned s = 0; s < RECONF_MAX_SLOTS; s++)
+            if (r->tasks[i].file[s])
+                weft_mem_free(r->w, r->tasks[i].file[s]);
     free(r->tasks);
 }
 

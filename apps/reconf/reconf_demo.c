@@ -98,6 +98,10 @@ static void *sw_main(void *arg)
         int rc = weft_reconf_submit(s->mgr, task, &args, &q);
         if (rc == 0)
             rc = weft_reconf_wait(q, -1, res);
+        if (rc != 0) {
+            res->status = rc; /* not submitted or not waited for: a failure */
+            snprintf(res->message, sizeof res->message, "%s", strerror(-rc));
+        }
         weft_reconf_release(q);
         const int ok =
             rc == 0 && res->status == 0 &&
@@ -146,12 +150,13 @@ static int write_json(const char *path, const sw_task_t *sw, unsigned threads, u
                           "exec_cycles", (json_int_t)r->exec_cycles, "status", r->status));
         }
     json_t *root = json_pack(
-        "{s:s, s:i, s:i, s:i, s:i, s:i, s:{s:I, s:I, s:I, s:I, s:I}, s:o}", "benchmark",
-        "reconf_workload", "clock_mhz", (int)WEFT_PLATFORM_CLOCK_MHZ, "software_tasks",
-        (int)threads, "rounds", (int)rounds, "hardware_tasks", (int)NUM_TASKS, "slots",
-        (int)WEFT_PLATFORM_NUM_SLOTS, "stats", "requests", (json_int_t)st->requests, "reused",
-        (json_int_t)st->reused, "reconfigured", (json_int_t)st->reconfigured, "failed",
-        (json_int_t)st->failed, "cancelled", (json_int_t)st->cancelled, "requests_list", reqs);
+        "{s:s, s:i, s:i, s:i, s:i, s:i, s:i, s:{s:I, s:I, s:I, s:I, s:I}, s:o}", "benchmark",
+        "reconf_workload", "clock_mhz", (int)WEFT_PLATFORM_CLOCK_MHZ, "partitions",
+        (int)(sizeof kPartitions / sizeof kPartitions[0]), "software_tasks", (int)threads, "rounds",
+        (int)rounds, "hardware_tasks", (int)NUM_TASKS, "slots", (int)WEFT_PLATFORM_NUM_SLOTS,
+        "stats", "requests", (json_int_t)st->requests, "reused", (json_int_t)st->reused,
+        "reconfigured", (json_int_t)st->reconfigured, "failed", (json_int_t)st->failed, "cancelled",
+        (json_int_t)st->cancelled, "requests_list", reqs);
     int rc = root ? json_dump_file(root, path, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) : -1;
     json_decref(root);
     if (rc) {

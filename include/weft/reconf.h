@@ -43,9 +43,12 @@ typedef struct weft_reconf_partition {
 
 /** A hardware task: a Weft hardware thread configured by a partial bitstream file. */
 typedef struct weft_reconf_task {
-    const char *name;      /**< for messages and results (copied) */
-    const char *bitstream; /**< path of its partial bitstream file (weft/bitstream.h) */
-    unsigned partition;    /**< index of the partition it fits */
+    const char *name; /**< for messages and results (copied) */
+    /** Path of its partial bitstream file (weft/bitstream.h), for every slot of its
+     *  partition; or, with one "%u" in it, of one file a slot (the slot's number in place
+     *  of the %u), as a board needs: real bitstreams do not relocate. */
+    const char *bitstream;
+    unsigned partition; /**< index of the partition it fits */
     /** A request's execution may take this long before the task is stopped and the
      *  request ends with -ETIMEDOUT; 0: no limit. Counted in fabric cycles at the
      *  fabric's clock (CLOCK_MHZ), so a slow simulation host never fires it; on a board

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "board_priv.h"
@@ -304,21 +305,22 @@ int board_slot_reconfigure(weft_platform_t *p, unsigned slot, const char *image)
     return ret;
 }
 
-/* The fabric's free-running cycle counter (CYCLE_LO latches CYCLE_HI). */
-static uint64_t fabric_cycles(const struct board *b)
+static uint64_t now_ns(void)
 {
-    uint32_t lo = board_reg_read(b, WEFT_REG_CYCLE_LO);
-    return (uint64_t)board_reg_read(b, WEFT_REG_CYCLE_HI) << 32 | lo;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 /* Wait until nothing slot issued can still reach memory. */
 static int wait_mem_quiet(const struct board *b, unsigned slot)
 {
-    for (unsigned waited = 0;; waited += MEM_QUIET_POLL_US) {
+    const uint64_t deadline = now_ns() + (uint64_t)MEM_QUIET_TIMEOUT_US * 1000u;
+    for (;;) {
         if ((board_reg_read(b, WEFT_SLOT_REG(slot, WEFT_SLOT_REG_MEM_ACTIVE)) & 1u) == 0) {
             return 0;
         }
-        if (waited >= MEM_QUIET_TIMEOUT_US) {
+        if (now_ns() >= deadline) {
             return -EBUSY;
         }
         usleep(MEM_QUIET_POLL_US);
@@ -338,6 +340,8 @@ static int write_file(const char *path, const uint8_t *data, size_t n)
         ssize_t k = write(fd, data, n);
         if (k < 0 && errno != EINTR) {
             ret = -errno;
+        } else if (k == 0) {
+            ret = -EIO;
         } else if (k > 0) {
             data += k;
             n -= (size_t)k;
@@ -361,11 +365,12 @@ __attribute__((format(printf, 3, 4))) static int program_failed(weft_program_res
     return -EIO;
 }
 
+/* file is the caller's copy: the fabric cannot change it between the check and the load. */
 static int program_locked(struct board *b, unsigned slot, const uint8_t *file, size_t size,
                           weft_program_result_t *res)
 {
     const uint32_t ctl = WEFT_SLOT_REG(slot, WEFT_SLOT_REG_CONTROL);
-    const uint64_t c0 = fabric_cycles(b);
+    const uint64_t t0 = now_ns();
     weft_bitstream_info_t info;
     char why[160];
     char name[32];
@@ -407,7 +412,9 @@ static int program_locked(struct board *b, unsigned slot, const uint8_t *file, s
         board_log(b, "%s", res->message);
         return -EIO;
     }
-    res->cycles = fabric_cycles(b) - c0;
+    /* On a board fabric time is wall time: the call's, at the fabric's clock (the cycle
+     * counter's LO/HI pair is the runtime's to read, under its lock). */
+    res->cycles = (now_ns() - t0) * board_reg_read(b, WEFT_REG_CLOCK_MHZ) / 1000u;
     res->bytes = (uint32_t)size;
     return 0;
 }
@@ -428,8 +435,14 @@ int board_slot_program(weft_platform_t *p, unsigned slot, uint64_t bus, size_t s
                               "the DMA region",
                               slot, bus, size);
     }
+    uint8_t *copy = malloc(size ? size : 1);
+    if (copy == NULL) {
+        return -ENOMEM;
+    }
+    memcpy(copy, (const uint8_t *)b->dma_cpu + (bus - b->dma_bus), size);
     pthread_mutex_lock(&b->reconf_lock);
-    ret = program_locked(b, slot, (const uint8_t *)b->dma_cpu + (bus - b->dma_bus), size, res);
+    ret = program_locked(b, slot, copy, size, res);
     pthread_mutex_unlock(&b->reconf_lock);
+    free(copy);
     return ret;
 }

@@ -68,6 +68,10 @@ class WeftBitstream(unittest.TestCase):
         res, _ = self.build("--payload", self.d / "absent.bin")
         self.assertEqual(res.returncode, 1)
         self.assertIn("absent.bin", res.stderr)
+        vendor.write_bytes(b"bits")
+        res, _ = self.build("--payload", vendor, "--payload-bytes", "100")
+        self.assertEqual(res.returncode, 2)
+        self.assertIn("exclude each other", res.stderr)
 
     def test_damaged_and_truncated_files_are_refused_with_the_reason(self):
         _, out = self.build("--payload-bytes", "1000")

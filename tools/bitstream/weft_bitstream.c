@@ -68,7 +68,14 @@ static int read_file(const char *path, size_t cap, uint8_t **buf, size_t *len)
     *len = 0;
     while (*len < cap && (n = fread(*buf + *len, 1, cap - *len, f)) > 0)
         *len += n;
+    const int bad = ferror(f);
     fclose(f);
+    if (bad) {
+        fprintf(stderr, PROG ": %s: read error\n", path);
+        free(*buf);
+        *buf = NULL;
+        return 1;
+    }
     return 0;
 }
 
@@ -96,6 +103,10 @@ static int build(int argc, char **argv)
     }
     if (!image || !partition || !slots || !out)
         usage();
+    if (payload_file && payload != WEFT_BITSTREAM_FRED_PAYLOAD) {
+        fprintf(stderr, PROG ": --payload and --payload-bytes exclude each other\n");
+        return 2;
+    }
     /* A given payload: the vendor's bitstream, read into place after the header. */
     uint8_t *given = NULL;
     size_t given_len = 0;
