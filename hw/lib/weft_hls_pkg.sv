@@ -11,12 +11,12 @@ package weft_hls_pkg;
     logic        rd_start;  // one cycle: read rd_words words from rd_addr
     logic [31:0] rd_addr;
     logic [15:0] rd_words;
-    logic        rd_ready;  // takes rd_data
+    logic        rd_ready;  // takes rd_data (word rd_index of the read)
     logic        wr_start;  // one cycle: write wr_words words to wr_addr
     logic [31:0] wr_addr;
     logic [15:0] wr_words;
-    logic [31:0] wr_data;
-    logic        wr_valid;
+    logic [31:0] wr_data;   // word wr_index of the write
+    logic        wr_valid;  // wr_data is there (the shell takes it when it can)
   } kreq_t;
 
   /// Shell to kernel.
@@ -25,9 +25,10 @@ package weft_hls_pkg;
     logic [MaxArgs*64-1:0]   args;     // argument i in bits [64*i +: 64]
     logic [31:0]             rd_data;
     logic                    rd_valid;
-    logic                    rd_busy;  // the read is not over
-    logic                    wr_ready; // takes wr_data
-    logic                    wr_busy;  // the write is not over (its last B not in)
+    logic [15:0]             rd_index; // which word of the read rd_data is
+    logic                    rd_last;  // rd_data is the read's last word
+    logic [15:0]             wr_index; // which word of the write wr_data must be
+    logic                    wr_done;  // one cycle: the write is in memory (its last B in)
     logic                    err;      // a burst was answered with an error
   } krsp_t;
 

@@ -21,9 +21,9 @@ module hls_fir #(
 
   typedef enum logic [2:0] {StIdle, StTaps, StReadX, StMac, StWrite, StDone} state_e;
   state_e        state_q;
-  logic          issued_q;       // the state's transfer was started
+  logic          go_q;           // the first cycle of a transfer state: start it
   logic [31:0]   n_q, pos_q, acc_q;
-  logic [15:0]   i_q;            // word of the chunk (or tap being read)
+  logic [15:0]   i_q;            // word of the chunk being computed
   logic [TapW:0] taps_q, t_q;    // taps, and the step of the multiply-add
   logic [31:0]   h_q [MaxTaps];
   logic [31:0]   xs_q [MaxTaps];  // x[i], x[i-1], ...
@@ -31,57 +31,55 @@ module hls_fir #(
 
   logic [31:0] left, taps_arg;
   logic [15:0] words;            // of this transfer
+  logic        reading;
   assign left     = n_q - pos_q;
   assign taps_arg = weft_hls_pkg::arg32(kr.args, 4);
   assign words    = (state_q == StTaps) ? 16'(taps_q)
                   : (left < Chunk) ? 16'(left) : 16'(Chunk);
+  assign reading  = (state_q == StTaps || state_q == StReadX);
 
   assign k.done     = (state_q == StDone);
-  assign k.rd_start = (state_q == StTaps || state_q == StReadX) && !issued_q;
+  assign k.rd_start = go_q && reading;
   assign k.rd_addr  = (state_q == StTaps) ? weft_hls_pkg::arg32(kr.args, 2)
                                           : weft_hls_pkg::arg32(kr.args, 0) + (pos_q << 2);
   assign k.rd_words = words;
-  assign k.rd_ready = (state_q == StTaps || state_q == StReadX) && issued_q;
-  assign k.wr_start = (state_q == StWrite) && !issued_q;
+  assign k.rd_ready = reading;
+  assign k.wr_start = go_q && (state_q == StWrite);
   assign k.wr_addr  = weft_hls_pkg::arg32(kr.args, 1) + (pos_q << 2);
   assign k.wr_words = words;
-  assign k.wr_valid = (state_q == StWrite) && issued_q && (i_q < words);
-  assign k.wr_data  = buf_q[i_q[ChunkW-1:0]];
+  assign k.wr_valid = (state_q == StWrite);
+  assign k.wr_data  = buf_q[kr.wr_index[ChunkW-1:0]];
 
   always_ff @(posedge ap_clk) begin
     if (!ap_rst_n) begin
-      state_q  <= StIdle;
-      issued_q <= 1'b0;
-      n_q      <= '0;
-      pos_q    <= '0;
-      acc_q    <= '0;
-      i_q      <= '0;
-      taps_q   <= '0;
-      t_q      <= '0;
+      state_q <= StIdle;
+      go_q    <= 1'b0;
+      n_q     <= '0;
+      pos_q   <= '0;
+      acc_q   <= '0;
+      i_q     <= '0;
+      taps_q  <= '0;
+      t_q     <= '0;
       for (int j = 0; j < MaxTaps; j++) xs_q[j] <= '0;
     end else begin
+      go_q <= 1'b0;
       unique case (state_q)
         StIdle: if (kr.start) begin
-          n_q      <= weft_hls_pkg::arg32(kr.args, 3);
-          taps_q   <= (taps_arg > MaxTaps) ? (TapW+1)'(MaxTaps) : (TapW+1)'(taps_arg);
-          pos_q    <= '0;
-          i_q      <= '0;
-          issued_q <= 1'b0;
+          n_q     <= weft_hls_pkg::arg32(kr.args, 3);
+          taps_q  <= (taps_arg > MaxTaps) ? (TapW+1)'(MaxTaps) : (TapW+1)'(taps_arg);
+          pos_q   <= '0;
+          go_q    <= 1'b1;
           for (int j = 0; j < MaxTaps; j++) xs_q[j] <= '0;
-          state_q  <= (weft_hls_pkg::arg32(kr.args, 3) == '0 || taps_arg == '0) ? StDone : StTaps;
+          state_q <= (weft_hls_pkg::arg32(kr.args, 3) == '0 || taps_arg == '0) ? StDone : StTaps;
         end
-        StTaps, StReadX: begin
-          issued_q <= 1'b1;
-          if (issued_q && kr.rd_valid) begin
-            if (state_q == StTaps) h_q[i_q[TapW-1:0]] <= kr.rd_data;
-            else buf_q[i_q[ChunkW-1:0]] <= kr.rd_data;
-            i_q <= i_q + 16'd1;
-            if (i_q + 16'd1 == words) begin
-              i_q      <= '0;
-              issued_q <= 1'b0;
-              t_q      <= '0;
-              state_q  <= (state_q == StTaps) ? StReadX : StMac;
-            end
+        StTaps, StReadX: if (kr.rd_valid) begin
+          if (state_q == StTaps) h_q[kr.rd_index[TapW-1:0]] <= kr.rd_data;
+          else buf_q[kr.rd_index[ChunkW-1:0]] <= kr.rd_data;
+          if (kr.rd_last) begin
+            i_q     <= '0;
+            t_q     <= '0;
+            go_q    <= (state_q == StTaps);
+            state_q <= (state_q == StTaps) ? StReadX : StMac;
           end
         end
         StMac: begin
@@ -99,20 +97,15 @@ module hls_fir #(
             t_q <= '0;
             i_q <= i_q + 16'd1;
             if (i_q + 16'd1 == words) begin
-              i_q     <= '0;
+              go_q    <= 1'b1;
               state_q <= StWrite;
             end
           end
         end
-        StWrite: begin
-          issued_q <= 1'b1;
-          if (k.wr_valid && kr.wr_ready) i_q <= i_q + 16'd1;
-          if (issued_q && i_q == words && !kr.wr_busy) begin
-            i_q      <= '0;
-            issued_q <= 1'b0;
-            pos_q    <= pos_q + 32'(words);
-            state_q  <= (pos_q + 32'(words) == n_q) ? StDone : StReadX;
-          end
+        StWrite: if (kr.wr_done) begin
+          pos_q   <= pos_q + 32'(words);
+          go_q    <= 1'b1;
+          state_q <= (pos_q + 32'(words) == n_q) ? StDone : StReadX;
         end
         StDone: state_q <= StIdle;
         default: state_q <= StIdle;
@@ -123,6 +116,6 @@ module hls_fir #(
   // High words of the arguments (the adapter refuses addresses above 4 GiB), and the
   // shell's status: a bus error ends nothing early.
   logic unused;
-  assign unused = ^{kr.args, kr.rd_busy, kr.err};
+  assign unused = ^{kr.args, kr.err};
 
 endmodule

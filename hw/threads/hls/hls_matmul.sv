@@ -19,9 +19,8 @@ module hls_matmul #(
 
   typedef enum logic [2:0] {StIdle, StReadA, StReadB, StRow, StWrite, StDone} state_e;
   state_e      state_q;
-  logic        issued_q;                  // the state's transfer was started
+  logic        go_q;                      // the first cycle of a transfer state: start it
   logic [NW:0] n_q, i_q, j_q, m_q;        // 0..MaxN: size, row, column, term
-  logic [15:0] w_q;                       // word of a transfer
   logic [MW:0] ai_q, bj_q;                // A[i][m] and B[m][j] as they walk
   logic [31:0] acc_q;
   logic [31:0] a_q [MaxN * MaxN];
@@ -30,57 +29,53 @@ module hls_matmul #(
 
   logic [31:0] n_arg;
   logic [15:0] words;                     // of this transfer
-  assign n_arg = weft_hls_pkg::arg32(kr.args, 3);
-  assign words = (state_q == StWrite) ? 16'(n_q) : 16'(n_q) * 16'(n_q);
+  logic        reading;
+  assign n_arg   = weft_hls_pkg::arg32(kr.args, 3);
+  assign words   = (state_q == StWrite) ? 16'(n_q) : 16'(n_q) * 16'(n_q);
+  assign reading = (state_q == StReadA || state_q == StReadB);
 
   assign k.done     = (state_q == StDone);
-  assign k.rd_start = (state_q == StReadA || state_q == StReadB) && !issued_q;
+  assign k.rd_start = go_q && reading;
   assign k.rd_addr  = weft_hls_pkg::arg32(kr.args, state_q == StReadA ? 0 : 1);
   assign k.rd_words = words;
-  assign k.rd_ready = (state_q == StReadA || state_q == StReadB) && issued_q;
-  assign k.wr_start = (state_q == StWrite) && !issued_q;
+  assign k.rd_ready = reading;
+  assign k.wr_start = go_q && (state_q == StWrite);
   assign k.wr_addr  = weft_hls_pkg::arg32(kr.args, 2) + ((32'(i_q) * 32'(n_q)) << 2);
   assign k.wr_words = words;
-  assign k.wr_valid = (state_q == StWrite) && issued_q && (w_q < words);
-  assign k.wr_data  = row_q[w_q[NW-1:0]];
+  assign k.wr_valid = (state_q == StWrite);
+  assign k.wr_data  = row_q[kr.wr_index[NW-1:0]];
 
   always_ff @(posedge ap_clk) begin
     if (!ap_rst_n) begin
-      state_q  <= StIdle;
-      issued_q <= 1'b0;
-      n_q      <= '0;
-      i_q      <= '0;
-      j_q      <= '0;
-      m_q      <= '0;
-      w_q      <= '0;
-      ai_q     <= '0;
-      bj_q     <= '0;
-      acc_q    <= '0;
+      state_q <= StIdle;
+      go_q    <= 1'b0;
+      n_q     <= '0;
+      i_q     <= '0;
+      j_q     <= '0;
+      m_q     <= '0;
+      ai_q    <= '0;
+      bj_q    <= '0;
+      acc_q   <= '0;
     end else begin
+      go_q <= 1'b0;
       unique case (state_q)
         StIdle: if (kr.start) begin
-          n_q      <= (n_arg > MaxN) ? (NW+1)'(MaxN) : (NW+1)'(n_arg);
-          i_q      <= '0;
-          w_q      <= '0;
-          issued_q <= 1'b0;
-          state_q  <= (n_arg == '0) ? StDone : StReadA;
+          n_q     <= (n_arg > MaxN) ? (NW+1)'(MaxN) : (NW+1)'(n_arg);
+          i_q     <= '0;
+          go_q    <= 1'b1;
+          state_q <= (n_arg == '0) ? StDone : StReadA;
         end
-        StReadA, StReadB: begin
-          issued_q <= 1'b1;
-          if (issued_q && kr.rd_valid) begin
-            if (state_q == StReadA) a_q[w_q[MW-1:0]] <= kr.rd_data;
-            else b_q[w_q[MW-1:0]] <= kr.rd_data;
-            w_q <= w_q + 16'd1;
-            if (w_q + 16'd1 == words) begin
-              w_q      <= '0;
-              issued_q <= 1'b0;
-              j_q      <= '0;
-              m_q      <= '0;
-              acc_q    <= '0;
-              ai_q     <= '0;  // A[0][0]
-              bj_q     <= '0;  // B[0][0]
-              state_q  <= (state_q == StReadA) ? StReadB : StRow;
-            end
+        StReadA, StReadB: if (kr.rd_valid) begin
+          if (state_q == StReadA) a_q[kr.rd_index[MW-1:0]] <= kr.rd_data;
+          else b_q[kr.rd_index[MW-1:0]] <= kr.rd_data;
+          if (kr.rd_last) begin
+            j_q     <= '0;
+            m_q     <= '0;
+            acc_q   <= '0;
+            ai_q    <= '0;  // A[0][0]
+            bj_q    <= '0;  // B[0][0]
+            go_q    <= (state_q == StReadA);
+            state_q <= (state_q == StReadA) ? StReadB : StRow;
           end
         end
         StRow: begin
@@ -97,21 +92,18 @@ module hls_matmul #(
             ai_q  <= ai_q - (MW+1)'(n_q);       // back to A[i][0]
             bj_q  <= (MW+1)'(j_q) + 1'b1;       // B[0][j+1]
             j_q   <= j_q + 1'b1;
-            if (j_q + 1'b1 == n_q) state_q <= StWrite;
+            if (j_q + 1'b1 == n_q) begin
+              go_q    <= 1'b1;
+              state_q <= StWrite;
+            end
           end
         end
-        StWrite: begin
-          issued_q <= 1'b1;
-          if (k.wr_valid && kr.wr_ready) w_q <= w_q + 16'd1;
-          if (issued_q && w_q == words && !kr.wr_busy) begin
-            w_q      <= '0;
-            issued_q <= 1'b0;
-            i_q      <= i_q + 1'b1;
-            j_q      <= '0;
-            ai_q     <= ai_q + (MW+1)'(n_q);    // A[i+1][0]
-            bj_q     <= '0;
-            state_q  <= (i_q + 1'b1 == n_q) ? StDone : StRow;
-          end
+        StWrite: if (kr.wr_done) begin
+          i_q     <= i_q + 1'b1;
+          j_q     <= '0;
+          ai_q    <= ai_q + (MW+1)'(n_q);       // A[i+1][0]
+          bj_q    <= '0;
+          state_q <= (i_q + 1'b1 == n_q) ? StDone : StRow;
         end
         StDone: state_q <= StIdle;
         default: state_q <= StIdle;
@@ -122,6 +114,6 @@ module hls_matmul #(
   // High words of the arguments (the adapter refuses addresses above 4 GiB), and the
   // shell's status: a bus error ends nothing early.
   logic unused;
-  assign unused = ^{kr.args, kr.rd_busy, kr.err};
+  assign unused = ^{kr.args, kr.err};
 
 endmodule

@@ -18,65 +18,55 @@ module hls_vecsum #(
 
   typedef enum logic [2:0] {StIdle, StReadA, StReadB, StWrite, StDone} state_e;
   state_e      state_q;
-  logic        issued_q;  // the state's transfer was started
+  logic        go_q;      // the first cycle of a transfer state: start it
   logic [31:0] n_q, pos_q;
-  logic [15:0] i_q;       // word of the chunk
   logic [31:0] buf_q [Chunk];
 
   logic [31:0] left;
   logic [15:0] words;     // of this chunk
-  assign left  = n_q - pos_q;
-  assign words = (left < Chunk) ? 16'(left) : 16'(Chunk);
+  logic        reading;
+  assign left    = n_q - pos_q;
+  assign words   = (left < Chunk) ? 16'(left) : 16'(Chunk);
+  assign reading = (state_q == StReadA || state_q == StReadB);
 
   assign k.done     = (state_q == StDone);
-  assign k.rd_start = (state_q == StReadA || state_q == StReadB) && !issued_q;
+  assign k.rd_start = go_q && reading;
   assign k.rd_addr  = weft_hls_pkg::arg32(kr.args, state_q == StReadA ? 0 : 1) + (pos_q << 2);
   assign k.rd_words = words;
-  assign k.rd_ready = (state_q == StReadA || state_q == StReadB) && issued_q;
-  assign k.wr_start = (state_q == StWrite) && !issued_q;
+  assign k.rd_ready = reading;
+  assign k.wr_start = go_q && (state_q == StWrite);
   assign k.wr_addr  = weft_hls_pkg::arg32(kr.args, 2) + (pos_q << 2);
   assign k.wr_words = words;
-  assign k.wr_valid = (state_q == StWrite) && issued_q && (i_q < words);
-  assign k.wr_data  = buf_q[i_q[ChunkW-1:0]];
+  assign k.wr_valid = (state_q == StWrite);
+  assign k.wr_data  = buf_q[kr.wr_index[ChunkW-1:0]];
 
   always_ff @(posedge ap_clk) begin
     if (!ap_rst_n) begin
-      state_q  <= StIdle;
-      issued_q <= 1'b0;
-      n_q      <= '0;
-      pos_q    <= '0;
-      i_q      <= '0;
+      state_q <= StIdle;
+      go_q    <= 1'b0;
+      n_q     <= '0;
+      pos_q   <= '0;
     end else begin
+      go_q <= 1'b0;
       unique case (state_q)
         StIdle: if (kr.start) begin
-          n_q      <= weft_hls_pkg::arg32(kr.args, 3);
-          pos_q    <= '0;
-          i_q      <= '0;
-          issued_q <= 1'b0;
-          state_q  <= (weft_hls_pkg::arg32(kr.args, 3) == '0) ? StDone : StReadA;
+          n_q     <= weft_hls_pkg::arg32(kr.args, 3);
+          pos_q   <= '0;
+          go_q    <= 1'b1;
+          state_q <= (weft_hls_pkg::arg32(kr.args, 3) == '0) ? StDone : StReadA;
         end
-        StReadA, StReadB: begin
-          issued_q <= 1'b1;
-          if (issued_q && kr.rd_valid) begin
-            buf_q[i_q[ChunkW-1:0]] <= (state_q == StReadA)
-                ? kr.rd_data : buf_q[i_q[ChunkW-1:0]] + kr.rd_data;
-            i_q <= i_q + 16'd1;
-            if (i_q + 16'd1 == words) begin
-              i_q      <= '0;
-              issued_q <= 1'b0;
-              state_q  <= (state_q == StReadA) ? StReadB : StWrite;
-            end
+        StReadA, StReadB: if (kr.rd_valid) begin
+          buf_q[kr.rd_index[ChunkW-1:0]] <= (state_q == StReadA)
+              ? kr.rd_data : buf_q[kr.rd_index[ChunkW-1:0]] + kr.rd_data;
+          if (kr.rd_last) begin
+            go_q    <= 1'b1;
+            state_q <= (state_q == StReadA) ? StReadB : StWrite;
           end
         end
-        StWrite: begin
-          issued_q <= 1'b1;
-          if (k.wr_valid && kr.wr_ready) i_q <= i_q + 16'd1;
-          if (issued_q && i_q == words && !kr.wr_busy) begin
-            i_q      <= '0;
-            issued_q <= 1'b0;
-            pos_q    <= pos_q + 32'(words);
-            state_q  <= (pos_q + 32'(words) == n_q) ? StDone : StReadA;
-          end
+        StWrite: if (kr.wr_done) begin
+          pos_q   <= pos_q + 32'(words);
+          go_q    <= 1'b1;
+          state_q <= (pos_q + 32'(words) == n_q) ? StDone : StReadA;
         end
         StDone: state_q <= StIdle;
         default: state_q <= StIdle;
@@ -87,6 +77,6 @@ module hls_vecsum #(
   // High words of the arguments (the adapter refuses addresses above 4 GiB), and the
   // shell's status: a bus error ends nothing early.
   logic unused;
-  assign unused = ^{kr.args, kr.rd_busy, kr.err};
+  assign unused = ^{kr.args, kr.err};
 
 endmodule
