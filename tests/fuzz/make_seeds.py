@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Write the seed corpora of the fuzz targets (tests/fuzz/corpus/<target>/).
 
-The inputs are encoded as fuzz_request.c, fuzz_osif_decode.c and fuzz_delegate.c read
-them; command codes and argument counts come from protocol/osif.yaml. Run it again after
+The inputs are encoded as fuzz_request.c, fuzz_osif_decode.c, fuzz_delegate.c and
+fuzz_wire.c read them; command codes and argument counts come from protocol/osif.yaml,
+weftd's messages from server/wire.h. Run it again after
 a protocol change (the old files are replaced):
 
     python3 tests/fuzz/make_seeds.py
@@ -253,13 +254,39 @@ def delegate_seeds():
          layout=4)
 
 
+def wire_msg(mtype, payload, seq=1):
+    """A weftd message (server/wire.h): header, then payload."""
+    return struct.pack("<IHHII", 0x44544657, 1, mtype, len(payload), seq) + payload
+
+
+def wire_seeds():
+    # The direction byte first: 0 a client's stream, 1 the server's.
+    client = [wire_msg(1, struct.pack("<HH", 1, 1)), wire_msg(2, b""),
+              wire_msg(3, struct.pack("<Q", 4096)), wire_msg(4, struct.pack("<I", 1)),
+              wire_msg(5, struct.pack("<HH", 3, 2) + struct.pack("<B3xIQ", 1, 1, 0) +
+                       struct.pack("<B3xIQ", 0, 0, 1000), seq=2),
+              wire_msg(6, struct.pack("<I", 2))]
+    task = struct.pack("<HBB", 3, 0, 1) + b"vecsum".ljust(32, b"\0")
+    server = [wire_msg(1, struct.pack("<HH", 1, 1)), wire_msg(2, struct.pack("<HH", 1, 0) + task),
+              wire_msg(3, struct.pack("<IIQ", 1, 0, 4096)), wire_msg(5, b"", seq=2),
+              wire_msg(7, struct.pack("<iIHBBQQQ", 0, 42, 1, 1, 0, 10, 288751, 900), seq=2),
+              wire_msg(8, struct.pack("<iHH", 22, 9, 0) + b"bad task.", seq=3)]
+    write("wire", "client_session", b"\0" + b"".join(client))
+    write("wire", "server_session", b"\1" + b"".join(server))
+    for i, m in enumerate(client):
+        write("wire", f"client_{i}", b"\0" + m)
+    for i, m in enumerate(server):
+        write("wire", f"server_{i}", b"\1" + m)
+
+
 def main():
-    for target in ("osif_decode", "delegate"):
+    for target in ("osif_decode", "delegate", "wire"):
         d = os.path.join(HERE, "corpus", target)
         shutil.rmtree(d, ignore_errors=True)
         os.makedirs(d)
     decode_seeds()
     delegate_seeds()
+    wire_seeds()
     return 0
 
 

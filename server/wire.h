@@ -1,0 +1,139 @@
+/*
+ * weftd's wire protocol (docs/weftd.md): the messages a client and the server exchange
+ * over a Unix stream socket, their encoding and their checks. Used by the server and by
+ * the client library; the only code that reads a message's bytes.
+ *
+ * A message is a 16-byte header and a payload, integers little-endian:
+ *
+ * | offset | size | field |
+ * |---|---|---|
+ * | 0 | 4 | magic "WFTD" |
+ * | 4 | 2 | protocol version (WEFTD_VERSION) |
+ * | 6 | 2 | type (weftd_type_t) |
+ * | 8 | 4 | payload length in bytes (at most WEFTD_MAX_PAYLOAD) |
+ * | 12 | 4 | sequence number: the client's for its request, echoed in every answer to it |
+ *
+ * Every type has one payload layout per direction, of one exact length (TASKS from the
+ * server and ERROR end in a counted list or text); reserved bytes must be 0. Whatever is
+ * wrong is refused with a line naming the field. File descriptors (a buffer's memfd) travel
+ * beside a message as SCM_RIGHTS, never inside one.
+ */
+#ifndef WEFT_SERVER_WIRE_H
+#define WEFT_SERVER_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WEFTD_MAGIC 0x44544657u /* "WFTD" as little-endian bytes */
+#define WEFTD_VERSION 1u
+#define WEFTD_HEADER_BYTES 16u
+#define WEFTD_MAX_PAYLOAD 4096u
+/** Arguments of one request (an accelerator's control block holds 6; a Weft thread's
+ *  first is its GET_INIT_DATA word). */
+#define WEFTD_MAX_ARGS 6u
+/** Task records in one TASKS answer. */
+#define WEFTD_MAX_TASKS 64u
+/** A task name's field; the name is 1 or more bytes of [a-z0-9_] and 0-padded. */
+#define WEFTD_NAME_BYTES 32u
+/** An ERROR's text, at most. */
+#define WEFTD_MAX_TEXT 200u
+
+typedef enum weftd_type {
+    WEFTD_HELLO = 1,  /**< c: versions it speaks; s: the one chosen, its task count */
+    WEFTD_TASKS = 2,  /**< c: the list please; s: the tasks of its configuration */
+    WEFTD_ALLOC = 3,  /**< c: a buffer of size bytes; s: its id and size (fd beside) */
+    WEFTD_FREE = 4,   /**< c: give buffer id back; s: done */
+    WEFTD_SUBMIT = 5, /**< c: run task with args; s: accepted (DONE follows) */
+    WEFTD_CANCEL = 6, /**< c: take back request seq; s: taken back (its DONE says so) */
+    WEFTD_DONE = 7,   /**< s: how a request ended */
+    WEFTD_ERROR = 8,  /**< s: what was wrong with message seq (errno and text) */
+} weftd_type_t;
+
+/** A task as the server offers it. */
+typedef struct weftd_task {
+    uint16_t id;
+    uint8_t partition;
+    uint8_t accelerator; /**< 1: an HLS-style accelerator (docs/hls.md) */
+    char name[WEFTD_NAME_BYTES];
+} weftd_task_t;
+
+/** An argument of a request: a value, or the bus address of one of the client's buffers
+ *  plus an offset (the server resolves it; a client never sees bus addresses). */
+typedef struct weftd_arg {
+    uint8_t kind; /**< WEFTD_ARG_VALUE or WEFTD_ARG_BUFFER */
+    uint32_t buffer;
+    uint64_t value; /**< the value, or the offset in the buffer */
+} weftd_arg_t;
+#define WEFTD_ARG_VALUE 0u
+#define WEFTD_ARG_BUFFER 1u
+
+/** A decoded message: the header's fields and the payload of its type and direction. */
+typedef struct weftd_msg {
+    weftd_type_t type;
+    uint32_t seq;
+    int from_server;
+    union {
+        struct {
+            uint16_t min_version, max_version; /* client */
+            uint16_t version, num_tasks;       /* server */
+        } hello;
+        struct {
+            uint16_t count;
+            weftd_task_t task[WEFTD_MAX_TASKS];
+        } tasks; /* server */
+        struct {
+            uint32_t buffer; /* server */
+            uint64_t size;
+        } alloc;
+        struct {
+            uint32_t buffer;
+        } free_; /* client */
+        struct {
+            uint16_t task;
+            uint16_t num_args;
+            weftd_arg_t arg[WEFTD_MAX_ARGS];
+        } submit; /* client */
+        struct {
+            uint32_t target; /* the request to take back */
+        } cancel;            /* client */
+        struct {
+            int32_t status; /**< 0, or a negative errno (-ETIMEDOUT, -ECANCELED, ...) */
+            uint32_t exit_value;
+            uint16_t slot;
+            uint8_t reconfigured;
+            uint64_t wait_cycles, reconf_cycles, exec_cycles;
+        } done;
+        struct {
+            int32_t err; /**< positive errno */
+            uint16_t len;
+            char text[WEFTD_MAX_TEXT + 1]; /**< 0-terminated */
+        } error;
+    } u;
+} weftd_msg_t;
+
+/**
+ * @brief Decode the message at the start of buf (len bytes so far), sent by the server
+ *        (from_server) or by a client.
+ * @return the message's length in bytes (> 0, *out set); 0 when buf holds only part of
+ *         one (read more); -EPROTO when it is malformed (why names the field; the
+ *         stream cannot be trusted after it)
+ */
+long weftd_decode(const uint8_t *buf, size_t len, int from_server, weftd_msg_t *out, char *why,
+                  size_t why_len);
+
+/**
+ * @brief Encode m into out (cap bytes).
+ * @return its length in bytes; -EINVAL when m itself breaks the rules the decoder
+ *         checks (a count out of range, a bad name); -ENOSPC when cap is too small
+ */
+long weftd_encode(const weftd_msg_t *m, uint8_t *out, size_t cap);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* WEFT_SERVER_WIRE_H */
