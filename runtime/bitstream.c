@@ -9,6 +9,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "weft/bitstream.h"
+#include "le_bytes.h"
 #include "weft/osif_protocol.h"
 
 #include <errno.h>
@@ -42,28 +43,6 @@ enum {
     OFF_HEADER_CRC = 128,
     OFF_RESERVED = 132,
 };
-
-static uint32_t get16(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8;
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static void put16(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
 
 /* Name what is wrong in why; the reconfiguration interface's code for it. */
 __attribute__((format(printf, 4, 5))) static unsigned refuse(char *why, size_t why_len,
@@ -125,28 +104,29 @@ static unsigned header_error(const void *buf, size_t len, weft_bitstream_info_t 
                       WEFT_BITSTREAM_HEADER_BYTES);
     if (memcmp(h + OFF_MAGIC, WEFT_BITSTREAM_MAGIC, sizeof WEFT_BITSTREAM_MAGIC) != 0)
         return refuse(why, why_len, WEFT_FRI_ERR_MAGIC, "not a Weft partial bitstream (bad magic)");
-    unsigned version = get16(h + OFF_VERSION);
+    unsigned version = le_get16(h + OFF_VERSION);
     if (version != WEFT_BITSTREAM_VERSION)
         return refuse(why, why_len, WEFT_FRI_ERR_VERSION,
                       "format version %u, this runtime reads version %u", version,
                       WEFT_BITSTREAM_VERSION);
-    if (get16(h + OFF_HEADER_SIZE) != WEFT_BITSTREAM_HEADER_BYTES)
+    if (le_get16(h + OFF_HEADER_SIZE) != WEFT_BITSTREAM_HEADER_BYTES)
         return refuse(why, why_len, WEFT_FRI_ERR_VERSION, "header size %u, version %u has %u",
-                      (unsigned)get16(h + OFF_HEADER_SIZE), version, WEFT_BITSTREAM_HEADER_BYTES);
+                      (unsigned)le_get16(h + OFF_HEADER_SIZE), version,
+                      WEFT_BITSTREAM_HEADER_BYTES);
     uint32_t crc = weft_bitstream_crc32(0, h, OFF_HEADER_CRC);
-    if (get32(h + OFF_HEADER_CRC) != crc)
+    if (le_get32(h + OFF_HEADER_CRC) != crc)
         return refuse(why, why_len, WEFT_FRI_ERR_HEADER_CRC,
                       "header CRC-32 0x%08x, the header's bytes give 0x%08x",
-                      (unsigned)get32(h + OFF_HEADER_CRC), (unsigned)crc);
+                      (unsigned)le_get32(h + OFF_HEADER_CRC), (unsigned)crc);
     for (unsigned i = OFF_RESERVED; i < WEFT_BITSTREAM_HEADER_BYTES; i++)
         if (h[i] != 0)
             return refuse(why, why_len, WEFT_FRI_ERR_RESERVED, "reserved header byte %u is not 0",
                           i);
-    uint32_t size = get32(h + OFF_PAYLOAD_SIZE);
+    uint32_t size = le_get32(h + OFF_PAYLOAD_SIZE);
     if (size == 0 || size > WEFT_BITSTREAM_MAX_PAYLOAD)
         return refuse(why, why_len, WEFT_FRI_ERR_SIZE, "payload size %u (1 to %u bytes)",
                       (unsigned)size, WEFT_BITSTREAM_MAX_PAYLOAD);
-    uint32_t mask = get32(h + OFF_SLOT_MASK);
+    uint32_t mask = le_get32(h + OFF_SLOT_MASK);
     if (mask == 0)
         return refuse(why, why_len, WEFT_FRI_ERR_SLOT, "slot mask 0: the file programs no slot");
     if (!name_ok(h + OFF_PARTITION, WEFT_BITSTREAM_PARTITION_FIELD))
@@ -161,7 +141,7 @@ static unsigned header_error(const void *buf, size_t len, weft_bitstream_info_t 
     memset(out, 0, sizeof *out);
     out->version = version;
     out->payload_size = size;
-    out->payload_crc = get32(h + OFF_PAYLOAD_CRC);
+    out->payload_crc = le_get32(h + OFF_PAYLOAD_CRC);
     out->slot_mask = mask;
     memcpy(out->partition, h + OFF_PARTITION, WEFT_BITSTREAM_PARTITION_FIELD);
     memcpy(out->image, h + OFF_IMAGE, WEFT_BITSTREAM_IMAGE_FIELD);
@@ -221,13 +201,13 @@ int weft_bitstream_write_header(const weft_bitstream_info_t *info, void *out)
         !name_ok(h + OFF_IMAGE, WEFT_BITSTREAM_IMAGE_FIELD))
         return -EINVAL;
     memcpy(h + OFF_MAGIC, WEFT_BITSTREAM_MAGIC, sizeof WEFT_BITSTREAM_MAGIC);
-    put16(h + OFF_VERSION, WEFT_BITSTREAM_VERSION);
-    put16(h + OFF_HEADER_SIZE, WEFT_BITSTREAM_HEADER_BYTES);
-    put32(h + OFF_PAYLOAD_SIZE, info->payload_size);
-    put32(h + OFF_PAYLOAD_CRC, info->payload_crc);
-    put32(h + OFF_SLOT_MASK, info->slot_mask);
+    le_put16(h + OFF_VERSION, WEFT_BITSTREAM_VERSION);
+    le_put16(h + OFF_HEADER_SIZE, WEFT_BITSTREAM_HEADER_BYTES);
+    le_put32(h + OFF_PAYLOAD_SIZE, info->payload_size);
+    le_put32(h + OFF_PAYLOAD_CRC, info->payload_crc);
+    le_put32(h + OFF_SLOT_MASK, info->slot_mask);
     memcpy(h + OFF_DIGEST, info->image_sha256, WEFT_BITSTREAM_DIGEST_BYTES);
-    put32(h + OFF_HEADER_CRC, weft_bitstream_crc32(0, h, OFF_HEADER_CRC));
+    le_put32(h + OFF_HEADER_CRC, weft_bitstream_crc32(0, h, OFF_HEADER_CRC));
     return 0;
 }
 

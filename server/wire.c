@@ -1,6 +1,8 @@
 /* weftd's wire protocol: encoding and checks (wire.h, docs/weftd.md). */
 #include "wire.h"
 
+#include "le_bytes.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -19,39 +21,6 @@ enum {
     DONE_BYTES = 36,
     ERROR_HEAD_BYTES = 8,
 };
-
-static uint16_t get16(const uint8_t *p)
-{
-    return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-static uint64_t get64(const uint8_t *p)
-{
-    return (uint64_t)get32(p) | (uint64_t)get32(p + 4) << 32;
-}
-
-static void put16(uint8_t *p, uint16_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-    put32(p, (uint32_t)v);
-    put32(p + 4, (uint32_t)(v >> 32));
-}
 
 __attribute__((format(printf, 3, 4))) static long refuse(char *why, size_t why_len, const char *fmt,
                                                          ...)
@@ -129,16 +98,16 @@ static long decode_payload(const uint8_t *p, uint32_t len, weftd_msg_t *m, char 
     switch (m->type) {
     case WEFTD_HELLO:
         if (m->from_server) {
-            m->u.hello.version = get16(p);
-            m->u.hello.num_tasks = get16(p + 2);
+            m->u.hello.version = le_get16(p);
+            m->u.hello.num_tasks = le_get16(p + 2);
             if (m->u.hello.version == 0)
                 return refuse(why, why_len, "HELLO: version 0");
             if (m->u.hello.num_tasks > WEFTD_MAX_TASKS)
                 return refuse(why, why_len, "HELLO: %u tasks, at most %u", m->u.hello.num_tasks,
                               WEFTD_MAX_TASKS);
         } else {
-            m->u.hello.min_version = get16(p);
-            m->u.hello.max_version = get16(p + 2);
+            m->u.hello.min_version = le_get16(p);
+            m->u.hello.max_version = le_get16(p + 2);
             if (m->u.hello.min_version == 0 || m->u.hello.min_version > m->u.hello.max_version)
                 return refuse(why, why_len, "HELLO: versions %u..%u", m->u.hello.min_version,
                               m->u.hello.max_version);
@@ -149,10 +118,10 @@ static long decode_payload(const uint8_t *p, uint32_t len, weftd_msg_t *m, char 
             return 0;
         if (len < LIST_HEAD_BYTES)
             return refuse(why, why_len, "TASKS: %u bytes, shorter than its count", len);
-        unsigned n = get16(p);
+        unsigned n = le_get16(p);
         if (n > WEFTD_MAX_TASKS)
             return refuse(why, why_len, "TASKS: %u tasks, at most %u", n, WEFTD_MAX_TASKS);
-        if (get16(p + 2) != 0)
+        if (le_get16(p + 2) != 0)
             return refuse(why, why_len, "TASKS: reserved bytes 2..3 are not 0");
         if (len != LIST_HEAD_BYTES + n * TASK_BYTES)
             return refuse(why, why_len, "TASKS: %u bytes for %u tasks, want %u", len, n,
@@ -161,7 +130,7 @@ static long decode_payload(const uint8_t *p, uint32_t len, weftd_msg_t *m, char 
         for (unsigned i = 0; i < n; i++) {
             const uint8_t *r = p + LIST_HEAD_BYTES + i * TASK_BYTES;
             weftd_task_t *t = &m->u.tasks.task[i];
-            t->id = get16(r);
+            t->id = le_get16(r);
             t->partition = r[2];
             t->accelerator = r[3];
             memcpy(t->name, r + 4, WEFTD_NAME_BYTES);
@@ -177,31 +146,31 @@ static long decode_payload(const uint8_t *p, uint32_t len, weftd_msg_t *m, char 
     }
     case WEFTD_ALLOC:
         if (m->from_server) {
-            m->u.alloc.buffer = get32(p);
-            m->u.alloc.size = get64(p + 8);
-            if (get32(p + 4) != 0)
+            m->u.alloc.buffer = le_get32(p);
+            m->u.alloc.size = le_get64(p + 8);
+            if (le_get32(p + 4) != 0)
                 return refuse(why, why_len, "ALLOC: reserved bytes 4..7 are not 0");
         } else {
-            m->u.alloc.size = get64(p);
+            m->u.alloc.size = le_get64(p);
         }
         if (m->u.alloc.size == 0)
             return refuse(why, why_len, "ALLOC: size 0");
         return 0;
     case WEFTD_FREE:
         if (!m->from_server)
-            m->u.free_.buffer = get32(p);
+            m->u.free_.buffer = le_get32(p);
         return 0;
     case WEFTD_CANCEL:
         if (!m->from_server)
-            m->u.cancel.target = get32(p);
+            m->u.cancel.target = le_get32(p);
         return 0;
     case WEFTD_SUBMIT: {
         if (m->from_server)
             return 0;
         if (len < 4)
             return refuse(why, why_len, "SUBMIT: %u bytes, shorter than task and count", len);
-        unsigned n = get16(p + 2);
-        m->u.submit.task = get16(p);
+        unsigned n = le_get16(p + 2);
+        m->u.submit.task = le_get16(p);
         if (n > WEFTD_MAX_ARGS)
             return refuse(why, why_len, "SUBMIT: %u arguments, at most %u", n, WEFTD_MAX_ARGS);
         if (len != 4 + n * ARG_BYTES)
@@ -212,8 +181,8 @@ static long decode_payload(const uint8_t *p, uint32_t len, weftd_msg_t *m, char 
             const uint8_t *a = p + 4 + i * ARG_BYTES;
             weftd_arg_t *g = &m->u.submit.arg[i];
             g->kind = a[0];
-            g->buffer = get32(a + 4);
-            g->value = get64(a + 8);
+            g->buffer = le_get32(a + 4);
+            g->value = le_get64(a + 8);
             if (!zero(a + 1, 3))
                 return refuse(why, why_len, "SUBMIT: argument %u: reserved bytes are not 0", i);
             if (g->kind > WEFTD_ARG_BUFFER)
@@ -226,13 +195,13 @@ static long decode_payload(const uint8_t *p, uint32_t len, weftd_msg_t *m, char 
         return 0;
     }
     case WEFTD_DONE:
-        m->u.done.status = (int32_t)get32(p);
-        m->u.done.exit_value = get32(p + 4);
-        m->u.done.slot = get16(p + 8);
+        m->u.done.status = (int32_t)le_get32(p);
+        m->u.done.exit_value = le_get32(p + 4);
+        m->u.done.slot = le_get16(p + 8);
         m->u.done.reconfigured = p[10];
-        m->u.done.wait_cycles = get64(p + 12);
-        m->u.done.reconf_cycles = get64(p + 20);
-        m->u.done.exec_cycles = get64(p + 28);
+        m->u.done.wait_cycles = le_get64(p + 12);
+        m->u.done.reconf_cycles = le_get64(p + 20);
+        m->u.done.exec_cycles = le_get64(p + 28);
         if (m->u.done.status > 0)
             return refuse(why, why_len, "DONE: status %d (0 or a negative errno)",
                           (int)m->u.done.status);
@@ -243,11 +212,11 @@ static long decode_payload(const uint8_t *p, uint32_t len, weftd_msg_t *m, char 
     case WEFTD_ERROR: {
         if (len < ERROR_HEAD_BYTES)
             return refuse(why, why_len, "ERROR: %u bytes, shorter than its head", len);
-        m->u.error.err = (int32_t)get32(p);
-        unsigned n = get16(p + 4);
+        m->u.error.err = (int32_t)le_get32(p);
+        unsigned n = le_get16(p + 4);
         if (m->u.error.err <= 0)
             return refuse(why, why_len, "ERROR: errno %d (positive)", (int)m->u.error.err);
-        if (get16(p + 6) != 0)
+        if (le_get16(p + 6) != 0)
             return refuse(why, why_len, "ERROR: reserved bytes 6..7 are not 0");
         if (n > WEFTD_MAX_TEXT || len != ERROR_HEAD_BYTES + n)
             return refuse(why, why_len, "ERROR: text of %u bytes in a payload of %u", n, len);
@@ -270,12 +239,12 @@ long weftd_decode(const uint8_t *buf, size_t len, int from_server, weftd_msg_t *
         return refuse(why, why_len, "no message given");
     if (len < WEFTD_HEADER_BYTES)
         return 0;
-    if (get32(buf) != WEFTD_MAGIC)
-        return refuse(why, why_len, "not a weftd message (magic 0x%08x)", get32(buf));
-    if (get16(buf + 4) != WEFTD_VERSION)
-        return refuse(why, why_len, "protocol version %u, this side speaks %u", get16(buf + 4),
+    if (le_get32(buf) != WEFTD_MAGIC)
+        return refuse(why, why_len, "not a weftd message (magic 0x%08x)", le_get32(buf));
+    if (le_get16(buf + 4) != WEFTD_VERSION)
+        return refuse(why, why_len, "protocol version %u, this side speaks %u", le_get16(buf + 4),
                       WEFTD_VERSION);
-    const uint32_t type = get16(buf + 6), plen = get32(buf + 8);
+    const uint32_t type = le_get16(buf + 6), plen = le_get32(buf + 8);
     if (type < WEFTD_HELLO || type > WEFTD_ERROR)
         return refuse(why, why_len, "unknown message type %u", type);
     if (!from_server && (type == WEFTD_DONE || type == WEFTD_ERROR))
@@ -291,7 +260,7 @@ long weftd_decode(const uint8_t *buf, size_t len, int from_server, weftd_msg_t *
         return 0;
     memset(out, 0, sizeof *out);
     out->type = (weftd_type_t)type;
-    out->seq = get32(buf + 12);
+    out->seq = le_get32(buf + 12);
     out->from_server = from_server != 0;
     long rc = decode_payload(buf + WEFTD_HEADER_BYTES, plen, out, why, why_len);
     return rc < 0 ? rc : (long)(WEFTD_HEADER_BYTES + plen);
@@ -302,22 +271,22 @@ static long encode_payload(const weftd_msg_t *m, uint8_t *p)
 {
     switch (m->type) {
     case WEFTD_HELLO:
-        put16(p, m->from_server ? m->u.hello.version : m->u.hello.min_version);
-        put16(p + 2, m->from_server ? m->u.hello.num_tasks : m->u.hello.max_version);
+        le_put16(p, m->from_server ? m->u.hello.version : m->u.hello.min_version);
+        le_put16(p + 2, m->from_server ? m->u.hello.num_tasks : m->u.hello.max_version);
         return HELLO_BYTES;
     case WEFTD_TASKS:
         if (!m->from_server)
             return 0;
         if (m->u.tasks.count > WEFTD_MAX_TASKS)
             return -EINVAL;
-        put16(p, m->u.tasks.count);
-        put16(p + 2, 0);
+        le_put16(p, m->u.tasks.count);
+        le_put16(p + 2, 0);
         for (unsigned i = 0; i < m->u.tasks.count; i++) {
             const weftd_task_t *t = &m->u.tasks.task[i];
             uint8_t *r = p + LIST_HEAD_BYTES + i * TASK_BYTES;
             if (!name_ok(t->name))
                 return -EINVAL;
-            put16(r, t->id);
+            le_put16(r, t->id);
             r[2] = t->partition;
             r[3] = t->accelerator;
             memcpy(r + 4, t->name, WEFTD_NAME_BYTES);
@@ -325,55 +294,55 @@ static long encode_payload(const weftd_msg_t *m, uint8_t *p)
         return LIST_HEAD_BYTES + (long)m->u.tasks.count * TASK_BYTES;
     case WEFTD_ALLOC:
         if (!m->from_server) {
-            put64(p, m->u.alloc.size);
+            le_put64(p, m->u.alloc.size);
             return ALLOC_C_BYTES;
         }
-        put32(p, m->u.alloc.buffer);
-        put32(p + 4, 0);
-        put64(p + 8, m->u.alloc.size);
+        le_put32(p, m->u.alloc.buffer);
+        le_put32(p + 4, 0);
+        le_put64(p + 8, m->u.alloc.size);
         return ALLOC_S_BYTES;
     case WEFTD_FREE:
         if (m->from_server)
             return 0;
-        put32(p, m->u.free_.buffer);
+        le_put32(p, m->u.free_.buffer);
         return ID_BYTES;
     case WEFTD_CANCEL:
         if (m->from_server)
             return 0;
-        put32(p, m->u.cancel.target);
+        le_put32(p, m->u.cancel.target);
         return ID_BYTES;
     case WEFTD_SUBMIT:
         if (m->from_server)
             return 0;
         if (m->u.submit.num_args > WEFTD_MAX_ARGS)
             return -EINVAL;
-        put16(p, m->u.submit.task);
-        put16(p + 2, m->u.submit.num_args);
+        le_put16(p, m->u.submit.task);
+        le_put16(p + 2, m->u.submit.num_args);
         for (unsigned i = 0; i < m->u.submit.num_args; i++) {
             const weftd_arg_t *g = &m->u.submit.arg[i];
             uint8_t *a = p + 4 + i * ARG_BYTES;
             memset(a, 0, ARG_BYTES);
             a[0] = g->kind;
-            put32(a + 4, g->buffer);
-            put64(a + 8, g->value);
+            le_put32(a + 4, g->buffer);
+            le_put64(a + 8, g->value);
         }
         return 4 + (long)m->u.submit.num_args * ARG_BYTES;
     case WEFTD_DONE:
-        put32(p, (uint32_t)m->u.done.status);
-        put32(p + 4, m->u.done.exit_value);
-        put16(p + 8, m->u.done.slot);
+        le_put32(p, (uint32_t)m->u.done.status);
+        le_put32(p + 4, m->u.done.exit_value);
+        le_put16(p + 8, m->u.done.slot);
         p[10] = m->u.done.reconfigured;
         p[11] = 0;
-        put64(p + 12, m->u.done.wait_cycles);
-        put64(p + 20, m->u.done.reconf_cycles);
-        put64(p + 28, m->u.done.exec_cycles);
+        le_put64(p + 12, m->u.done.wait_cycles);
+        le_put64(p + 20, m->u.done.reconf_cycles);
+        le_put64(p + 28, m->u.done.exec_cycles);
         return DONE_BYTES;
     case WEFTD_ERROR:
         if (m->u.error.len > WEFTD_MAX_TEXT)
             return -EINVAL;
-        put32(p, (uint32_t)m->u.error.err);
-        put16(p + 4, m->u.error.len);
-        put16(p + 6, 0);
+        le_put32(p, (uint32_t)m->u.error.err);
+        le_put16(p + 4, m->u.error.len);
+        le_put16(p + 6, 0);
         memcpy(p + ERROR_HEAD_BYTES, m->u.error.text, m->u.error.len);
         return ERROR_HEAD_BYTES + (long)m->u.error.len;
     }
@@ -390,11 +359,11 @@ long weftd_encode(const weftd_msg_t *m, uint8_t *out, size_t cap)
         return n;
     if ((size_t)n + WEFTD_HEADER_BYTES > cap)
         return -ENOSPC;
-    put32(out, WEFTD_MAGIC);
-    put16(out + 4, WEFTD_VERSION);
-    put16(out + 6, (uint16_t)m->type);
-    put32(out + 8, (uint32_t)n);
-    put32(out + 12, m->seq);
+    le_put32(out, WEFTD_MAGIC);
+    le_put16(out + 4, WEFTD_VERSION);
+    le_put16(out + 6, (uint16_t)m->type);
+    le_put32(out + 8, (uint32_t)n);
+    le_put32(out + 12, m->seq);
     memcpy(out + WEFTD_HEADER_BYTES, payload, (size_t)n);
     /* What the decoder would refuse is not sent. */
     weftd_msg_t check;
