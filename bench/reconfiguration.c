@@ -16,9 +16,9 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -58,7 +58,7 @@ typedef struct row {
     const struct rate *rate;
     uint32_t payload, file;
     uint64_t min, max;
-    double mean, stddev, host_ms;
+    double mean, host_ms;
 } row_t;
 
 static void die(const char *what, int rc, const char *detail)
@@ -94,8 +94,9 @@ static row_t measure(weft_platform_t *p, const weft_dma_region_t *dma,
     if (rc)
         die("writing FRI_RATE", rc, NULL);
 
-    row_t r = {.rate = rate, .payload = payload, .file = (uint32_t)len, .min = UINT64_MAX};
-    double sum = 0, sum2 = 0, host = 0;
+    double *cycles = malloc(reps * sizeof *cycles), host = 0;
+    if (!cycles)
+        die("malloc", -ENOMEM, NULL);
     for (unsigned i = 0; i < reps; i++) {
         weft_program_result_t res;
         const double t0 = bench_now_us();
@@ -103,14 +104,17 @@ static row_t measure(weft_platform_t *p, const weft_dma_region_t *dma,
         host += bench_now_us() - t0;
         if (rc)
             die("slot_program", rc, res.message);
-        r.min = res.cycles < r.min ? res.cycles : r.min;
-        r.max = res.cycles > r.max ? res.cycles : r.max;
-        sum += (double)res.cycles;
-        sum2 += (double)res.cycles * (double)res.cycles;
+        cycles[i] = (double)res.cycles; /* exact: far below 2^53 */
     }
-    r.mean = sum / reps;
-    r.stddev = sqrt(fmax(0.0, sum2 / reps - r.mean * r.mean));
-    r.host_ms = host / reps / 1000.0;
+    const bench_stats_t st = bench_summarize(cycles, reps); /* sorts */
+    row_t r = {.rate = rate,
+               .payload = payload,
+               .file = (uint32_t)len,
+               .min = (uint64_t)st.min,
+               .max = (uint64_t)cycles[reps - 1],
+               .mean = st.mean,
+               .host_ms = host / reps / 1000.0};
+    free(cycles);
     return r;
 }
 
@@ -145,7 +149,6 @@ static int write_json(const row_t *rows, size_t n, unsigned reps, const char *pa
         json_object_set_new(o, "cycles_min", json_integer((json_int_t)r->min));
         json_object_set_new(o, "cycles_max", json_integer((json_int_t)r->max));
         json_object_set_new(o, "cycles_mean", bench_jnum(r->mean));
-        json_object_set_new(o, "cycles_stddev", bench_jnum(r->stddev));
         json_object_set_new(o, "ideal_cycles", bench_jnum(r->file / r->rate->bytes_per_cycle));
         json_object_set_new(o, "mean_ms", bench_jnum(cycles_ms(r->mean)));
         json_object_set_new(o, "worst_ms", bench_jnum(cycles_ms((double)r->max)));

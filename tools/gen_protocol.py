@@ -271,6 +271,13 @@ def c_header(spec, src):
         w(f"#define WEFT_MEMIF_OP_{o['name']} {o['code']}u")
     w(f"#define WEFT_MEMIF_MAX_BURST_BEATS {spec['memif']['max_burst_beats']}u")
     w("")
+    w("/** Word 0 of a MEMIF command: op (WEFT_MEMIF_OP_*) and length in bytes. */")
+    w("static inline uint32_t weft_memif_word0(uint32_t op, uint32_t length)")
+    w("{")
+    w("    return ((op & WEFT_MEMIF_OP_MASK) << WEFT_MEMIF_OP_SHIFT) |")
+    w("           ((length & WEFT_MEMIF_LENGTH_MASK) << WEFT_MEMIF_LENGTH_SHIFT);")
+    w("}")
+    w("")
     w("/* Slot boundary (docs/architecture.md): each direction's struct as an array of")
     w(" * 32-bit words, bit b in word b / 32. REQ: thread to static region; RSP: back. */")
     for direction, tag in (("request", "REQ"), ("response", "RSP")):

@@ -230,19 +230,21 @@ class Bench
         const Fault faults[] = {
             {"op 2", (2u << WEFT_MEMIF_OP_SHIFT) | 16u, b, b, kWinSize},
             {"op 3", (3u << WEFT_MEMIF_OP_SHIFT) | 16u, b, b, kWinSize},
-            {"reserved bits", cmd_word0(WEFT_MEMIF_OP_WRITE, 16) | (1u << WEFT_MEMIF_RSVD_SHIFT), b,
-             b, kWinSize},
-            {"length 0", cmd_word0(WEFT_MEMIF_OP_WRITE, 0), b, b, kWinSize},
-            {"length 6", cmd_word0(WEFT_MEMIF_OP_WRITE, 6), b, b, kWinSize},
-            {"unaligned address", cmd_word0(WEFT_MEMIF_OP_WRITE, 16), b + 2, b, kWinSize},
-            {"below window", cmd_word0(WEFT_MEMIF_OP_WRITE, 16), b - 4, b, kWinSize},
-            {"end past window", cmd_word0(WEFT_MEMIF_OP_WRITE, 8), b + kWinSize - 4, b, kWinSize},
-            {"above window", cmd_word0(WEFT_MEMIF_OP_READ, 4), b + kWinSize, b, kWinSize},
-            {"32-bit wrap-around", cmd_word0(WEFT_MEMIF_OP_WRITE, 0x20), 0xFFFFFFF0u, 0xFFFF0000u,
-             0x10000u},
-            {"wrap-around below base", cmd_word0(WEFT_MEMIF_OP_WRITE, 0x100), 0xFFFFFFF0u, b,
+            {"reserved bits",
+             weft_memif_word0(WEFT_MEMIF_OP_WRITE, 16) | (1u << WEFT_MEMIF_RSVD_SHIFT), b, b,
              kWinSize},
-            {"WIN_SIZE 0", cmd_word0(WEFT_MEMIF_OP_READ, 4), b, b, 0},
+            {"length 0", weft_memif_word0(WEFT_MEMIF_OP_WRITE, 0), b, b, kWinSize},
+            {"length 6", weft_memif_word0(WEFT_MEMIF_OP_WRITE, 6), b, b, kWinSize},
+            {"unaligned address", weft_memif_word0(WEFT_MEMIF_OP_WRITE, 16), b + 2, b, kWinSize},
+            {"below window", weft_memif_word0(WEFT_MEMIF_OP_WRITE, 16), b - 4, b, kWinSize},
+            {"end past window", weft_memif_word0(WEFT_MEMIF_OP_WRITE, 8), b + kWinSize - 4, b,
+             kWinSize},
+            {"above window", weft_memif_word0(WEFT_MEMIF_OP_READ, 4), b + kWinSize, b, kWinSize},
+            {"32-bit wrap-around", weft_memif_word0(WEFT_MEMIF_OP_WRITE, 0x20), 0xFFFFFFF0u,
+             0xFFFF0000u, 0x10000u},
+            {"wrap-around below base", weft_memif_word0(WEFT_MEMIF_OP_WRITE, 0x100), 0xFFFFFFF0u, b,
+             kWinSize},
+            {"WIN_SIZE 0", weft_memif_word0(WEFT_MEMIF_OP_READ, 4), b, b, 0},
         };
         unsigned checked = 0;
         for (const Fault &f : faults) {
@@ -269,13 +271,13 @@ class Bench
         h.set_window(s, 0, 0xFFFF0000u, 0x10000u, kRw);
         {
             Thread &t = *threads[s];
-            t.cmd.push_back(cmd_word0(WEFT_MEMIF_OP_READ, 16));
+            t.cmd.push_back(weft_memif_word0(WEFT_MEMIF_OP_READ, 16));
             t.cmd.push_back(0xFFFFFFF0u);
             size_t bursts = slave.log.size();
             h.step(100);
             CHECK(slave.log.size() == bursts + 1, "top-of-memory read: %zu bursts, want 1",
                   slave.log.size() - bursts);
-            expect_fault(s, "bus error", 0xFFFFFFF0u, cmd_word0(WEFT_MEMIF_OP_READ, 16));
+            expect_fault(s, "bus error", 0xFFFFFFF0u, weft_memif_word0(WEFT_MEMIF_OP_READ, 16));
             CHECK(!RSP(h.dut(), s, MEM_RD_VALID), "bus error: read data delivered");
             reset_slot(s, "bus error");
             ++checked;
@@ -346,7 +348,8 @@ class Bench
         for (const Refused &r : refused) {
             size_t bursts = slave.log.size();
             Thread &t = *threads[s];
-            uint32_t w0 = cmd_word0(r.write ? WEFT_MEMIF_OP_WRITE : WEFT_MEMIF_OP_READ, r.len);
+            uint32_t w0 =
+                weft_memif_word0(r.write ? WEFT_MEMIF_OP_WRITE : WEFT_MEMIF_OP_READ, r.len);
             t.cmd.push_back(w0);
             t.cmd.push_back(r.addr);
             for (uint32_t i = 0; r.write && i < r.len / 4; ++i)
@@ -379,7 +382,7 @@ class Bench
         set_thread_timing(100);
         const uint32_t addr = win(s) + 0x8000;
         Thread &t = *threads[s];
-        t.cmd.push_back(cmd_word0(write ? WEFT_MEMIF_OP_WRITE : WEFT_MEMIF_OP_READ, 1024));
+        t.cmd.push_back(weft_memif_word0(write ? WEFT_MEMIF_OP_WRITE : WEFT_MEMIF_OP_READ, 1024));
         t.cmd.push_back(addr);
         std::vector<uint32_t> sent;
         if (write) {

@@ -16,12 +16,6 @@
 namespace weft_tb
 {
 
-inline uint32_t cmd_word0(uint32_t op, uint32_t len)
-{
-    return (op << WEFT_MEMIF_OP_SHIFT) |
-           ((len & WEFT_MEMIF_LENGTH_MASK) << WEFT_MEMIF_LENGTH_SHIFT);
-}
-
 struct ThreadTiming {
     unsigned p_cmd = 100, p_wr = 100, p_rd = 100;
 };
@@ -101,7 +95,7 @@ inline uint32_t image_word(const std::vector<uint8_t> &img, uint32_t base, uint3
 inline void queue_memif_cmd(Thread &t, std::vector<uint8_t> &img, uint32_t base, std::mt19937 &rng,
                             bool write, uint32_t addr, uint32_t len)
 {
-    t.cmd.push_back(cmd_word0(write ? WEFT_MEMIF_OP_WRITE : WEFT_MEMIF_OP_READ, len));
+    t.cmd.push_back(weft_memif_word0(write ? WEFT_MEMIF_OP_WRITE : WEFT_MEMIF_OP_READ, len));
     t.cmd.push_back(addr);
     for (uint32_t a = addr; a < addr + len; a += 4) {
         if (write) {

@@ -1552,7 +1552,7 @@ class Bench
                     off = kMemifWinSize - len;
                 // Slot 0 mostly reads: its requests pass the write fence while a read runs.
                 const bool write = r() % (s == 0 ? 4 : 2) == 0;
-                Script::MemCmd m{cmd_word0(write ? WEFT_MEMIF_OP_WRITE : WEFT_MEMIF_OP_READ, len),
+                Script::MemCmd m{weft_memif_word0(write ? WEFT_MEMIF_OP_WRITE : WEFT_MEMIF_OP_READ, len),
                                  memif_win(s) + off,
                                  {},
                                  {}};

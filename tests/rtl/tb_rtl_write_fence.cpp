@@ -42,12 +42,6 @@ constexpr uint32_t kMemSize = kWinSize * kNumSlots;
 constexpr unsigned kBDelayMin = 50, kBDelayMax = 300;
 constexpr unsigned kMaxReleaseLatency = 2; // cycles from the last B handshake to acceptance
 
-uint32_t cmd_word0(uint32_t op, uint32_t len)
-{
-    return (op << WEFT_MEMIF_OP_SHIFT) |
-           ((len & WEFT_MEMIF_LENGTH_MASK) << WEFT_MEMIF_LENGTH_SHIFT);
-}
-
 // ---------------------------------------------------------------------------------------
 // Thread side of one slot: MEMIF command, write-data and read-data words, and OSIF request
 // words. A request word is offered only once every queued MEMIF word was accepted (the
@@ -268,7 +262,8 @@ class Bench
     void queue_cmd(unsigned s, bool write, uint32_t addr, uint32_t words)
     {
         Thread &t = *threads[s];
-        t.cmd.push_back(cmd_word0(write ? WEFT_MEMIF_OP_WRITE : WEFT_MEMIF_OP_READ, 4 * words));
+        t.cmd.push_back(
+            weft_memif_word0(write ? WEFT_MEMIF_OP_WRITE : WEFT_MEMIF_OP_READ, 4 * words));
         t.cmd.push_back(addr);
         for (uint32_t i = 0; i < words; ++i) {
             uint32_t a = addr + 4 * i;
