@@ -34,7 +34,6 @@
 
 typedef struct task {
     char name[WEFT_NAME_MAX];
-    unsigned partition;
     bool accelerator;        /* an HLS-style accelerator (docs/hls.md) */
     uint64_t timeout_cycles; /* 0: none */
     /* The bitstream of each slot of its partition, in the DMA region: one file for them
@@ -43,14 +42,6 @@ typedef struct task {
     uint64_t file_bus[RECONF_MAX_SLOTS];
     size_t file_size[RECONF_MAX_SLOTS];
 } task_t;
-
-/* What the port did for a slot, for the request that then starts there. */
-typedef struct programmed {
-    bool fresh;
-    uint64_t start_ns, end_ns, cycles;
-    uint64_t start_fabric; /* the fabric's cycle counter at start_ns (UINT64_MAX: unread) */
-    char message[256];
-} programmed_t;
 
 typedef struct runner {
     weft_reconf_t *r;
@@ -81,7 +72,6 @@ struct weft_reconf_req {
 struct weft_reconf {
     weft_t *w;
     weft_platform_t *p;
-    unsigned clock_mhz;
     reconf_sched_t *sched;
     task_t *tasks;
     unsigned num_tasks;
@@ -96,24 +86,22 @@ struct weft_reconf {
     pthread_t port;
     bool port_started, port_busy;
     unsigned port_slot, port_task;
-    unsigned done_slot; /* the slot whose programming the port reports now */
-    programmed_t prog[RECONF_MAX_SLOTS];
+    uint64_t port_req;
 
     runner_t runners[RECONF_MAX_SLOTS];
 };
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* The fabric's cycle counter; UINT64_MAX when it cannot be read. */
 static uint64_t fabric_now(weft_reconf_t *r)
 {
     uint64_t c;
     return weft_fabric_cycles(r->w, &c) == 0 ? c : UINT64_MAX;
+}
+
+/* Cycles from a counter reading to a later one; 0 when either could not be read. */
+static uint64_t fabric_since(uint64_t from, uint64_t to)
+{
+    return from != UINT64_MAX && to != UINT64_MAX && to >= from ? to - from : 0;
 }
 
 static void req_free(weft_reconf_req_t *q)
@@ -137,7 +125,7 @@ static weft_reconf_req_t *find_req(weft_reconf_t *r, uint64_t id)
 static void end_req(weft_reconf_req_t *q, int status)
 {
     q->result.status = status;
-    q->result.end_ns = now_ns();
+    q->result.end_ns = weft_mono_ns();
     q->ended = true;
     uint64_t one = 1;
     if (write(q->efd, &one, sizeof one) != sizeof one)
@@ -147,53 +135,29 @@ static void end_req(weft_reconf_req_t *q, int status)
 
 /* ---- what the scheduler asks (called under mu) ------------------------------------- */
 
-static void op_reconfigure(void *arg, unsigned slot, unsigned task)
+static void op_reconfigure(void *arg, unsigned slot, unsigned task, uint64_t id)
 {
     weft_reconf_t *r = arg;
     r->port_busy = true;
     r->port_slot = slot;
     r->port_task = task;
+    r->port_req = id;
     pthread_cond_broadcast(&r->cv);
-}
-
-/* Under mu: q starts (or failed) in slot; the port's programming of it, if it has just
- * programmed it, is q's. */
-static void take_slot(weft_reconf_t *r, weft_reconf_req_t *q, unsigned slot)
-{
-    programmed_t *pg = &r->prog[slot];
-    const uint64_t started = pg->fresh ? pg->start_fabric : fabric_now(r);
-    if (started != UINT64_MAX && q->submit_fabric != UINT64_MAX && started >= q->submit_fabric)
-        q->result.wait_cycles = started - q->submit_fabric;
-    q->result.slot = slot;
-    q->result.reconfigured = pg->fresh;
-    if (pg->fresh) {
-        q->result.wait_ns = pg->start_ns - q->result.submit_ns;
-        q->result.reconf_ns = pg->end_ns - pg->start_ns;
-        q->result.reconf_cycles = pg->cycles;
-        pg->fresh = false;
-    } else {
-        q->result.wait_ns = now_ns() - q->result.submit_ns;
-    }
 }
 
 static void op_execute(void *arg, unsigned slot, uint64_t id)
 {
     weft_reconf_t *r = arg;
     weft_reconf_req_t *q = find_req(r, id);
-    take_slot(r, q, slot);
+    q->result.slot = slot;
     r->runners[slot].job = q;
     pthread_cond_broadcast(&r->cv);
 }
 
+/* A failed programming has already written its message into the request (port_main). */
 static void op_fail(void *arg, uint64_t id, int err)
 {
-    weft_reconf_t *r = arg;
-    weft_reconf_req_t *q = find_req(r, id);
-    if (err == -EIO) { /* its slot's programming failed */
-        take_slot(r, q, r->done_slot);
-        snprintf(q->result.message, sizeof q->result.message, "%s", r->prog[r->done_slot].message);
-    }
-    end_req(q, err);
+    end_req(find_req(arg, id), err);
 }
 
 static const reconf_sched_ops_t sched_ops = {op_reconfigure, op_execute, op_fail};
@@ -211,28 +175,30 @@ static void *port_main(void *arg)
             break;
         const unsigned slot = r->port_slot;
         const task_t *t = &r->tasks[r->port_task];
+        /* The request cannot end while its slot is programmed (cancel answers -EBUSY). */
+        weft_reconf_req_t *q = find_req(r, r->port_req);
         pthread_mutex_unlock(&r->mu);
 
         weft_program_result_t res = {0};
         const uint64_t c0 = fabric_now(r);
-        const uint64_t t0 = now_ns();
+        const uint64_t t0 = weft_mono_ns();
         int rc = r->p->ops->slot_program(r->p, slot, t->file_bus[slot], t->file_size[slot], &res);
-        const uint64_t t1 = now_ns();
+        const uint64_t t1 = weft_mono_ns();
 
         pthread_mutex_lock(&r->mu);
-        programmed_t *pg = &r->prog[slot];
-        pg->fresh = true;
-        pg->start_ns = t0;
-        pg->start_fabric = c0;
-        pg->end_ns = t1;
-        pg->cycles = res.cycles;
+        weft_reconf_result_t *res_q = &q->result;
+        res_q->slot = slot;
+        res_q->reconfigured = 1;
+        res_q->wait_ns = t0 - res_q->submit_ns;
+        res_q->wait_cycles = fabric_since(q->submit_fabric, c0);
+        res_q->reconf_ns = t1 - t0;
+        res_q->reconf_cycles = res.cycles;
         if (rc != 0) {
-            snprintf(pg->message, sizeof pg->message, "programming slot %u with %s: %.150s", slot,
-                     t->name, rc == -EIO ? res.message : strerror(-rc));
-            weft_log(r->w, "reconf: %s", pg->message);
+            snprintf(res_q->message, sizeof res_q->message, "programming slot %u with %s: %.150s",
+                     slot, t->name, rc == -EIO ? res.message : strerror(-rc));
+            weft_log(r->w, "reconf: %s", res_q->message);
         }
         r->port_busy = false;
-        r->done_slot = slot;
         reconf_sched_reconfigured(r->sched, slot, rc == 0);
     }
     pthread_mutex_unlock(&r->mu);
@@ -258,9 +224,13 @@ static int run_task(weft_reconf_t *r, weft_reconf_req_t *q, unsigned slot)
     a.acc_args = q->acc_args;
     a.num_acc_args = q->num_acc_args;
     weft_hwthread_t *th = NULL;
-    q->result.start_ns = now_ns();
+    q->result.start_ns = weft_mono_ns();
     uint64_t c0 = 0, c = 0;
     int rc = weft_fabric_cycles(r->w, &c0);
+    if (!q->result.reconfigured) { /* its slot held its task: it waited until now */
+        q->result.wait_ns = q->result.start_ns - q->result.submit_ns;
+        q->result.wait_cycles = fabric_since(q->submit_fabric, rc == 0 ? c0 : UINT64_MAX);
+    }
     if (rc == 0)
         rc = weft_hwthread_create(r->w, &th, &a);
     if (rc != 0) {
@@ -380,13 +350,12 @@ static bool per_slot_path(const char *path)
 
 /* Read and check a task's bitstream (or its one a slot) and put it in the DMA region. */
 static int load_task(weft_reconf_t *r, const weft_reconf_task_t *in,
-                     const weft_reconf_config_t *cfg, task_t *t)
+                     const weft_reconf_config_t *cfg, uint32_t clock_mhz, task_t *t)
 {
     snprintf(t->name, sizeof t->name, "%s", in->name ? in->name : "task");
-    t->partition = in->partition;
     t->accelerator = in->accelerator != 0;
     t->timeout_cycles =
-        in->timeout_us > UINT64_MAX / r->clock_mhz ? UINT64_MAX : in->timeout_us * r->clock_mhz;
+        in->timeout_us > UINT64_MAX / clock_mhz ? UINT64_MAX : in->timeout_us * clock_mhz;
     if (!in->bitstream || (strchr(in->bitstream, '%') && !per_slot_path(in->bitstream))) {
         weft_log(r->w,
                  "reconf: task %s: bitstream path %s (a file, or one with a %%u for the "
@@ -476,7 +445,6 @@ int weft_reconf_open(weft_t *w, const weft_reconf_config_t *cfg, weft_reconf_t *
     int rc = r->p->ops->mmio_read(r->p, WEFT_REG_CLOCK_MHZ, &mhz);
     if (rc == 0 && mhz == 0)
         rc = -EIO; /* timeouts count cycles at this clock */
-    r->clock_mhz = mhz;
     if (rc == 0)
         rc = check_layout(r, cfg);
     r->num_tasks = cfg->num_tasks;
@@ -486,7 +454,7 @@ int weft_reconf_open(weft_t *w, const weft_reconf_config_t *cfg, weft_reconf_t *
     if (rc == 0 && (!r->tasks || !task_part || !part_slots))
         rc = -ENOMEM;
     for (unsigned i = 0; rc == 0 && i < cfg->num_tasks; i++) {
-        rc = load_task(r, &cfg->tasks[i], cfg, &r->tasks[i]);
+        rc = load_task(r, &cfg->tasks[i], cfg, mhz, &r->tasks[i]);
         task_part[i] = cfg->tasks[i].partition;
     }
     for (unsigned i = 0; rc == 0 && i < cfg->num_partitions; i++)
@@ -609,7 +577,7 @@ int weft_reconf_submit(weft_reconf_t *r, unsigned task, const weft_reconf_args_t
     if (rc == 0) {
         q->next = r->reqs;
         r->reqs = q;
-        q->result.submit_ns = now_ns();
+        q->result.submit_ns = weft_mono_ns();
         /* The scheduler sets q->id before the ops it calls (execute, fail) look q up. */
         rc = reconf_sched_submit(r->sched, task, q->result.submit_ns, &q->id);
         if (rc != 0)

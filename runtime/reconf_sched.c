@@ -138,7 +138,7 @@ static void run_port(reconf_sched_t *s)
     s->port_busy = true;
     first->state = REQ_PROGRAMMING;
     s->slots[first->slot].state = SLOT_PROGRAMMING;
-    s->ops.reconfigure(s->arg, (unsigned)first->slot, first->task);
+    s->ops.reconfigure(s->arg, (unsigned)first->slot, first->task, first->id);
 }
 
 /* Give request r slot i (free): run at once when the slot holds its task, else wait for

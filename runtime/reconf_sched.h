@@ -36,8 +36,8 @@ typedef struct reconf_sched reconf_sched_t;
 
 /** What the scheduler asks its owner to do. */
 typedef struct reconf_sched_ops {
-    /** Start the port programming slot with task (one at a time). */
-    void (*reconfigure)(void *arg, unsigned slot, unsigned task);
+    /** Start the port programming slot with task for request req (one at a time). */
+    void (*reconfigure)(void *arg, unsigned slot, unsigned task, uint64_t req);
     /** Start request req on slot, which holds its task. */
     void (*execute)(void *arg, unsigned slot, uint64_t req);
     /** Request req ends without running: err is negative errno (-EIO: its slot could not be

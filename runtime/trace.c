@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "deadline.h"
 #include "weft_internal.h"
 
 /** What a record is. */
@@ -86,9 +87,7 @@ struct weft_trace {
 
 static int64_t mono_ns(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+    return (int64_t)weft_mono_ns();
 }
 
 /* Copy a caller's string, bounded; NULL reads as "?". */

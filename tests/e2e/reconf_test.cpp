@@ -171,12 +171,16 @@ TEST_F(Reconf, ATaskPastItsTimeoutIsStoppedAndItsSlotServesTheNextRequest)
     EXPECT_GE(stopped.exec_cycles, 20000u);
     EXPECT_LT(stopped.exec_cycles, uint64_t{kForever}); // stopped long before its end
 
-    // Both slots of the partition still run tasks.
-    for (int i = 0; i < 3; i++) {
-        weft_reconf_result_t res = Run(task, 27);
-        EXPECT_EQ(res.status, 0) << res.message;
-        EXPECT_EQ(res.exit_value, task_reference(task_kernel_of(kTasks[task].image), 27));
-    }
+    // The stopped task's slot still holds it and runs it again, to its end.
+    weft_reconf_result_t again = Run(slow, 50);
+    EXPECT_EQ(again.status, 0) << again.message;
+    EXPECT_EQ(again.slot, stopped.slot);
+    EXPECT_EQ(again.reconfigured, 0);
+    EXPECT_EQ(again.exit_value, task_reference(task_kernel_of(kTasks[slow].image), 50));
+    // And the partition's other tasks run too.
+    weft_reconf_result_t res = Run(task, 27);
+    EXPECT_EQ(res.status, 0) << res.message;
+    EXPECT_EQ(res.exit_value, task_reference(task_kernel_of(kTasks[task].image), 27));
 }
 
 TEST_F(Reconf, TheFdTurnsReadableWhenTheRequestEnds)
@@ -377,8 +381,12 @@ TEST_F(Reconf, OneBitstreamASlotIsReadForEachSlotAndMustBeForIt)
     write_for(first, other);
     EXPECT_EQ(weft_reconf_open(w_, &cfg, &mgr_), -EINVAL);
     EXPECT_EQ(mgr_, nullptr);
-    task.bitstream = "/tmp/no-such-%s-%u";
+    task.bitstream = "/tmp/no-such-%s-%u"; // a conversion other than one %u
     EXPECT_EQ(weft_reconf_open(w_, &cfg, &mgr_), -EINVAL);
+    const std::string missing = std::string(dir) + "/none-slot%u.wbit"; // no such files
+    task.bitstream = missing.c_str();
+    EXPECT_EQ(weft_reconf_open(w_, &cfg, &mgr_), -ENOENT);
+    EXPECT_EQ(mgr_, nullptr);
     for (const std::string &f : temp_files_)
         unlink(f.c_str());
     temp_files_.clear();

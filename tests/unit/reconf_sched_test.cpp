@@ -22,19 +22,28 @@ class Sched : public ::testing::Test
         static const unsigned tasks[] = {0, 0, 0, 1, 1};
         reconf_layout_t l{2, parts, 5, tasks};
         reconf_sched_ops_t ops{
-            [](void *a, unsigned slot, unsigned task) {
-                static_cast<Sched *>(a)->log.push_back("prog " + std::to_string(slot) + " t" +
-                                                       std::to_string(task));
+            [](void *a, unsigned slot, unsigned task, uint64_t req) {
+                auto *t = static_cast<Sched *>(a);
+                t->log.push_back("prog " + std::to_string(slot) + " t" + std::to_string(task));
+                t->prog_slot = static_cast<int>(slot);
+                t->prog_req = req;
             },
             [](void *a, unsigned slot, uint64_t req) {
                 auto *t = static_cast<Sched *>(a);
                 t->log.push_back("run " + std::to_string(slot) + " r" + std::to_string(req));
+                // What runs in a slot just programmed is the request it was programmed for.
+                if (t->prog_slot == static_cast<int>(slot)) {
+                    EXPECT_EQ(req, t->prog_req) << "slot " << slot;
+                    t->prog_slot = -1;
+                }
                 if (t->end_at_once)
                     EXPECT_EQ(reconf_sched_finished(t->s, slot), 0);
             },
             [](void *a, uint64_t req, int err) {
-                static_cast<Sched *>(a)->log.push_back("fail r" + std::to_string(req) + " " +
-                                                       std::to_string(err));
+                auto *t = static_cast<Sched *>(a);
+                t->log.push_back("fail r" + std::to_string(req) + " " + std::to_string(err));
+                if (err == -EIO) // a failed programming fails the request it was for
+                    EXPECT_EQ(req, t->prog_req);
             }};
         ASSERT_EQ(reconf_sched_create(&s, &l, &ops, this), 0);
     }
@@ -58,6 +67,8 @@ class Sched : public ::testing::Test
     reconf_sched_t *s = nullptr;
     std::vector<std::string> log;
     bool end_at_once = false;
+    int prog_slot = -1;    // the slot the port programs, -1: none
+    uint64_t prog_req = 0; // and for which request
 };
 
 TEST_F(Sched, AFreeSlotThatHoldsTheTaskRunsItWithoutReconfiguration)
@@ -196,8 +207,8 @@ TEST_F(Sched, BadCallsAreRefused)
 
 TEST(SchedLayout, OverlappingOrEmptyPartitionsAndStrayTasksAreRefused)
 {
-    reconf_sched_ops_t ops{[](void *, unsigned, unsigned) {}, [](void *, unsigned, uint64_t) {},
-                           [](void *, uint64_t, int) {}};
+    reconf_sched_ops_t ops{[](void *, unsigned, unsigned, uint64_t) {},
+                           [](void *, unsigned, uint64_t) {}, [](void *, uint64_t, int) {}};
     reconf_sched_t *s = nullptr;
     const uint64_t overlap[] = {0x3, 0x6}, empty[] = {0x3, 0x0}, good[] = {0x3, 0xC};
     const unsigned tasks[] = {0, 2};
