@@ -230,6 +230,8 @@ int weft_bitstream_fd_sha256(int fd, int copy_fd, uint8_t digest[WEFT_BITSTREAM_
             ssize_t w = write(copy_fd, buf + done, (size_t)(n - done));
             if (w < 0 && errno != EINTR)
                 return -errno;
+            if (w == 0)
+                return -EIO; /* no room left and no error: never loop on it */
             if (w > 0)
                 done += w;
         }
@@ -253,15 +255,24 @@ static void fill_payload(uint8_t *p, size_t n, const uint8_t *digest)
     }
 }
 
+int weft_bitstream_seal(const weft_bitstream_info_t *info, void *file)
+{
+    if (!info || !file || info->payload_size == 0 ||
+        info->payload_size > WEFT_BITSTREAM_MAX_PAYLOAD)
+        return -EINVAL;
+    weft_bitstream_info_t h = *info;
+    h.payload_crc =
+        weft_bitstream_crc32(0, (uint8_t *)file + WEFT_BITSTREAM_HEADER_BYTES, h.payload_size);
+    return weft_bitstream_write_header(&h, file);
+}
+
 int weft_bitstream_build(const weft_bitstream_info_t *info, void *out)
 {
     if (!info || !out || info->payload_size == 0 || info->payload_size > WEFT_BITSTREAM_MAX_PAYLOAD)
         return -EINVAL;
-    weft_bitstream_info_t h = *info;
-    uint8_t *body = (uint8_t *)out + WEFT_BITSTREAM_HEADER_BYTES;
-    fill_payload(body, h.payload_size, h.image_sha256);
-    h.payload_crc = weft_bitstream_crc32(0, body, h.payload_size);
-    return weft_bitstream_write_header(&h, out);
+    fill_payload((uint8_t *)out + WEFT_BITSTREAM_HEADER_BYTES, info->payload_size,
+                 info->image_sha256);
+    return weft_bitstream_seal(info, out);
 }
 
 int weft_bitstream_file_sha256(const char *path, uint8_t digest[WEFT_BITSTREAM_DIGEST_BYTES])

@@ -67,8 +67,8 @@ static bool zero(const uint8_t *p, size_t n)
     return true;
 }
 
-/* The payload length a type has in a direction, given its count field; 0 for "any",
- * which only the two counted ones use, checked by their own decoders. */
+/* The payload length a type has in a direction; -1 for the counted ones (a server's TASKS,
+ * a client's SUBMIT, ERROR), whose decoders check the length against their count. */
 static long fixed_len(weftd_type_t t, int from_server)
 {
     switch (t) {
@@ -284,9 +284,7 @@ static long encode_payload(const weftd_msg_t *m, uint8_t *p)
         for (unsigned i = 0; i < m->u.tasks.count; i++) {
             const weftd_task_t *t = &m->u.tasks.task[i];
             uint8_t *r = p + LIST_HEAD_BYTES + i * TASK_BYTES;
-            if (!name_ok(t->name))
-                return -EINVAL;
-            le_put16(r, t->id);
+            le_put16(r, t->id); /* a bad name is caught by the check of the whole message */
             r[2] = t->partition;
             r[3] = t->accelerator;
             memcpy(r + 4, t->name, WEFTD_NAME_BYTES);
@@ -365,7 +363,7 @@ long weftd_encode(const weftd_msg_t *m, uint8_t *out, size_t cap)
     le_put32(out + 8, (uint32_t)n);
     le_put32(out + 12, m->seq);
     memcpy(out + WEFTD_HEADER_BYTES, payload, (size_t)n);
-    /* What the decoder would refuse is not sent. */
+    /* What the decoder would refuse is not sent: one set of rules, the decoder's. */
     weftd_msg_t check;
     return weftd_decode(out, (size_t)n + WEFTD_HEADER_BYTES, m->from_server, &check, NULL, 0) > 0
                ? n + WEFTD_HEADER_BYTES

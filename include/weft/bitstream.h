@@ -98,6 +98,14 @@ unsigned weft_bitstream_verify(const void *buf, size_t len, weft_bitstream_info_
 int weft_bitstream_write_header(const weft_bitstream_info_t *info, void *out);
 
 /**
+ * @brief Finish a file whose payload (info->payload_size bytes) is already in place after
+ *        the header's room: the header for info with that payload's CRC-32.
+ * @retval 0 written
+ * @retval -EINVAL as weft_bitstream_write_header
+ */
+int weft_bitstream_seal(const weft_bitstream_info_t *info, void *file);
+
+/**
  * @brief Make a whole file in out (WEFT_BITSTREAM_HEADER_BYTES + info->payload_size
  *        bytes): a payload that models configuration data, generated from the image's
  *        digest (two builds of one image give the same file, and not all bytes alike, so

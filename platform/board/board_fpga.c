@@ -317,7 +317,8 @@ static int wait_mem_quiet(const struct board *b, unsigned slot)
 {
     const uint64_t deadline = now_ns() + (uint64_t)MEM_QUIET_TIMEOUT_US * 1000u;
     for (;;) {
-        if ((board_reg_read(b, WEFT_SLOT_REG(slot, WEFT_SLOT_REG_MEM_ACTIVE)) & 1u) == 0) {
+        if ((board_reg_read(b, WEFT_SLOT_REG(slot, WEFT_SLOT_REG_MEM_ACTIVE)) &
+             WEFT_MEM_ACTIVE_BUSY) == 0) {
             return 0;
         }
         if (now_ns() >= deadline) {

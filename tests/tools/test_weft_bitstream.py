@@ -69,7 +69,7 @@ class WeftBitstream(unittest.TestCase):
         self.assertEqual(res.returncode, 1)
         self.assertIn("absent.bin", res.stderr)
         vendor.write_bytes(b"bits")
-        res, _ = self.build("--payload", vendor, "--payload-bytes", "100")
+        res, _ = self.build("--payload", vendor, "--payload-bytes", str(338 * 1024))  # even the default
         self.assertEqual(res.returncode, 2)
         self.assertIn("exclude each other", res.stderr)
 

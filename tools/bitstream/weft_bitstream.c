@@ -45,8 +45,9 @@ static unsigned long number(const char *what, const char *s, unsigned long max)
     return v;
 }
 
-/* Read at most cap bytes of path into *buf (malloc'd); 0, or 1 after naming the error. */
-static int read_file(const char *path, size_t cap, uint8_t **buf, size_t *len)
+/* Read at most cap bytes of path into *buf (malloc'd), after `room` bytes left free at its
+ * start; *len counts the bytes read. 0, or 1 after naming the error. */
+static int read_file(const char *path, size_t room, size_t cap, uint8_t **buf, size_t *len)
 {
     FILE *f = fopen(path, "rb");
     struct stat st;
@@ -58,7 +59,7 @@ static int read_file(const char *path, size_t cap, uint8_t **buf, size_t *len)
     }
     if (st.st_size >= 0 && (uint64_t)st.st_size < cap)
         cap = (size_t)st.st_size + 1; /* one byte more shows a file that grew */
-    *buf = malloc(cap);
+    *buf = malloc(room + cap);
     if (!*buf) {
         fclose(f);
         fprintf(stderr, PROG ": out of memory\n");
@@ -66,7 +67,7 @@ static int read_file(const char *path, size_t cap, uint8_t **buf, size_t *len)
     }
     size_t n;
     *len = 0;
-    while (*len < cap && (n = fread(*buf + *len, 1, cap - *len, f)) > 0)
+    while (*len < cap && (n = fread(*buf + room + *len, 1, cap - *len, f)) > 0)
         *len += n;
     const int bad = ferror(f);
     fclose(f);
@@ -83,6 +84,7 @@ static int build(int argc, char **argv)
 {
     const char *image = NULL, *partition = NULL, *out = NULL, *payload_file = NULL;
     unsigned long slots = 0, payload = WEFT_BITSTREAM_FRED_PAYLOAD;
+    int payload_bytes_given = 0;
     for (int i = 0; i < argc; i++) {
         if (i + 1 >= argc)
             usage();
@@ -92,9 +94,10 @@ static int build(int argc, char **argv)
             partition = argv[++i];
         else if (!strcmp(argv[i], "--slots"))
             slots = number("--slots", argv[++i], UINT32_MAX);
-        else if (!strcmp(argv[i], "--payload-bytes"))
+        else if (!strcmp(argv[i], "--payload-bytes")) {
             payload = number("--payload-bytes", argv[++i], WEFT_BITSTREAM_MAX_PAYLOAD);
-        else if (!strcmp(argv[i], "--payload"))
+            payload_bytes_given = 1;
+        } else if (!strcmp(argv[i], "--payload"))
             payload_file = argv[++i];
         else if (!strcmp(argv[i], "--out"))
             out = argv[++i];
@@ -103,15 +106,16 @@ static int build(int argc, char **argv)
     }
     if (!image || !partition || !slots || !out)
         usage();
-    if (payload_file && payload != WEFT_BITSTREAM_FRED_PAYLOAD) {
+    if (payload_file && payload_bytes_given) {
         fprintf(stderr, PROG ": --payload and --payload-bytes exclude each other\n");
         return 2;
     }
-    /* A given payload: the vendor's bitstream, read into place after the header. */
+    /* A given payload: the vendor's bitstream, read into place after the header's room. */
     uint8_t *given = NULL;
     size_t given_len = 0;
     if (payload_file) {
-        if (read_file(payload_file, WEFT_BITSTREAM_MAX_PAYLOAD + 1, &given, &given_len))
+        if (read_file(payload_file, WEFT_BITSTREAM_HEADER_BYTES, WEFT_BITSTREAM_MAX_PAYLOAD + 1,
+                      &given, &given_len))
             return 1;
         if (given_len == 0 || given_len > WEFT_BITSTREAM_MAX_PAYLOAD) {
             fprintf(stderr, PROG ": %s: a payload is 1 to %u bytes\n", payload_file,
@@ -137,20 +141,12 @@ static int build(int argc, char **argv)
         free(given);
         return 1;
     }
-    uint8_t *file = malloc(WEFT_BITSTREAM_HEADER_BYTES + payload);
+    uint8_t *file = given ? given : malloc(WEFT_BITSTREAM_HEADER_BYTES + payload);
     if (!file) {
         fprintf(stderr, PROG ": out of memory\n");
-        free(given);
         return 1;
     }
-    if (given) {
-        memcpy(file + WEFT_BITSTREAM_HEADER_BYTES, given, given_len);
-        info.payload_crc = weft_bitstream_crc32(0, given, given_len);
-        free(given);
-        rc = weft_bitstream_write_header(&info, file);
-    } else {
-        rc = weft_bitstream_build(&info, file);
-    }
+    rc = given ? weft_bitstream_seal(&info, file) : weft_bitstream_build(&info, file);
     if (rc != 0) {
         fprintf(stderr,
                 PROG ": image name '%s' or partition '%s' is not 1 to %u characters of "
@@ -178,7 +174,8 @@ static int info(const char *path)
     /* No file longer than the largest one is read whole: the check names its length. */
     uint8_t *buf;
     size_t len;
-    if (read_file(path, WEFT_BITSTREAM_HEADER_BYTES + WEFT_BITSTREAM_MAX_PAYLOAD + 1, &buf, &len))
+    if (read_file(path, 0, WEFT_BITSTREAM_HEADER_BYTES + WEFT_BITSTREAM_MAX_PAYLOAD + 1, &buf,
+                  &len))
         return 1;
     weft_bitstream_info_t inf;
     char why[160];
