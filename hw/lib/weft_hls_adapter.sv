@@ -43,12 +43,11 @@ module weft_hls_adapter (
     CIdle,   // waiting for an access
     CReq,    // address (and data) offered to the accelerator
     CResp,   // waiting for its B or R
-    CAck,    // ack to the static region, for one cycle
-    CDrain   // until the static region drops valid
+    CAck     // ack to the static region, for one cycle: it drops valid at that edge
   } ctl_e;
 
   ctl_e        ctl_q;
-  logic        write_q, aw_pend_q, w_pend_q, ar_pend_q, ack_q;
+  logic        write_q, aw_pend_q, w_pend_q, ar_pend_q;
   logic [5:0]  addr_q;
   logic [31:0] wdata_q, rdata_q;
   logic [3:0]  strb_q;
@@ -60,7 +59,6 @@ module weft_hls_adapter (
       aw_pend_q <= 1'b0;
       w_pend_q  <= 1'b0;
       ar_pend_q <= 1'b0;
-      ack_q     <= 1'b0;
       addr_q    <= '0;
       wdata_q   <= '0;
       rdata_q   <= '0;
@@ -91,17 +89,10 @@ module weft_hls_adapter (
         CResp: begin
           if (write_q ? s_axi_control_BVALID : s_axi_control_RVALID) begin
             rdata_q <= write_q ? '0 : s_axi_control_RDATA;
-            ack_q   <= 1'b1;
             ctl_q   <= CAck;
           end
         end
-        CAck: begin
-          ack_q <= 1'b0;
-          ctl_q <= CDrain;
-        end
-        CDrain: begin
-          if (!slot_i.regs.valid) ctl_q <= CIdle;
-        end
+        CAck: ctl_q <= CIdle;
         default: ctl_q <= CIdle;
       endcase
     end
@@ -120,25 +111,26 @@ module weft_hls_adapter (
   // ---------------------------------------------------------------------------------
   // m_axi_gmem to the MEMIF
   // ---------------------------------------------------------------------------------
-  // A burst the MEMIF can carry.
-  function automatic logic burst_ok(input logic [31:0] addr_hi, input logic [1:0] addr_lo,
-                                    input logic [2:0] size, input logic [1:0] burst);
-    burst_ok = (addr_hi == '0) && (addr_lo == 2'b00) && (size == 3'd2) && (burst == BurstIncr);
-  endfunction
-  logic aw_ok, ar_ok;
-  assign aw_ok = burst_ok(m_axi_gmem_AWADDR[63:32], m_axi_gmem_AWADDR[1:0], m_axi_gmem_AWSIZE,
-                          m_axi_gmem_AWBURST);
-  assign ar_ok = burst_ok(m_axi_gmem_ARADDR[63:32], m_axi_gmem_ARADDR[1:0], m_axi_gmem_ARSIZE,
-                          m_axi_gmem_ARBURST);
+  // The burst taken this cycle, a write's or a read's (never both: ARREADY yields to AW).
+  logic        aw_take, ar_take, b_take, b_ok;
+  logic [63:0] b_addr;
+  logic [7:0]  b_len;
+  assign aw_take = m_axi_gmem_AWVALID && m_axi_gmem_AWREADY;
+  assign ar_take = m_axi_gmem_ARVALID && m_axi_gmem_ARREADY;
+  assign b_take  = aw_take || ar_take;
+  assign b_addr  = aw_take ? m_axi_gmem_AWADDR : m_axi_gmem_ARADDR;
+  assign b_len   = aw_take ? m_axi_gmem_AWLEN : m_axi_gmem_ARLEN;
+  // One the MEMIF can carry: below 4 GiB, word aligned, 4-byte beats, INCR.
+  assign b_ok = (b_addr[63:32] == '0) && (b_addr[1:0] == 2'b00) &&
+                ((aw_take ? m_axi_gmem_AWSIZE : m_axi_gmem_ARSIZE) == 3'd2) &&
+                ((aw_take ? m_axi_gmem_AWBURST : m_axi_gmem_ARBURST) == BurstIncr);
 
-  // Bytes of a burst: len + 1 words.
-  logic [23:0] aw_bytes, ar_bytes;
-  assign aw_bytes = {14'd0, m_axi_gmem_AWLEN, 2'b00} + 24'd4;
-  assign ar_bytes = {14'd0, m_axi_gmem_ARLEN, 2'b00} + 24'd4;
-
-  // The command being pushed (two words), at most one at a time.
-  logic        cmd_busy_q, cmd_phase_q, cmd_write_q;
+  // The command being pushed (two words), at most one at a time; a write's data flows
+  // once it is in.
+  logic        cmd_busy_q, cmd_phase_q, cmd_write;
   logic [31:0] cmd_w0_q, cmd_w1_q;
+  assign cmd_write = (cmd_w0_q[weft_osif_pkg::MemifOpMsb:weft_osif_pkg::MemifOpLsb] ==
+                      weft_osif_pkg::MemifOpWrite);
   // The read burst: beats left, answered with SLVERR without memory.
   logic [8:0]  rd_left_q;
   logic        rd_err_q;
@@ -146,9 +138,7 @@ module weft_hls_adapter (
   logic [8:0]  wr_left_q;
   logic        wr_go_q, wr_err_q, b_pend_q, b_err_q;
 
-  logic ar_take, aw_take, cmd_push, r_beat, w_beat;
-  assign aw_take  = m_axi_gmem_AWVALID && m_axi_gmem_AWREADY;
-  assign ar_take  = m_axi_gmem_ARVALID && m_axi_gmem_ARREADY;
+  logic cmd_push, r_beat, w_beat;
   assign cmd_push = cmd_busy_q && slot_i.mem.cmd_ready;
   assign r_beat   = m_axi_gmem_RVALID && m_axi_gmem_RREADY;
   assign w_beat   = m_axi_gmem_WVALID && m_axi_gmem_WREADY;
@@ -164,7 +154,6 @@ module weft_hls_adapter (
     if (!rst_ni) begin
       cmd_busy_q  <= 1'b0;
       cmd_phase_q <= 1'b0;
-      cmd_write_q <= 1'b0;
       cmd_w0_q    <= '0;
       cmd_w1_q    <= '0;
       rd_left_q   <= '0;
@@ -176,31 +165,25 @@ module weft_hls_adapter (
       b_err_q     <= 1'b0;
     end else begin
       if (aw_take) begin
-        wr_left_q <= {1'b0, m_axi_gmem_AWLEN} + 9'd1;
-        wr_err_q  <= !aw_ok;
-        b_err_q   <= !aw_ok;
-        wr_go_q   <= !aw_ok;  // an error burst's beats are taken and dropped at once
-        if (aw_ok) begin
-          cmd_busy_q  <= 1'b1;
-          cmd_write_q <= 1'b1;
-          cmd_w0_q    <= weft_osif_pkg::memif_word0(1'b1, aw_bytes);
-          cmd_w1_q    <= m_axi_gmem_AWADDR[31:0];
-        end
-      end else if (ar_take) begin
-        rd_left_q <= {1'b0, m_axi_gmem_ARLEN} + 9'd1;
-        rd_err_q  <= !ar_ok;
-        if (ar_ok) begin
-          cmd_busy_q  <= 1'b1;
-          cmd_write_q <= 1'b0;
-          cmd_w0_q    <= weft_osif_pkg::memif_word0(1'b0, ar_bytes);
-          cmd_w1_q    <= m_axi_gmem_ARADDR[31:0];
-        end
+        wr_left_q <= {1'b0, b_len} + 9'd1;
+        wr_err_q  <= !b_ok;
+        b_err_q   <= !b_ok;
+        wr_go_q   <= !b_ok;  // an error burst's beats are taken and dropped at once
+      end
+      if (ar_take) begin
+        rd_left_q <= {1'b0, b_len} + 9'd1;
+        rd_err_q  <= !b_ok;
+      end
+      if (b_take && b_ok) begin
+        cmd_busy_q <= 1'b1;
+        cmd_w0_q   <= weft_osif_pkg::memif_word0(aw_take, {14'd0, b_len, 2'b00} + 24'd4);
+        cmd_w1_q   <= b_addr[31:0];
       end
       if (cmd_push) begin
         cmd_phase_q <= !cmd_phase_q;
         if (cmd_phase_q) begin
           cmd_busy_q <= 1'b0;
-          if (cmd_write_q) wr_go_q <= 1'b1;
+          if (cmd_write) wr_go_q <= 1'b1;
         end
       end
       if (r_beat) rd_left_q <= rd_left_q - 9'd1;
@@ -236,7 +219,7 @@ module weft_hls_adapter (
     slot_o.mem.wr_valid  = (wr_left_q != '0) && wr_go_q && !wr_err_q && m_axi_gmem_WVALID;
     slot_o.mem.wr_data   = m_axi_gmem_WDATA;
     slot_o.mem.rd_ready  = (rd_left_q != '0) && !rd_err_q && m_axi_gmem_RREADY;
-    slot_o.regs.ack      = ack_q;
+    slot_o.regs.ack      = (ctl_q == CAck);
     slot_o.regs.rd_data  = rdata_q;
     slot_o.regs.irq      = interrupt;
   end

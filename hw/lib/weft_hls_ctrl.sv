@@ -42,7 +42,7 @@ module weft_hls_ctrl #(
     $error("weft_hls_ctrl: 1 to 6 arguments fit the window");
   end
 
-  logic        start_q, done_q, ready_q, auto_q, gie_q, running_q;
+  logic        start_q, done_q, auto_q, gie_q, running_q;  // ap_ready is ap_done (above)
   logic [1:0]  ier_q, isr_q;
   logic [31:0] arg_q [2*NumArgs];
   logic        bvalid_q, rvalid_q;
@@ -76,7 +76,7 @@ module weft_hls_ctrl #(
   logic [31:0] read_word;
   always_comb begin
     unique case (raddr)
-      4'd0: read_word = {24'd0, auto_q, 3'd0, ready_q, !running_q, done_q, start_q};
+      4'd0: read_word = {24'd0, auto_q, 3'd0, done_q, !running_q, done_q, start_q};
       4'd1: read_word = {31'd0, gie_q};
       4'd2: read_word = {30'd0, ier_q};
       4'd3: read_word = {30'd0, isr_q};
@@ -90,7 +90,6 @@ module weft_hls_ctrl #(
     if (!ap_rst_n) begin
       start_q   <= 1'b0;
       done_q    <= 1'b0;
-      ready_q   <= 1'b0;
       auto_q    <= 1'b0;
       gie_q     <= 1'b0;
       running_q <= 1'b0;
@@ -108,7 +107,6 @@ module weft_hls_ctrl #(
       if (done_i) begin
         running_q <= 1'b0;
         done_q    <= 1'b1;
-        ready_q   <= 1'b1;
       end
       isr_q <= (isr_q ^ isr_toggle) | (done_i ? ier_q : 2'b00);
       if (wr) begin
@@ -136,7 +134,6 @@ module weft_hls_ctrl #(
         rdata_q  <= read_word;
         if (raddr == 4'd0 && !done_i) begin
           done_q  <= 1'b0;  // clear on read
-          ready_q <= 1'b0;
         end
       end else if (s_axi_control_RREADY) begin
         rvalid_q <= 1'b0;

@@ -1,9 +1,11 @@
 // weft_hls_mem: the AXI4 master (m_axi_gmem) of Weft's HLS-style accelerators
-// (docs/hls.md), as two word streams: a read of `words` 32-bit words from `addr` comes
-// out on rd_*, a write of `words` words to `addr` is taken from wr_*. Each is cut into
+// (docs/hls.md), as a kernel's transfers (weft_hls_pkg::kreq_t): a read of rd_words
+// 32-bit words from rd_addr comes out word by word with its index, a write of wr_words
+// words to wr_addr takes word wr_index_o while the kernel offers it. Each is cut into
 // INCR bursts of at most MaxBeats beats that never cross a 4 KiB boundary, one burst of
-// each direction in flight; a write is over (wr_busy_o low) once every burst's B has
-// come. A response other than OKAY sets err_o until the next start.
+// each direction in flight; a write is done (wr_done_o, one cycle) once its last B is in.
+// The kernels have no error path, so responses are not looked at (an access outside the
+// slot's windows is its FAULT.MEM, which stops the accelerator).
 module weft_hls_mem #(
   /// Longest burst in beats (1..256).
   parameter int unsigned MaxBeats = 16
@@ -18,30 +20,18 @@ module weft_hls_mem #(
 `undef WEFT_HLS_TO_ACC
 `undef WEFT_HLS_FROM_ACC
 `undef WEFT_HLS_SEP
-  /// One cycle: read rd_words_i words from rd_addr_i (word aligned).
-  input  logic        rd_start_i,
-  input  logic [31:0] rd_addr_i,
-  input  logic [15:0] rd_words_i,
-  /// The words read, in order.
+  /// The kernel's transfers (its rd_* and wr_* fields).
+  input  weft_hls_pkg::kreq_t k_i,
+  /// Word rd_index_o of the read (rd_last_o: its last), while rd_valid_o.
   output logic [31:0] rd_data_o,
   output logic        rd_valid_o,
-  input  logic        rd_ready_i,
-  /// Words of the read not yet requested on the bus, or a burst in flight.
-  output logic        rd_busy_o,
-  /// One cycle: write wr_words_i words to wr_addr_i (word aligned).
-  input  logic        wr_start_i,
-  input  logic [31:0] wr_addr_i,
-  input  logic [15:0] wr_words_i,
-  /// The words to write, in order.
-  input  logic [31:0] wr_data_i,
-  input  logic        wr_valid_i,
-  output logic        wr_ready_o,
-  /// The write is not over (B of its last burst not yet in).
-  output logic        wr_busy_o,
-  /// A burst was answered with an error since the last start.
-  output logic        err_o
+  output logic [15:0] rd_index_o,
+  output logic        rd_last_o,
+  /// The word of the write to offer now.
+  output logic [15:0] wr_index_o,
+  /// One cycle: the write is in memory.
+  output logic        wr_done_o
 );
-
 
   localparam logic [16:0] MaxBurst = MaxBeats[16:0];
 
@@ -58,7 +48,7 @@ module weft_hls_mem #(
 
   // ---- reads ----
   logic [31:0] rd_addr_q;
-  logic [15:0] rd_left_q;
+  logic [15:0] rd_left_q, rd_words_q, rd_count_q;
   logic        ar_out_q;  // a read burst is in flight
   logic [8:0]  ar_beats;
   assign ar_beats = burst_beats(rd_addr_q[11:2], rd_left_q);
@@ -68,14 +58,16 @@ module weft_hls_mem #(
   assign m_axi_gmem_ARLEN   = 8'(ar_beats - 9'd1);
   assign m_axi_gmem_ARSIZE  = 3'd2;
   assign m_axi_gmem_ARBURST = 2'b01;
+  assign m_axi_gmem_RREADY  = k_i.rd_ready;
   assign rd_data_o          = m_axi_gmem_RDATA;
   assign rd_valid_o         = m_axi_gmem_RVALID;
-  assign m_axi_gmem_RREADY  = rd_ready_i;
-  assign rd_busy_o          = (rd_left_q != '0) || ar_out_q;
+  assign rd_index_o         = rd_count_q;
+  assign rd_last_o          = (rd_count_q + 16'd1 == rd_words_q);
 
   // ---- writes ----
   logic [31:0] wr_addr_q;
-  logic [15:0] wr_left_q;
+  logic [15:0] wr_left_q, wr_count_q;
+  logic        wr_on_q;   // a write was started and is not done
   logic        aw_out_q;  // a write burst is in flight (its beats, then its B)
   logic        b_wait_q;  // its beats are out, its B is not in
   logic [8:0]  aw_beats, w_left_q;
@@ -86,66 +78,73 @@ module weft_hls_mem #(
   assign m_axi_gmem_AWLEN   = 8'(aw_beats - 9'd1);
   assign m_axi_gmem_AWSIZE  = 3'd2;
   assign m_axi_gmem_AWBURST = 2'b01;
-  assign m_axi_gmem_WVALID  = aw_out_q && !b_wait_q && wr_valid_i;
-  assign m_axi_gmem_WDATA   = wr_data_i;
+  assign m_axi_gmem_WVALID  = aw_out_q && !b_wait_q && k_i.wr_valid;
+  assign m_axi_gmem_WDATA   = k_i.wr_data;
   assign m_axi_gmem_WSTRB   = 4'hF;
   assign m_axi_gmem_WLAST   = (w_left_q == 9'd1);
-  assign wr_ready_o         = aw_out_q && !b_wait_q && m_axi_gmem_WREADY;
   assign m_axi_gmem_BREADY  = b_wait_q;
-  assign wr_busy_o          = (wr_left_q != '0) || aw_out_q;
-
-  logic err_q;
-  assign err_o = err_q;
+  assign wr_index_o         = wr_count_q;
+  assign wr_done_o          = wr_on_q && (wr_left_q == '0) && !aw_out_q;
 
   always_ff @(posedge ap_clk) begin
     if (!ap_rst_n) begin
-      rd_addr_q <= '0;
-      rd_left_q <= '0;
-      ar_out_q  <= 1'b0;
-      wr_addr_q <= '0;
-      wr_left_q <= '0;
-      aw_out_q  <= 1'b0;
-      b_wait_q  <= 1'b0;
-      w_left_q  <= '0;
-      err_q     <= 1'b0;
+      rd_addr_q  <= '0;
+      rd_left_q  <= '0;
+      rd_words_q <= '0;
+      rd_count_q <= '0;
+      ar_out_q   <= 1'b0;
+      wr_addr_q  <= '0;
+      wr_left_q  <= '0;
+      wr_count_q <= '0;
+      wr_on_q    <= 1'b0;
+      aw_out_q   <= 1'b0;
+      b_wait_q   <= 1'b0;
+      w_left_q   <= '0;
     end else begin
-      if (rd_start_i) begin
-        rd_addr_q <= rd_addr_i;
-        rd_left_q <= rd_words_i;
-        err_q     <= 1'b0;
+      if (k_i.rd_start) begin
+        rd_addr_q  <= k_i.rd_addr;
+        rd_left_q  <= k_i.rd_words;
+        rd_words_q <= k_i.rd_words;
+        rd_count_q <= '0;
       end else if (m_axi_gmem_ARVALID && m_axi_gmem_ARREADY) begin
         ar_out_q  <= 1'b1;
         rd_addr_q <= rd_addr_q + {21'd0, ar_beats, 2'b00};
         rd_left_q <= rd_left_q - 16'(ar_beats);
       end
       if (m_axi_gmem_RVALID && m_axi_gmem_RREADY) begin
-        if (m_axi_gmem_RRESP != 2'b00) err_q <= 1'b1;
+        rd_count_q <= rd_count_q + 16'd1;
         if (m_axi_gmem_RLAST) ar_out_q <= 1'b0;
       end
 
-      if (wr_start_i) begin
-        wr_addr_q <= wr_addr_i;
-        wr_left_q <= wr_words_i;
-        err_q     <= 1'b0;
-      end else if (m_axi_gmem_AWVALID && m_axi_gmem_AWREADY) begin
-        aw_out_q  <= 1'b1;
-        w_left_q  <= aw_beats;
-        wr_addr_q <= wr_addr_q + {21'd0, aw_beats, 2'b00};
-        wr_left_q <= wr_left_q - 16'(aw_beats);
+      if (k_i.wr_start) begin
+        wr_addr_q  <= k_i.wr_addr;
+        wr_left_q  <= k_i.wr_words;
+        wr_count_q <= '0;
+        wr_on_q    <= 1'b1;
+      end else begin
+        if (m_axi_gmem_AWVALID && m_axi_gmem_AWREADY) begin
+          aw_out_q  <= 1'b1;
+          w_left_q  <= aw_beats;
+          wr_addr_q <= wr_addr_q + {21'd0, aw_beats, 2'b00};
+          wr_left_q <= wr_left_q - 16'(aw_beats);
+        end
+        if (wr_done_o) wr_on_q <= 1'b0;
       end
       if (m_axi_gmem_WVALID && m_axi_gmem_WREADY) begin
-        w_left_q <= w_left_q - 9'd1;
+        wr_count_q <= wr_count_q + 16'd1;
+        w_left_q   <= w_left_q - 9'd1;
         if (w_left_q == 9'd1) b_wait_q <= 1'b1;
       end
       if (m_axi_gmem_BVALID && b_wait_q) begin
-        if (m_axi_gmem_BRESP != 2'b00) err_q <= 1'b1;
         b_wait_q <= 1'b0;
         aw_out_q <= 1'b0;
       end
     end
   end
 
+  // Word-aligned addresses; no error path (above); done is the control block's.
   logic unused;
-  assign unused = ^{rd_addr_q[1:0], wr_addr_q[1:0]};
+  assign unused = ^{rd_addr_q[1:0], wr_addr_q[1:0], m_axi_gmem_RRESP, m_axi_gmem_BRESP,
+                    k_i.done};
 
 endmodule

@@ -29,7 +29,6 @@ package weft_hls_pkg;
     logic                    rd_last;  // rd_data is the read's last word
     logic [15:0]             wr_index; // which word of the write wr_data must be
     logic                    wr_done;  // one cycle: the write is in memory (its last B in)
-    logic                    err;      // a burst was answered with an error
   } krsp_t;
 
   /// Argument i of args, low word (a buffer address below 4 GiB, or a count).
