@@ -447,6 +447,16 @@ def sv_package(spec, src):
     w(f"    word[{ln['msb']}:{ln['lsb']}] = length;")
     w("    memif_word0 = word;")
     w("  endfunction")
+    w("  // Beats of the next burst of a transfer: at most max_beats, no more than the words left,")
+    w("  // never across a 4 KiB boundary (word: the word's place in its 4 KiB page).")
+    w("  function automatic logic [8:0] memif_burst_beats(input logic [9:0] word, "
+      "input logic [31:0] left, input logic [8:0] max_beats);")
+    w("    logic [31:0] n;")
+    w("    n = {21'd0, 11'd1024 - {1'b0, word}};")
+    w("    if ({23'd0, max_beats} < n) n = {23'd0, max_beats};")
+    w("    if (left < n) n = left;")
+    w("    memif_burst_beats = n[8:0];")
+    w("  endfunction")
     w("")
     w("endpackage")
     return "\n".join(out) + "\n"

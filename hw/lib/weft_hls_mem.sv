@@ -33,25 +33,15 @@ module weft_hls_mem #(
   output logic        wr_done_o
 );
 
-  localparam logic [16:0] MaxBurst = MaxBeats[16:0];
-
-  // Beats of the next burst from the word at `word` of its 4 KiB page, left words to go.
-  function automatic logic [8:0] burst_beats(input logic [9:0] word, input logic [15:0] left);
-    logic [10:0] to_4k;
-    logic [16:0] n;
-    to_4k = 11'h400 - {1'b0, word};  // words to the 4 KiB boundary, 1..1024
-    n = {1'b0, left};
-    if ({6'd0, to_4k} < n) n = {6'd0, to_4k};
-    if (MaxBurst < n) n = MaxBurst;
-    burst_beats = n[8:0];
-  endfunction
+  localparam logic [8:0] MaxBurst = MaxBeats[8:0];
 
   // ---- reads ----
   logic [31:0] rd_addr_q;
   logic [15:0] rd_left_q, rd_words_q, rd_count_q;
   logic        ar_out_q;  // a read burst is in flight
   logic [8:0]  ar_beats;
-  assign ar_beats = burst_beats(rd_addr_q[11:2], rd_left_q);
+  assign ar_beats = weft_osif_pkg::memif_burst_beats(rd_addr_q[11:2], {16'd0, rd_left_q},
+                                                    MaxBurst);
 
   assign m_axi_gmem_ARVALID = (rd_left_q != '0) && !ar_out_q;
   assign m_axi_gmem_ARADDR  = {32'd0, rd_addr_q};
@@ -71,7 +61,8 @@ module weft_hls_mem #(
   logic        aw_out_q;  // a write burst is in flight (its beats, then its B)
   logic        b_wait_q;  // its beats are out, its B is not in
   logic [8:0]  aw_beats, w_left_q;
-  assign aw_beats = burst_beats(wr_addr_q[11:2], wr_left_q);
+  assign aw_beats = weft_osif_pkg::memif_burst_beats(wr_addr_q[11:2], {16'd0, wr_left_q},
+                                                    MaxBurst);
 
   assign m_axi_gmem_AWVALID = (wr_left_q != '0) && !aw_out_q;
   assign m_axi_gmem_AWADDR  = {32'd0, wr_addr_q};

@@ -117,8 +117,7 @@ module weft_fri #(
   typedef enum logic [2:0] {
     StIdle,
     StRead,    // reading and checking the file
-    StDrain,   // stopped early: letting the FRI's burst in flight finish
-    StSettle,  // waiting for the slot's last burst to leave the bus
+    StDrain,   // the read is over: its burst in flight, and the slot's, leave the bus
     StLoad,    // the loader swaps the slot's configuration
     StDone,
     StFailed
@@ -134,14 +133,11 @@ module weft_fri #(
   logic [31:0] rd_addr_q;
   logic [24:0] req_left_q;
   logic [8:0]  pending_q;
-  logic        req_valid_q;
-  logic [7:0]  req_len_q;
   // Checking: word index, credit (1/256 bytes), the header fields, the two CRCs.
   logic [24:0] pos_q;
   logic [17:0] credit_q;
   logic [31:0] payload_size_q, payload_crc_q, crc_q;
   logic        reserved_bad_q, slot_ok_q;
-  logic [31:0] req_addr_q;
 
   // ---------------------------------------------------------------------------------
   // CRC-32 (zlib's: reflected, polynomial 0xEDB88320), little-endian bytes of a word
@@ -198,19 +194,16 @@ module weft_fri #(
   logic [31:0]    fifo_rdata;
   logic           fifo_empty, fifo_full, fifo_flush, fifo_still, pop;
   logic [CntW-1:0] fifo_count;
-  logic [10:0]    to_4k;
   logic [24:0]    next_beats;
-  assign to_4k = 11'((13'h1000 - 13'(rd_addr_q[11:0])) >> 2);
-  always_comb begin
-    next_beats = (req_left_q < 25'(BurstBeats)) ? req_left_q : 25'(BurstBeats);
-    if (25'(to_4k) < next_beats) begin
-      next_beats = 25'(to_4k);
-    end
-  end
+  assign next_beats = 25'(weft_osif_pkg::memif_burst_beats(rd_addr_q[11:2], 32'(req_left_q),
+                                                           9'(BurstBeats)));
 
-  logic want_burst;
-  assign want_burst = (state_q == StRead) && !req_valid_q && (req_left_q != '0) &&
-                      (32'(fifo_count) + 32'(pending_q) + 32'(next_beats) <= FifoDepth);
+  // The next burst is requested while its words have room (fill and words on their way
+  // only fall until it is granted); a failed read withdraws it.
+  assign req_valid_o = (state_q == StRead) && (req_left_q != '0) &&
+                       (32'(fifo_count) + 32'(pending_q) + 32'(next_beats) <= FifoDepth);
+  assign req_addr_o  = rd_addr_q;
+  assign req_len_o   = 8'(next_beats - 25'd1);
 
   weft_fifo #(
     .Width(32),
@@ -315,8 +308,6 @@ module weft_fri #(
       rd_addr_q      <= '0;
       req_left_q     <= '0;
       pending_q      <= '0;
-      req_valid_q    <= 1'b0;
-      req_len_q      <= '0;
       pos_q          <= '0;
       credit_q       <= '0;
       payload_size_q <= '0;
@@ -324,7 +315,6 @@ module weft_fri #(
       crc_q          <= '1;
       reserved_bad_q <= 1'b0;
       slot_ok_q      <= 1'b0;
-      req_addr_q     <= '0;
     end else begin
       // Registers software writes; the file's place and the rate only while not busy.
       if (we && !busy) begin
@@ -346,18 +336,12 @@ module weft_fri #(
         cycles_q <= cycles_q + 32'd1;
       end
 
-      // Bursts.
+      // Bursts: the request advances when it is granted.
       if (req_gnt_i) begin
-        req_valid_q <= 1'b0;
+        rd_addr_q  <= rd_addr_q + {5'd0, next_beats, 2'b00};
+        req_left_q <= req_left_q - next_beats;
       end
-      if (want_burst) begin
-        req_valid_q <= 1'b1;
-        req_addr_q  <= rd_addr_q;
-        req_len_q   <= 8'(next_beats - 25'd1);
-        rd_addr_q   <= rd_addr_q + {5'd0, next_beats, 2'b00};
-        req_left_q  <= req_left_q - next_beats;
-      end
-      pending_q <= pending_q + (req_gnt_i ? 9'({1'b0, req_len_q} + 9'd1) : 9'd0) -
+      pending_q <= pending_q + (req_gnt_i ? 9'(next_beats) : 9'd0) -
                    ((rd_push_i && pending_q != '0) ? 9'd1 : 9'd0);
 
       // Pacing: credit grows by the rate each cycle, a word costs 4 bytes of it.
@@ -412,22 +396,19 @@ module weft_fri #(
         end
         StRead: begin
           if (fail_now) begin
-            err_q       <= fail_code;
-            req_valid_q <= 1'b0;
-            state_q     <= StDrain;
+            err_q   <= fail_code;
+            state_q <= StDrain;
           end else if (pop && last_word) begin
             if (crc32_bytes(crc_q, fifo_rdata, word_bytes) != ~payload_crc_q) begin
               err_q <= 8'(weft_osif_pkg::FriErrPayloadCrc);
             end
-            state_q <= StSettle;  // nothing of the file is left on the bus
+            state_q <= StDrain;
           end
         end
-        StDrain: if (!burst_busy_i) begin
-          state_q <= StSettle;
-        end
         // With weft_memif_master (one transaction at a time) the slot's bursts are over
-        // before the FRI read its first word; this keeps that true for any interconnect.
-        StSettle: if ((slot_mem_active_i & decouple_o) == '0) begin
+        // before the FRI read its first word; the slot's MEM_ACTIVE keeps that true for any
+        // interconnect.
+        StDrain: if (!burst_busy_i && (slot_mem_active_i & decouple_o) == '0) begin
           state_q <= StLoad;
         end
         StLoad: if (load_done_i) begin
@@ -440,11 +421,6 @@ module weft_fri #(
       endcase
     end
   end
-
-  // A failed read stops requesting; a request not yet granted is withdrawn.
-  assign req_valid_o = req_valid_q && (state_q == StRead);
-  assign req_addr_o  = req_addr_q;
-  assign req_len_o   = req_len_q;
 
   for (genvar s = 0; s < NumSlots; s++) begin : gen_decouple
     assign decouple_o[s] = busy && (32'(slot_q) == s);

@@ -146,7 +146,6 @@ module weft_osif_stage #(
   logic        start;
   logic [15:0] cur_left, avail, beats;
   logic [31:0] cur_addr;
-  logic [10:0] to_4k;
 
   assign staging_o = req_buf_q != '0;
   assign start = (phase_q == PhIdle) && staging_o && !pending_q && !freeze_i && !flush_i &&
@@ -157,7 +156,6 @@ module weft_osif_stage #(
     cur_addr = addr_q;
     avail = '0;
     beats = '0;
-    to_4k = '0;
     if (start) begin
       cur_left = 16'd1 + 16'(hw_data_i[weft_osif_pkg::ReqNargsMsb:weft_osif_pkg::ReqNargsLsb]);
       cur_addr = req_buf_q + ReqOffset;
@@ -172,10 +170,9 @@ module weft_osif_stage #(
       cur_addr = req_buf_q + SeqOffset;
     end
     if (avail != '0) begin
-      to_4k = 11'd1024 - 11'(cur_addr[11:2]);
-      beats = (cur_left < avail) ? cur_left : avail;
-      if (beats > 16'(MaxBeats)) beats = 16'(MaxBeats);
-      if (beats > 16'(to_4k)) beats = 16'(to_4k);
+      beats = 16'(weft_osif_pkg::memif_burst_beats(cur_addr[11:2],
+                                                   {16'd0, (cur_left < avail) ? cur_left : avail},
+                                                   9'(MaxBeats)));
     end
   end
 

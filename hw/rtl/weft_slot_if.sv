@@ -547,25 +547,17 @@ module weft_slot_if #(
   // ---------------------------------------------------------------------------------
   // Burst request of the active command (computed only while there is one)
   // ---------------------------------------------------------------------------------
-  logic [10:0]      words_to_4k;   // 1..1024
   logic [BeatW-1:0] beats;         // 1..MemifMaxBurstBeats
   logic [BeatW-1:0] thr;
   logic             data_ok;
 
   always_comb begin
-    words_to_4k = '0;
     beats = '0;
     thr = '0;
     data_ok = 1'b0;
     if (act_valid_q) begin
-      words_to_4k = 11'd1024 - 11'(act_addr_q[11:2]);
-      beats = MaxBeats;
-      if (words_to_4k < 11'(beats)) begin
-        beats = BeatW'(words_to_4k);
-      end
-      if (act_left_q < LeftW'(beats)) begin
-        beats = BeatW'(act_left_q);
-      end
+      beats = BeatW'(weft_osif_pkg::memif_burst_beats(act_addr_q[11:2], 32'(act_left_q),
+                                                      9'(MaxBeats)));
       if (act_write_q) begin
         thr = (beats < WrThreshold) ? beats : WrThreshold;
         data_ok = (32'(thr) <= 32'(wr_count));

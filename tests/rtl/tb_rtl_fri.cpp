@@ -433,7 +433,7 @@ class Bench
         // is emptied only once that burst is off the bus (the decoupler ends it without
         // data; it still runs to its B response). Here that follows from the memory master
         // running one transaction at a time (the FRI's first read waits behind the burst);
-        // weft_fri's StSettle keeps it true for a master with transactions outstanding.
+        // weft_fri's drain state waits for the slot's MEM_ACTIVE too, for any other master.
         {
             h.mmio_write(WEFT_SLOT_REG(0, WEFT_SLOT_REG_CONTROL),
                          WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN);
