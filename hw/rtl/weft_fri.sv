@@ -62,24 +62,7 @@ module weft_fri #(
   output logic [31:0]         reg_rdata_o,
 
   // ---- requester port of weft_memif_master (reads only) ----
-  /// A burst is requested.
-  output logic                req_valid_o,
-  /// Its address.
-  output logic [31:0]         req_addr_o,
-  /// Its AXI length (beats - 1).
-  output logic [7:0]          req_len_o,
-  /// The burst is issued now.
-  input  logic                req_gnt_i,
-  /// Read FIFO full.
-  output logic                rd_full_o,
-  /// Push rd_data_i into the read FIFO.
-  input  logic                rd_push_i,
-  /// Read-data word.
-  input  logic [31:0]         rd_data_i,
-  /// The FRI's burst got an error response.
-  input  logic                bus_err_i,
-  /// A burst of the FRI is in flight.
-  input  logic                burst_busy_i,
+  `include "weft_memif_rd_ports.svh"
 
   // ---- slots ----
   /// Per slot: held decoupled by the FRI.

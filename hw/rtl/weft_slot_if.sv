@@ -112,36 +112,19 @@ module weft_slot_if #(
   output weft_osif_pkg::slot_rsp_t slot_rsp_o,
 
   // ---- towards weft_memif_master ----
-  /// A burst is ready to be issued.
-  output logic        req_valid_o,
+  `include "weft_memif_rd_ports.svh"
   /// The burst writes memory (else it reads).
   output logic        req_write_o,
-  /// Byte address of the burst's first beat.
-  output logic [31:0] req_addr_o,
-  /// AXI4 length of the burst (beats - 1).
-  output logic [7:0]  req_len_o,
-  /// The master issues the requested burst now.
-  input  logic        req_gnt_i,
   /// Finish this slot's burst in flight without the slot's data.
   output logic        abort_o,
   /// The memory master has a write burst of this slot in flight.
   input  logic        wr_busy_i,
-  /// The memory master has a burst (read or write) of this slot in flight.
-  input  logic        burst_busy_i,
   /// Oldest write-data word.
   output logic [31:0] wr_data_o,
   /// Write-data FIFO not empty.
   output logic        wr_valid_o,
   /// The master takes the oldest write-data word.
   input  logic        wr_pop_i,
-  /// Read-data FIFO full.
-  output logic        rd_full_o,
-  /// The master delivers a read-data word.
-  input  logic        rd_push_i,
-  /// Read-data word.
-  input  logic [31:0] rd_data_i,
-  /// A burst of this slot got an error response.
-  input  logic        bus_err_i,
   /// Address of the failed burst.
   input  logic [31:0] bus_err_addr_i,
   /// {op, rsvd, length in bytes} of the failed burst.
