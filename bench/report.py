@@ -11,6 +11,7 @@ named in the report, not an error: each benchmark can also be run alone.
 """
 import json
 import pathlib
+import statistics
 import sys
 
 import matplotlib
@@ -394,7 +395,7 @@ def section_reconf(port, workload, bench_dir, md):
         vals = sorted(r[key] for r in done)
         if vals:
             rows.append([f"{label} cycles: median / max",
-                         f"{vals[len(vals) // 2]:,} / {vals[-1]:,}"])
+                         f"{statistics.median(vals):,.0f} / {vals[-1]:,}"])
     rc = sorted(r["reconf_cycles"] for r in prog)
     if rc:
         rows.append(["reconfiguration cycles: min / max", f"{rc[0]:,} / {rc[-1]:,}"])

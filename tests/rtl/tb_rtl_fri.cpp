@@ -369,7 +369,7 @@ class Bench
         };
         auto expect_fail = [&](const Case &c, const std::vector<uint8_t> &f, uint32_t fsize,
                                unsigned slot = 0, uint32_t at = 0x8000) {
-            place(f, 0x8000);
+            place(f, at);
             size_t n = loader.loads.size();
             uint32_t s = program(slot, at, fsize);
             CHECK(state_of(s) == WEFT_FRI_STATE_FAILED && err_of(s) == c.err,
