@@ -1552,10 +1552,11 @@ class Bench
                     off = kMemifWinSize - len;
                 // Slot 0 mostly reads: its requests pass the write fence while a read runs.
                 const bool write = r() % (s == 0 ? 4 : 2) == 0;
-                Script::MemCmd m{weft_memif_word0(write ? WEFT_MEMIF_OP_WRITE : WEFT_MEMIF_OP_READ, len),
-                                 memif_win(s) + off,
-                                 {},
-                                 {}};
+                Script::MemCmd m{
+                    weft_memif_word0(write ? WEFT_MEMIF_OP_WRITE : WEFT_MEMIF_OP_READ, len),
+                    memif_win(s) + off,
+                    {},
+                    {}};
                 for (uint32_t i = 0; i < len; i += 4) {
                     if (write) {
                         uint32_t v = r();
