@@ -5,7 +5,8 @@
  * gaps. Allocation takes the first free extent large enough and splits off the rest;
  * freeing merges the extent with free neighbours, so two adjacent free extents never
  * exist. Sizes are multiples of 64 and the range starts 64-byte aligned in bus
- * addresses, so every block does too.
+ * addresses, so every block does too. A shared block (weft_mem_share) is page-aligned,
+ * a whole number of pages, and backed by an fd the platform made for it until it is freed.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -62,42 +63,95 @@ void weft_dma_fini(weft_dma_t *d)
     pthread_mutex_destroy(&d->lock);
 }
 
-int weft_dma_alloc(weft_dma_t *d, size_t size, void **cpu, uint64_t *bus)
+/* First fit for size bytes at a bus address that is a multiple of align (a power of two,
+ * at least 64): a free extent may lose a leading piece to the alignment, kept free. */
+static int alloc_aligned(weft_dma_t *d, size_t size, size_t align, weft_dma_block_t **out)
 {
-    if (!d || size == 0 || !cpu || !bus)
+    if (!d || size == 0)
         return -EINVAL;
-    if (size > SIZE_MAX - WEFT_DMA_ALIGN)
+    if (size > SIZE_MAX - align)
         return -ENOMEM;
     size = round_up(size, WEFT_DMA_ALIGN);
 
-    /* Allocate the split-off node first so a failure leaves the list untouched. */
+    /* Allocate the split-off nodes first so a failure leaves the list untouched. */
+    weft_dma_block_t *lead = malloc(sizeof(*lead));
     weft_dma_block_t *rest = malloc(sizeof(*rest));
-    if (!rest)
-        return -ENOMEM;
-
     int ret = -ENOMEM;
+    if (!lead || !rest)
+        goto out;
     pthread_mutex_lock(&d->lock);
     for (weft_dma_block_t *b = d->blocks; b; b = b->next) {
-        if (b->used || b->size < size)
+        const uint64_t at = d->bus + b->offset;
+        const size_t pad = (size_t)(round_up(at, align) - at);
+        if (b->used || b->size < pad || b->size - pad < size)
             continue;
+        if (pad) { /* b keeps the padding, free; the block is the next extent */
+            *lead = (weft_dma_block_t){b->next, b->offset + pad, b->size - pad, 0, 0};
+            b->size = pad;
+            b->next = lead;
+            b = lead;
+            lead = NULL;
+        }
         if (b->size > size) {
-            rest->offset = b->offset + size;
-            rest->size = b->size - size;
-            rest->used = 0;
-            rest->next = b->next;
+            *rest = (weft_dma_block_t){b->next, b->offset + size, b->size - size, 0, 0};
             b->next = rest;
             b->size = size;
             rest = NULL;
         }
         b->used = 1;
-        *cpu = d->cpu + b->offset;
-        *bus = d->bus + b->offset;
+        *out = b;
         ret = 0;
         break;
     }
     pthread_mutex_unlock(&d->lock);
+out:
+    free(lead);
     free(rest);
     return ret;
+}
+
+int weft_dma_alloc(weft_dma_t *d, size_t size, void **cpu, uint64_t *bus)
+{
+    if (!cpu || !bus)
+        return -EINVAL;
+    weft_dma_block_t *b;
+    int rc = alloc_aligned(d, size, WEFT_DMA_ALIGN, &b);
+    if (rc == 0) {
+        *cpu = d->cpu + b->offset;
+        *bus = d->bus + b->offset;
+    }
+    return rc;
+}
+
+int weft_dma_share(weft_dma_t *d, weft_platform_t *p, size_t size, void **cpu, uint64_t *bus,
+                   int *fd)
+{
+    if (!d || !p || size == 0 || !cpu || !bus || !fd)
+        return -EINVAL;
+    if (!p->ops->dma_share || !p->ops->dma_unshare)
+        return -ENOTSUP;
+    const size_t cpu_skip = (size_t)(d->cpu - (uint8_t *)d->region.cpu);
+    if (((uintptr_t)d->cpu - (uintptr_t)d->bus) % WEFT_DMA_PAGE != 0)
+        return -ENOTSUP; /* CPU and bus pages do not line up: no page can be shared */
+    if (size > SIZE_MAX - WEFT_DMA_PAGE)
+        return -ENOMEM;
+    size = round_up(size, WEFT_DMA_PAGE);
+    weft_dma_block_t *b;
+    int rc = alloc_aligned(d, size, WEFT_DMA_PAGE, &b);
+    if (rc != 0)
+        return rc;
+    rc = p->ops->dma_share(p, cpu_skip + b->offset, size);
+    if (rc < 0) {
+        weft_dma_free(d, d->cpu + b->offset);
+        return rc;
+    }
+    pthread_mutex_lock(&d->lock);
+    b->shared = p;
+    pthread_mutex_unlock(&d->lock);
+    *fd = rc;
+    *cpu = d->cpu + b->offset;
+    *bus = d->bus + b->offset;
+    return 0;
 }
 
 int weft_dma_free(weft_dma_t *d, void *cpu)
@@ -117,7 +171,14 @@ int weft_dma_free(weft_dma_t *d, void *cpu)
         if (b->offset != offset)
             continue;
         if (!b->used)
-            break; /* double free */
+            break;       /* double free */
+        if (b->shared) { /* private pages again before anyone can have the range */
+            ret = b->shared->ops->dma_unshare(
+                b->shared, (size_t)(d->cpu - (uint8_t *)d->region.cpu) + b->offset, b->size);
+            if (ret != 0)
+                break; /* still shared: kept used rather than handed out */
+            b->shared = NULL;
+        }
         b->used = 0;
         weft_dma_block_t *next = b->next;
         if (next && !next->used) {
@@ -164,6 +225,13 @@ int weft_mem_alloc(weft_t *w, size_t size, void **cpu, uint64_t *bus)
     if (!w)
         return -EINVAL;
     return weft_dma_alloc(&w->dma, size, cpu, bus);
+}
+
+int weft_mem_share(weft_t *w, size_t size, void **cpu, uint64_t *bus, int *fd)
+{
+    if (!w)
+        return -EINVAL;
+    return weft_dma_share(&w->dma, w->platform, size, cpu, bus, fd);
 }
 
 int weft_mem_free(weft_t *w, void *cpu)

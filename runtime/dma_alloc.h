@@ -22,12 +22,16 @@ extern "C" {
 /** Alignment and size granule of every block, bytes. */
 #define WEFT_DMA_ALIGN 64u
 
+/** The page size of shared blocks (weft_mem_share). */
+#define WEFT_DMA_PAGE 4096u
+
 /** One extent of the managed range; extents are kept sorted and cover it without gaps. */
 typedef struct weft_dma_block {
     struct weft_dma_block *next;
     size_t offset; /**< from the start of the managed range */
     size_t size;
     int used;
+    weft_platform_t *shared; /**< the platform that backs it with an fd (dma_share), or NULL */
 } weft_dma_block_t;
 
 /** An allocator. */
@@ -59,7 +63,19 @@ void weft_dma_fini(weft_dma_t *d);
  */
 int weft_dma_alloc(weft_dma_t *d, size_t size, void **cpu, uint64_t *bus);
 
-/** @brief Free a block from weft_dma_alloc(). @retval -EINVAL not the start of an allocation */
+/**
+ * @brief Allocate size bytes (rounded up to pages) at a page-aligned address and have p
+ *        back them with an fd another process can map (dma_share); freeing the block
+ *        gives it private memory again.
+ * @retval 0 success, *cpu, *bus and *fd (the caller's) set
+ * @retval -EINVAL size 0 or a NULL pointer; -ENOMEM no free range that large
+ * @retval -ENOTSUP the platform cannot share its DMA region
+ */
+int weft_dma_share(weft_dma_t *d, weft_platform_t *p, size_t size, void **cpu, uint64_t *bus,
+                   int *fd);
+
+/** @brief Free a block from weft_dma_alloc() or weft_dma_share(). @retval -EINVAL not the start of
+ * an allocation */
 int weft_dma_free(weft_dma_t *d, void *cpu);
 
 /** @brief Bus address of a CPU pointer into the region, 0 when outside it. */

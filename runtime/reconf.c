@@ -64,6 +64,7 @@ struct weft_reconf_req {
     unsigned num_acc_args;
     int efd;
     bool ended;
+    bool abort;             /* weft_reconf_abort(): stop it rather than start or run it (atomic) */
     uint64_t submit_fabric; /* the fabric's cycle counter at submit (UINT64_MAX: unread) */
     weft_reconf_result_t result;
     struct weft_reconf_req *next; /* live requests */
@@ -231,6 +232,11 @@ static int run_task(weft_reconf_t *r, weft_reconf_req_t *q, unsigned slot)
         q->result.wait_ns = q->result.start_ns - q->result.submit_ns;
         q->result.wait_cycles = fabric_since(q->submit_fabric, rc == 0 ? c0 : UINT64_MAX);
     }
+    if (__atomic_load_n(&q->abort, __ATOMIC_ACQUIRE)) {
+        snprintf(q->result.message, sizeof q->result.message, "%s aborted before it started",
+                 t->name);
+        return -ECANCELED;
+    }
     if (rc == 0)
         rc = weft_hwthread_create(r->w, &th, &a);
     if (rc != 0) {
@@ -239,21 +245,26 @@ static int run_task(weft_reconf_t *r, weft_reconf_req_t *q, unsigned slot)
         return rc;
     }
     weft_exit_status_t st;
-    bool timed_out = false;
-    if (t->timeout_cycles == 0) {
-        rc = weft_hwthread_join(th, &st);
-    } else {
-        /* Fabric time: the cycle counter, asked once a wait slice. */
-        while ((rc = weft_hwthread_timedjoin(th, &st, WEFT_WAIT_SLICE_MS)) == -ETIMEDOUT) {
-            if (weft_fabric_cycles(r->w, &c) == 0 && c - c0 > t->timeout_cycles) {
-                timed_out = true;
-                break;
-            }
+    bool timed_out = false, aborted = false;
+    /* Fabric time: the cycle counter, asked once a wait slice, as is an abort. */
+    while ((rc = weft_hwthread_timedjoin(th, &st, WEFT_WAIT_SLICE_MS)) == -ETIMEDOUT) {
+        if (__atomic_load_n(&q->abort, __ATOMIC_ACQUIRE)) {
+            aborted = true;
+            break;
+        }
+        if (t->timeout_cycles && weft_fabric_cycles(r->w, &c) == 0 && c - c0 > t->timeout_cycles) {
+            timed_out = true;
+            break;
         }
     }
-    weft_hwthread_destroy(th);
+    weft_hwthread_destroy(th); /* waits for the slot's bursts in flight (docs/reconfiguration.md) */
     if (weft_fabric_cycles(r->w, &c) == 0)
         q->result.exec_cycles = c - c0;
+    if (aborted) {
+        snprintf(q->result.message, sizeof q->result.message, "%s aborted in slot %u", t->name,
+                 slot);
+        return -ECANCELED;
+    }
     if (timed_out) {
         snprintf(q->result.message, sizeof q->result.message,
                  "%s stopped in slot %u after its timeout of %" PRIu64 " fabric cycles", t->name,
@@ -625,6 +636,21 @@ int weft_reconf_cancel(weft_reconf_req_t *q)
     weft_reconf_t *r = q->r;
     pthread_mutex_lock(&r->mu);
     int rc = q->ended ? -EALREADY : reconf_sched_cancel(r->sched, q->id);
+    pthread_mutex_unlock(&r->mu);
+    return rc;
+}
+
+int weft_reconf_abort(weft_reconf_req_t *q)
+{
+    if (!q)
+        return -EINVAL;
+    weft_reconf_t *r = q->r;
+    pthread_mutex_lock(&r->mu);
+    int rc = q->ended ? -EALREADY : reconf_sched_cancel(r->sched, q->id);
+    if (rc == -EBUSY) { /* programmed or running: its runner stops it */
+        __atomic_store_n(&q->abort, true, __ATOMIC_RELEASE);
+        rc = 0;
+    }
     pthread_mutex_unlock(&r->mu);
     return rc;
 }

@@ -24,6 +24,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The types a client sees too: a task record, an argument, WEFTD_MAX_ARGS (an
+ * accelerator's control block holds 6; a Weft thread's first is its GET_INIT_DATA word)
+ * and WEFTD_NAME_BYTES (a name is 1 or more bytes of [a-z0-9_], 0-padded). */
+#include "weft/weftd_client.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -32,13 +37,8 @@ extern "C" {
 #define WEFTD_VERSION 1u
 #define WEFTD_HEADER_BYTES 16u
 #define WEFTD_MAX_PAYLOAD 4096u
-/** Arguments of one request (an accelerator's control block holds 6; a Weft thread's
- *  first is its GET_INIT_DATA word). */
-#define WEFTD_MAX_ARGS 6u
 /** Task records in one TASKS answer. */
 #define WEFTD_MAX_TASKS 64u
-/** A task name's field; the name is 1 or more bytes of [a-z0-9_] and 0-padded. */
-#define WEFTD_NAME_BYTES 32u
 /** An ERROR's text, at most. */
 #define WEFTD_MAX_TEXT 200u
 
@@ -52,24 +52,6 @@ typedef enum weftd_type {
     WEFTD_DONE = 7,   /**< s: how a request ended */
     WEFTD_ERROR = 8,  /**< s: what was wrong with message seq (errno and text) */
 } weftd_type_t;
-
-/** A task as the server offers it. */
-typedef struct weftd_task {
-    uint16_t id;
-    uint8_t partition;
-    uint8_t accelerator; /**< 1: an HLS-style accelerator (docs/hls.md) */
-    char name[WEFTD_NAME_BYTES];
-} weftd_task_t;
-
-/** An argument of a request: a value, or the bus address of one of the client's buffers
- *  plus an offset (the server resolves it; a client never sees bus addresses). */
-typedef struct weftd_arg {
-    uint8_t kind; /**< WEFTD_ARG_VALUE or WEFTD_ARG_BUFFER */
-    uint32_t buffer;
-    uint64_t value; /**< the value, or the offset in the buffer */
-} weftd_arg_t;
-#define WEFTD_ARG_VALUE 0u
-#define WEFTD_ARG_BUFFER 1u
 
 /** A decoded message: the header's fields and the payload of its type and direction. */
 typedef struct weftd_msg {

@@ -23,6 +23,10 @@ typedef struct hls_job {
     unsigned num_args;
 } hls_job_t;
 
+/** How many of every kernel's arguments, the first ones, are addresses in the job's
+ *  buffer (bus + offset): for a client of weftd, which names buffers, not addresses. */
+#define HLS_JOB_ADDRESS_ARGS 3u
+
 /** The kernel an accelerator image runs ("hwt_hls_fir": 1); -1 if none. */
 int hls_kernel_of(const char *image);
 

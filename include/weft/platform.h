@@ -100,6 +100,22 @@ typedef struct weft_platform_ops {
      */
     int (*slot_program)(weft_platform_t *p, unsigned slot, uint64_t bus, size_t size,
                         weft_program_result_t *res);
+    /**
+     * @brief Back a range of the DMA region with memory another process can map: from
+     *        now on its pages are those of a new fd (a memfd on the simulated fabric),
+     *        sealed against resizing, its contents zero. The caller owns the fd.
+     * @param offset, size page-aligned, inside the region
+     * @return the fd (>= 0)
+     * @retval -EINVAL a range not page-aligned or outside the region
+     * @retval -ENOTSUP the platform cannot share its DMA region (may be a NULL entry)
+     */
+    int (*dma_share)(weft_platform_t *p, size_t offset, size_t size);
+    /**
+     * @brief Give a shared range private memory again, contents zero: a process that
+     *        still maps the fd no longer reaches the region.
+     * @retval 0 done; -EINVAL as dma_share
+     */
+    int (*dma_unshare)(weft_platform_t *p, size_t offset, size_t size);
 } weft_platform_ops_t;
 
 /** A platform instance: the ops table plus backend state after it. */

@@ -81,7 +81,8 @@ typedef struct weft_reconf_args {
 /** How a request ended and what it took. Times are host CLOCK_MONOTONIC nanoseconds;
  *  cycles are fabric cycles. */
 typedef struct weft_reconf_result {
-    /** 0: the task ran to its THREAD_EXIT; -ECANCELED: cancelled before it started;
+    /** 0: the task ran to its THREAD_EXIT; -ECANCELED: cancelled before it started, or
+     *  aborted (weft_reconf_abort);
      *  -EIO: its slot could not be programmed (message says why); -ETIMEDOUT: stopped
      *  after its timeout; -EFAULT: the thread faulted (message); other negative errno:
      *  it could not be started */
@@ -152,6 +153,17 @@ int weft_reconf_wait(weft_reconf_req_t *q, int timeout_ms, weft_reconf_result_t 
  * @retval -EALREADY it has ended
  */
 int weft_reconf_cancel(weft_reconf_req_t *q);
+
+/**
+ * @brief Stop a request whatever its state, without waiting: one that has not started is
+ *        cancelled; one whose slot is being programmed ends when that is done, without
+ *        running; a running one has its slot reset within a wait slice (20 ms), its
+ *        bursts in flight drained first, as after a timeout. It ends with -ECANCELED and
+ *        its task can be requested again. For a server whose client went away.
+ * @retval 0 it is ending (wait for it or poll its fd)
+ * @retval -EALREADY it had ended
+ */
+int weft_reconf_abort(weft_reconf_req_t *q);
 
 /** @brief Free a request; one that has not ended is cancelled or waited for first. */
 void weft_reconf_release(weft_reconf_req_t *q);

@@ -197,7 +197,21 @@ int weft_link_flush(weft_link_t *link);
  */
 int weft_mem_alloc(weft_t *w, size_t size, void **cpu, uint64_t *bus);
 
-/** @brief Free memory from weft_mem_alloc(). @retval -EINVAL not an allocation */
+/**
+ * @brief Allocate shared memory from the DMA region that another process can map too:
+ *        size rounded up to pages, page-aligned, its pages those of *fd (mmap it at
+ *        offset 0, MAP_SHARED; it cannot be resized). weftd hands such fds to its clients.
+ *        weft_mem_free() gives the range private memory again: a process still mapping
+ *        the fd no longer reaches the region.
+ * @retval 0 success, *cpu, *bus and *fd (the caller closes it) set
+ * @retval -EINVAL size is 0 or a pointer is NULL
+ * @retval -ENOMEM no free range that large
+ * @retval -ENOTSUP the platform cannot share its DMA region (the board backend today)
+ */
+int weft_mem_share(weft_t *w, size_t size, void **cpu, uint64_t *bus, int *fd);
+
+/** @brief Free memory from weft_mem_alloc() or weft_mem_share().
+ *  @retval -EINVAL not an allocation */
 int weft_mem_free(weft_t *w, void *cpu);
 
 /** @brief Bus address of a CPU pointer into the DMA region, or 0 when outside it. */

@@ -29,8 +29,10 @@
 #include "fabric.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
@@ -771,6 +773,44 @@ void Fabric::dma_region(weft_dma_region_t *region) const
     region->cpu = dma_;
     region->bus = dma_bus_;
     region->size = dma_size_;
+}
+
+// The region is an anonymous mapping; a shared range is a memfd mapped over its pages
+// (MAP_FIXED replaces them in place, so the models' pointer into the region stays valid
+// and the bus reads and writes the memfd's pages). Sealed against resizing: a process
+// holding the fd could otherwise shrink it and make the fabric's next access fault.
+int Fabric::dma_share(size_t offset, size_t size)
+{
+    if (size == 0 || offset % 4096 != 0 || size % 4096 != 0 || offset > dma_size_ ||
+        size > dma_size_ - offset)
+        return -EINVAL;
+    int fd = memfd_create("weft-dma-buffer", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+    if (fd < 0)
+        return -errno;
+    int err = 0;
+    if (ftruncate(fd, static_cast<off_t>(size)) != 0 ||
+        fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0 ||
+        mmap(dma_ + offset, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) ==
+            MAP_FAILED)
+        err = -errno;
+    if (err != 0) {
+        close(fd);
+        return err;
+    }
+    return fd;
+}
+
+// Fresh private zero pages over the range: a process that still maps the memfd writes
+// only to the memfd from now on, never to whoever gets the range next.
+int Fabric::dma_unshare(size_t offset, size_t size)
+{
+    if (size == 0 || offset % 4096 != 0 || size % 4096 != 0 || offset > dma_size_ ||
+        size > dma_size_ - offset)
+        return -EINVAL;
+    if (mmap(dma_ + offset, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
+             -1, 0) == MAP_FAILED)
+        return -errno;
+    return 0;
 }
 
 unsigned Fabric::num_slots() const

@@ -50,6 +50,8 @@ class Fabric
     int irq_wait(unsigned slot, int timeout_ms);
     int irq_cancel(unsigned slot);
     void dma_region(weft_dma_region_t *region) const;
+    int dma_share(size_t offset, size_t size);
+    int dma_unshare(size_t offset, size_t size);
     int slot_reconfigure(unsigned slot, const char *image);
     int slot_program(unsigned slot, uint64_t bus, size_t size, weft_program_result_t *res);
     unsigned num_slots() const;

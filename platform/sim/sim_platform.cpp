@@ -66,6 +66,16 @@ int sim_slot_program(weft_platform_t *p, unsigned slot, uint64_t bus, size_t siz
     return fabric_of(p)->slot_program(slot, bus, size, res);
 }
 
+int sim_dma_share(weft_platform_t *p, size_t offset, size_t size)
+{
+    return fabric_of(p)->dma_share(offset, size);
+}
+
+int sim_dma_unshare(weft_platform_t *p, size_t offset, size_t size)
+{
+    return fabric_of(p)->dma_unshare(offset, size);
+}
+
 unsigned sim_num_slots(weft_platform_t *p)
 {
     return fabric_of(p)->num_slots();
@@ -81,8 +91,9 @@ void sim_close(weft_platform_t *p)
 }
 
 const weft_platform_ops_t kSimOps = {
-    sim_mmio_read,        sim_mmio_write, sim_irq_wait, sim_irq_cancel,   sim_dma_region,
-    sim_slot_reconfigure, sim_num_slots,  sim_close,    sim_slot_program,
+    sim_mmio_read,    sim_mmio_write,       sim_irq_wait,    sim_irq_cancel,
+    sim_dma_region,   sim_slot_reconfigure, sim_num_slots,   sim_close,
+    sim_slot_program, sim_dma_share,        sim_dma_unshare,
 };
 
 } // namespace

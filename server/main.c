@@ -1,0 +1,133 @@
+/*
+ * weftd: one process owns the fabric and shares it between client processes
+ * (docs/weftd.md).
+ *
+ * usage: weftd --config FILE [--socket PATH] [--check]
+ *
+ * It reads and checks the configuration, opens the simulated fabric, loads every task's
+ * bitstream, listens and serves until SIGINT or SIGTERM; then it aborts what runs, frees
+ * every buffer and removes its socket. --check stops after the configuration is read.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "server.h"
+#include "weft/sim.h"
+#include "weft/weft.h"
+
+static weftd_server_t *g_server;
+
+static void on_signal(int sig)
+{
+    (void)sig;
+    if (g_server)
+        weftd_server_stop(g_server);
+}
+
+static int usage(const char *argv0, int rc)
+{
+    fprintf(rc ? stderr : stdout,
+            "usage: %s --config FILE [--socket PATH] [--check]\n"
+            "  --config FILE  the server's configuration (docs/weftd.md, \"Configuration\")\n"
+            "  --socket PATH  listen here (default: the file's \"socket\", else\n"
+            "                 $XDG_RUNTIME_DIR/weftd.sock, else /tmp/weftd-<uid>/weftd.sock)\n"
+            "  --check        read and check the configuration, then exit\n",
+            argv0);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option opts[] = {{"config", required_argument, NULL, 'c'},
+                                         {"socket", required_argument, NULL, 's'},
+                                         {"check", no_argument, NULL, 'k'},
+                                         {"help", no_argument, NULL, 'h'},
+                                         {NULL, 0, NULL, 0}};
+    const char *config = NULL, *sock = NULL;
+    int check = 0, o;
+    while ((o = getopt_long(argc, argv, "c:s:kh", opts, NULL)) != -1) {
+        switch (o) {
+        case 'c':
+            config = optarg;
+            break;
+        case 's':
+            sock = optarg;
+            break;
+        case 'k':
+            check = 1;
+            break;
+        case 'h':
+            return usage(argv[0], 0);
+        default:
+            return usage(argv[0], 2);
+        }
+    }
+    if (!config || optind != argc)
+        return usage(argv[0], 2);
+
+    static weftd_config_t cfg;
+    char why[512];
+    if (weftd_config_load(config, &cfg, why, sizeof why) != 0) {
+        fprintf(stderr, "weftd: %s\n", why);
+        return 1;
+    }
+    char path[WEFTD_SOCKET_PATH_BYTES];
+    if (sock)
+        snprintf(path, sizeof path, "%s", sock);
+    else if (cfg.socket_path[0])
+        snprintf(path, sizeof path, "%s", cfg.socket_path);
+    else if (weftd_default_socket(path, sizeof path, why, sizeof why) != 0) {
+        fprintf(stderr, "weftd: %s\n", why);
+        return 1;
+    }
+    if (check) {
+        printf("weftd: %s: %u tasks in %u partitions, socket %s\n", config, cfg.num_tasks,
+               cfg.num_partitions, path);
+        return 0;
+    }
+
+    weft_platform_t *p = NULL;
+    weft_t *w = NULL;
+    int rc = weft_sim_open(&p, NULL);
+    if (rc == 0)
+        rc = weft_init(&w, p);
+    if (rc != 0) {
+        fprintf(stderr, "weftd: cannot open the fabric: %s\n", strerror(-rc));
+        return 1;
+    }
+    rc = weftd_server_open(w, &cfg, path, &g_server, why, sizeof why);
+    if (rc != 0) {
+        fprintf(stderr, "weftd: %s\n", why);
+        weft_shutdown(w);
+        p->ops->close(p);
+        return 1;
+    }
+    struct sigaction sa = {.sa_handler = on_signal};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    printf("weftd: serving %u tasks in %u partitions at %s\n", cfg.num_tasks, cfg.num_partitions,
+           path);
+    fflush(stdout);
+
+    rc = weftd_server_run(g_server);
+    if (rc != 0)
+        fprintf(stderr, "weftd: the event loop failed: %s\n", strerror(-rc));
+    weftd_server_stats_t st;
+    weftd_server_stats(g_server, &st);
+    weftd_server_t *s = g_server;
+    g_server = NULL;
+    weftd_server_close(s);
+    weft_shutdown(w);
+    p->ops->close(p);
+    printf("weftd: stopped: %llu clients (%llu refused, %llu dropped), %llu requests done\n",
+           (unsigned long long)st.accepted, (unsigned long long)st.refused,
+           (unsigned long long)st.dropped, (unsigned long long)st.completed);
+    return rc ? 1 : 0;
+}
