@@ -424,6 +424,7 @@ static void on_submit(weftd_server_t *s, client_t *c, const weftd_msg_t *m)
     c->reqs = r;
     c->nreqs++;
     COUNT(s, requests);
+    live_counts(s);
     send_msg(s, c, &(weftd_msg_t){.type = WEFTD_SUBMIT, .seq = m->seq, .from_server = 1}, -1);
 }
 
@@ -843,7 +844,7 @@ int weftd_server_open(weft_t *w, const weftd_config_t *cfg, const char *socket_p
         return -ENOMEM;
     s->w = w;
     s->cfg = *cfg;
-    s->listen_fd = s->stop_fd = -1;
+    s->listen_fd = s->stop_fd = s->ep = -1;
     s->listen_src.kind = SRC_LISTEN;
     s->stop_src.kind = SRC_STOP;
     pthread_mutex_init(&s->stats_mu, NULL);
@@ -857,9 +858,10 @@ int weftd_server_open(weft_t *w, const weftd_config_t *cfg, const char *socket_p
         tasks[i] = (weft_reconf_task_t){t->name, t->bitstream, t->partition, t->timeout_us,
                                         t->accelerator};
     }
+    /* The socket first: a second server stops here, before it touches the fabric. */
+    int rc = listen_at(s, socket_path, why, len);
     weft_reconf_config_t rc_cfg = {parts, cfg->num_partitions, tasks, cfg->num_tasks};
-    int rc = weft_reconf_open(w, &rc_cfg, &s->mgr);
-    if (rc != 0)
+    if (rc == 0 && (rc = weft_reconf_open(w, &rc_cfg, &s->mgr)) != 0)
         snprintf(why, len,
                  "the reconfiguration manager refused the configuration: %s "
                  "(the log above says which part)",
@@ -870,8 +872,6 @@ int weftd_server_open(weft_t *w, const weftd_config_t *cfg, const char *socket_p
         if (s->ep < 0 || s->stop_fd < 0)
             rc = -errno;
     }
-    if (rc == 0)
-        rc = listen_at(s, socket_path, why, len);
     if (rc == 0)
         rc = watch(s, EPOLL_CTL_ADD, s->listen_fd, EPOLLIN, &s->listen_src);
     if (rc == 0)
