@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS  ?= 2
 
-.PHONY: all setup configure build demo reconf test bench clean
+.PHONY: all setup configure build demo reconf weftd-demo test bench clean
 
 all: build
 
@@ -23,6 +23,11 @@ demo: build
 # than slots, loaded on demand (docs/reconfiguration.md).
 reconf: build
 	@$(BUILD)/apps/weft-reconf
+
+# weftd: one server shares the fabric; a C client and a Python client use both partitions
+# at once (docs/weftd.md).
+weftd-demo: build
+	@/usr/bin/python3 apps/weftd/weftd_demo.py --build $(BUILD)
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
