@@ -25,7 +25,7 @@ reconf: build
 	@$(BUILD)/apps/weft-reconf
 
 # weftd: one server shares the fabric; a C client and a Python client use both partitions
-# at once (docs/weftd.md).
+# at once (docs/server.md).
 weftd-demo: build
 	@/usr/bin/python3 apps/weftd/weftd_demo.py --build $(BUILD)
 

@@ -1,5 +1,5 @@
 /*
- * weftd's configuration (docs/weftd.md, "Configuration"): a JSON file naming the
+ * weftd's configuration (docs/server.md, "Configuration"): a JSON file naming the
  * partitions, the hardware tasks clients may request, who may connect and how much each
  * client may hold. Read once at start; everything in it is checked before the server
  * opens the fabric.

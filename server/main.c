@@ -1,6 +1,6 @@
 /*
  * weftd: one process owns the fabric and shares it between client processes
- * (docs/weftd.md).
+ * (docs/server.md).
  *
  * usage: weftd --config FILE [--socket PATH] [--check]
  *
@@ -34,7 +34,7 @@ static int usage(const char *argv0, int rc)
 {
     fprintf(rc ? stderr : stdout,
             "usage: %s --config FILE [--socket PATH] [--check]\n"
-            "  --config FILE  the server's configuration (docs/weftd.md, \"Configuration\")\n"
+            "  --config FILE  the server's configuration (docs/server.md, \"Configuration\")\n"
             "  --socket PATH  listen here (default: the file's \"socket\", else\n"
             "                 $XDG_RUNTIME_DIR/weftd.sock, else /tmp/weftd-<uid>/weftd.sock)\n"
             "  --check        read and check the configuration, then exit\n",

@@ -1,5 +1,5 @@
 /*
- * weftd's server (server.h, docs/weftd.md). One thread runs a plain epoll loop over:
+ * weftd's server (server.h, docs/server.md). One thread runs a plain epoll loop over:
  *   - the listening socket: a connection is let in after its peer's credentials
  *     (SO_PEERCRED) pass the access policy and while there is room;
  *   - each client's socket: its bytes are decoded by wire.c, one message at a time, and

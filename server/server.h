@@ -1,5 +1,5 @@
 /*
- * weftd's server (docs/weftd.md): the listening socket, the clients, their buffers and
+ * weftd's server (docs/server.md): the listening socket, the clients, their buffers and
  * their requests, in one epoll loop over the reconfiguration manager. main.c opens the
  * fabric and runs it; tests run it on a thread of their own.
  */

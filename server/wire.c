@@ -1,4 +1,4 @@
-/* weftd's wire protocol: encoding and checks (wire.h, docs/weftd.md). */
+/* weftd's wire protocol: encoding and checks (wire.h, docs/server.md). */
 #include "wire.h"
 
 #include "le_bytes.h"

@@ -1,5 +1,5 @@
 /*
- * weftd's wire protocol (docs/weftd.md): the messages a client and the server exchange
+ * weftd's wire protocol (docs/server.md): the messages a client and the server exchange
  * over a Unix stream socket, their encoding and their checks. Used by the server and by
  * the client library; the only code that reads a message's bytes.
  *

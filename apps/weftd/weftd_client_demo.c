@@ -1,5 +1,5 @@
 /*
- * weftd-client-demo: a C client of weftd (docs/weftd.md), linking only libweftd_client.
+ * weftd-client-demo: a C client of weftd (docs/server.md), linking only libweftd_client.
  *
  * It asks the server for its tasks, allocates one buffer per accelerator job (mapped here,
  * read and written in place by the hardware), and for each round submits a request for

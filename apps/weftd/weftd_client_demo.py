@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""weftd-client-demo.py: a Python client of weftd (docs/weftd.md), the weftd package only.
+"""weftd-client-demo.py: a Python client of weftd (docs/server.md), the weftd package only.
 
 Each round it submits a request for every Weft-thread task the server offers and for the
 vecsum accelerator (numpy arrays over a buffer the hardware fills in place), collects the

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""weftd_demo.py: `make weftd-demo` (docs/weftd.md).
+"""weftd_demo.py: `make weftd-demo` (docs/server.md).
 
 Starts weftd with a configuration on a socket of its own, runs the C client
 (weftd-client-demo) and the Python client (weftd_client_demo.py) at the same time against

@@ -1,7 +1,7 @@
 /**
  * @file weftd_client.h
  * @brief The client library of weftd, the server that shares the fabric between
- *        processes (docs/weftd.md): the only thing a client links (libweftd_client).
+ *        processes (docs/server.md): the only thing a client links (libweftd_client).
  *
  * A client connects, asks which hardware tasks the server offers, allocates buffers the
  * hardware reads and writes in place (mapped into the client, no copy), and submits

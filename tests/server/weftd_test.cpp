@@ -1,4 +1,4 @@
-// weftd end to end (docs/weftd.md): a server on a thread of this process over the
+// weftd end to end (docs/server.md): a server on a thread of this process over the
 // simulated fabric, the platform's real task bitstreams, clients through libweftd_client
 // or, to send what the library never would, through a raw socket. What a client can do
 // wrong gets an answer naming it and costs the others nothing; a client that dies loses

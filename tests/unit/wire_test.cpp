@@ -1,4 +1,4 @@
-// weftd's wire protocol (server/wire.c, docs/weftd.md): every message type in both
+// weftd's wire protocol (server/wire.c, docs/server.md): every message type in both
 // directions reads back as written; partial messages ask for more; whatever is wrong is
 // refused naming the field.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-"""weftd from Python: the same client as libweftd_client, over ctypes (docs/weftd.md).
+"""weftd from Python: the same client as libweftd_client, over ctypes (docs/server.md).
 
     import numpy as np, weftd
     with weftd.Client() as c:
