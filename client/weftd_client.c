@@ -175,10 +175,8 @@ static int send_msg(weftd_client_t *c, weftd_msg_t *m)
         ssize_t w = send(c->sock, buf + off, (size_t)(n - off), MSG_NOSIGNAL);
         if (w < 0 && errno == EINTR)
             continue;
-        if (w < 0) {
-            c->lost = true;
-            return -errno;
-        }
+        if (w < 0)
+            return -errno; /* call() reads why, if the server said */
         off += w;
     }
     return 0;
@@ -190,6 +188,18 @@ static int call(weftd_client_t *c, weftd_msg_t *m, weftd_msg_t *a)
     const weftd_type_t type = m->type;
     drop_fds(c);
     int rc = send_msg(c, m);
+    if (rc == -EPIPE || rc == -ECONNRESET) {
+        /* The server closed the connection: an ERROR saying why may be waiting (a refused
+         * connection is closed before it reads HELLO). */
+        while (next_msg(c, a, 0) == 0)
+            if (a->type == WEFTD_ERROR) {
+                snprintf(c->last_error, sizeof c->last_error, "%s", a->u.error.text);
+                rc = -a->u.error.err;
+                break;
+            }
+        c->lost = true;
+        return rc;
+    }
     while (rc == 0) {
         rc = next_msg(c, a, -1);
         if (rc != 0)

@@ -11,6 +11,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "dma_alloc.h"
 #include "weft_internal.h"
@@ -123,32 +124,46 @@ int weft_dma_alloc(weft_dma_t *d, size_t size, void **cpu, uint64_t *bus)
     return rc;
 }
 
-int weft_dma_share(weft_dma_t *d, weft_platform_t *p, size_t size, void **cpu, uint64_t *bus,
-                   int *fd)
+int weft_dma_share(weft_dma_t *d, weft_platform_t *p, const size_t *sizes, unsigned n, void **cpu,
+                   uint64_t *bus, int *fds)
 {
-    if (!d || !p || size == 0 || !cpu || !bus || !fd)
+    if (!d || !p || !sizes || n == 0 || !cpu || !bus || !fds)
         return -EINVAL;
     if (!p->ops->dma_share || !p->ops->dma_unshare)
         return -ENOTSUP;
     const size_t cpu_skip = (size_t)(d->cpu - (uint8_t *)d->region.cpu);
     if (((uintptr_t)d->cpu - (uintptr_t)d->bus) % WEFT_DMA_PAGE != 0)
         return -ENOTSUP; /* CPU and bus pages do not line up: no page can be shared */
-    if (size > SIZE_MAX - WEFT_DMA_PAGE)
-        return -ENOMEM;
-    size = round_up(size, WEFT_DMA_PAGE);
+    size_t total = 0;
+    for (unsigned i = 0; i < n; i++) {
+        if (sizes[i] == 0)
+            return -EINVAL;
+        if (sizes[i] > SIZE_MAX - WEFT_DMA_PAGE || total > SIZE_MAX - WEFT_DMA_PAGE - sizes[i])
+            return -ENOMEM;
+        total += round_up(sizes[i], WEFT_DMA_PAGE);
+    }
     weft_dma_block_t *b;
-    int rc = alloc_aligned(d, size, WEFT_DMA_PAGE, &b);
+    int rc = alloc_aligned(d, total, WEFT_DMA_PAGE, &b);
     if (rc != 0)
         return rc;
-    rc = p->ops->dma_share(p, cpu_skip + b->offset, size);
+    pthread_mutex_lock(&d->lock);
+    b->shared = p; /* freeing it gives the whole block private pages again */
+    pthread_mutex_unlock(&d->lock);
+    size_t at = b->offset;
+    for (unsigned i = 0; i < n && rc >= 0; i++) {
+        rc = p->ops->dma_share(p, cpu_skip + at, round_up(sizes[i], WEFT_DMA_PAGE));
+        if (rc >= 0) {
+            fds[i] = rc;
+            at += round_up(sizes[i], WEFT_DMA_PAGE);
+        } else {
+            while (i > 0)
+                close(fds[--i]);
+        }
+    }
     if (rc < 0) {
         weft_dma_free(d, d->cpu + b->offset);
         return rc;
     }
-    pthread_mutex_lock(&d->lock);
-    b->shared = p;
-    pthread_mutex_unlock(&d->lock);
-    *fd = rc;
     *cpu = d->cpu + b->offset;
     *bus = d->bus + b->offset;
     return 0;
@@ -231,7 +246,15 @@ int weft_mem_share(weft_t *w, size_t size, void **cpu, uint64_t *bus, int *fd)
 {
     if (!w)
         return -EINVAL;
-    return weft_dma_share(&w->dma, w->platform, size, cpu, bus, fd);
+    return weft_dma_share(&w->dma, w->platform, &size, 1, cpu, bus, fd);
+}
+
+int weft_mem_share_parts(weft_t *w, const size_t *sizes, unsigned n, void **cpu, uint64_t *bus,
+                         int *fds)
+{
+    if (!w)
+        return -EINVAL;
+    return weft_dma_share(&w->dma, w->platform, sizes, n, cpu, bus, fds);
 }
 
 int weft_mem_free(weft_t *w, void *cpu)

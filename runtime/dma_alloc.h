@@ -64,15 +64,15 @@ void weft_dma_fini(weft_dma_t *d);
 int weft_dma_alloc(weft_dma_t *d, size_t size, void **cpu, uint64_t *bus);
 
 /**
- * @brief Allocate size bytes (rounded up to pages) at a page-aligned address and have p
- *        back them with an fd another process can map (dma_share); freeing the block
- *        gives it private memory again.
- * @retval 0 success, *cpu, *bus and *fd (the caller's) set
- * @retval -EINVAL size 0 or a NULL pointer; -ENOMEM no free range that large
+ * @brief Allocate one page-aligned block for n parts, one after another, each rounded up
+ *        to pages, and have p back each part with an fd another process can map
+ *        (dma_share); freeing the block gives all of it private memory again.
+ * @retval 0 success, *cpu and *bus (the first part's) and fds[0..n-1] (the caller's) set
+ * @retval -EINVAL a size 0 or a NULL pointer; -ENOMEM no free range that large
  * @retval -ENOTSUP the platform cannot share its DMA region
  */
-int weft_dma_share(weft_dma_t *d, weft_platform_t *p, size_t size, void **cpu, uint64_t *bus,
-                   int *fd);
+int weft_dma_share(weft_dma_t *d, weft_platform_t *p, const size_t *sizes, unsigned n, void **cpu,
+                   uint64_t *bus, int *fds);
 
 /** @brief Free a block from weft_dma_alloc() or weft_dma_share(). @retval -EINVAL not the start of
  * an allocation */

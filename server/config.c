@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static const weftd_limits_t kDefaultLimits = {
+const weftd_limits_t weftd_default_limits = {
     .clients = 64, .buffers = 16, .buffer_bytes = 4u << 20, .requests = 8};
 
 static int fail(char *why, size_t len, const char *fmt, ...)
@@ -30,7 +30,7 @@ static int fail(char *why, size_t len, const char *fmt, ...)
 }
 
 /* The wire's rule for a name: 1 to 31 bytes of [a-z0-9_]. */
-static bool name_ok(const char *s)
+bool weftd_name_ok(const char *s)
 {
     size_t n = strlen(s);
     if (n == 0 || n >= WEFTD_NAME_BYTES)
@@ -56,7 +56,7 @@ static int load_partitions(json_t *arr, weftd_config_t *c, char *why, size_t len
         json_error_t err;
         if (json_unpack_ex(e, &err, JSON_STRICT, "{s:s, s:o}", "name", &name, "slots", &slots))
             return fail(why, len, "partitions[%zu]: %s", i, err.text);
-        if (!name_ok(name))
+        if (!weftd_name_ok(name))
             return fail(why, len, "partitions[%zu]: name \"%s\" is not 1-31 of [a-z0-9_]", i, name);
         for (unsigned k = 0; k < c->num_partitions; k++)
             if (!strcmp(c->partition[k].name, name))
@@ -94,14 +94,15 @@ static int load_tasks(json_t *arr, const char *dir, weftd_config_t *c, char *why
     {
         json_int_t id, timeout = 0;
         const char *name, *part, *bit, *kind = "thread";
+        json_t *bufs = NULL, *fargs = NULL;
         json_error_t err;
-        if (json_unpack_ex(e, &err, JSON_STRICT, "{s:I, s:s, s:s, s:s, s?I, s?s}", "id", &id,
-                           "name", &name, "partition", &part, "bitstream", &bit, "timeout_us",
-                           &timeout, "kind", &kind))
+        if (json_unpack_ex(e, &err, JSON_STRICT, "{s:I, s:s, s:s, s:s, s?I, s?s, s?o, s?o}", "id",
+                           &id, "name", &name, "partition", &part, "bitstream", &bit, "timeout_us",
+                           &timeout, "kind", &kind, "buffers", &bufs, "fred_args", &fargs))
             return fail(why, len, "tasks[%zu]: %s", i, err.text);
-        if (id < 1 || id > 65535)
-            return fail(why, len, "tasks[%zu]: id %lld is not 1-65535", i, (long long)id);
-        if (!name_ok(name))
+        if (id < 0 || id > 65535)
+            return fail(why, len, "tasks[%zu]: id %lld is not 0-65535", i, (long long)id);
+        if (!weftd_name_ok(name))
             return fail(why, len, "tasks[%zu]: name \"%s\" is not 1-31 of [a-z0-9_]", i, name);
         if (timeout < 0)
             return fail(why, len, "tasks[%zu] (%s): timeout_us is negative", i, name);
@@ -116,6 +117,32 @@ static int load_tasks(json_t *arr, const char *dir, weftd_config_t *c, char *why
                 return fail(why, len, "tasks[%zu]: a second task named %s", i, name);
         }
         weftd_task_cfg_t *t = &c->task[c->num_tasks];
+        if (bufs && (!json_is_array(bufs) || json_array_size(bufs) > WEFTD_FRED_MAX_BUFFERS))
+            return fail(why, len, "tasks[%zu] (%s): buffers: a list of at most %u sizes", i, name,
+                        WEFTD_FRED_MAX_BUFFERS);
+        size_t bi;
+        json_t *b;
+        json_array_foreach(bufs, bi, b)
+        {
+            json_int_t v = json_is_integer(b) ? json_integer_value(b) : 0;
+            if (v < 1 || v > (json_int_t)1 << 32)
+                return fail(why, len, "tasks[%zu] (%s): buffers[%zu] is not a size 1 to 2^32", i,
+                            name, bi);
+            t->buffer[t->num_buffers++] = (uint64_t)v;
+        }
+        if (fargs && (!json_is_array(fargs) ||
+                      json_array_size(fargs) > WEFTD_FRED_MAX_BUFFERS - t->num_buffers))
+            return fail(why, len,
+                        "tasks[%zu] (%s): fred_args: a list of at most %u values with "
+                        "the buffers",
+                        i, name, WEFTD_FRED_MAX_BUFFERS);
+        json_array_foreach(fargs, bi, b)
+        {
+            if (!json_is_integer(b) || json_integer_value(b) < 0)
+                return fail(why, len, "tasks[%zu] (%s): fred_args[%zu] is not a value", i, name,
+                            bi);
+            t->fred_arg[t->num_fred_args++] = (uint64_t)json_integer_value(b);
+        }
         t->partition = c->num_partitions;
         for (unsigned k = 0; k < c->num_partitions; k++)
             if (!strcmp(c->partition[k].name, part))
@@ -172,7 +199,7 @@ static int load_allow(json_t *arr, bool groups, unsigned *count, void *ids, char
 
 static int load_limits(json_t *o, weftd_limits_t *l, char *why, size_t len)
 {
-    *l = kDefaultLimits;
+    *l = weftd_default_limits;
     if (!o)
         return 0;
     json_int_t clients = l->clients, buffers = l->buffers, requests = l->requests;
@@ -203,22 +230,26 @@ int weftd_config_load(const char *path, weftd_config_t *out, char *why, size_t l
         snprintf(why, len, "%s:%d:%d: %s", path, err.line, err.column, err.text);
         return err.line < 0 ? -ENOENT : -EINVAL;
     }
-    const char *sock = NULL;
+    const char *sock = NULL, *fsock = NULL;
     json_t *au = NULL, *ag = NULL, *lim = NULL, *parts, *tasks;
     int rc = 0;
-    if (json_unpack_ex(root, &err, JSON_STRICT, "{s?s, s?o, s?o, s?o, s:o, s:o}", "socket", &sock,
-                       "allow_users", &au, "allow_groups", &ag, "limits", &lim, "partitions",
-                       &parts, "tasks", &tasks)) {
+    if (json_unpack_ex(root, &err, JSON_STRICT, "{s?s, s?s, s?o, s?o, s?o, s:o, s:o}", "socket",
+                       &sock, "fred_socket", &fsock, "allow_users", &au, "allow_groups", &ag,
+                       "limits", &lim, "partitions", &parts, "tasks", &tasks)) {
         rc = fail(why, len, "%s: %s", path, err.text);
         goto out;
     }
-    if (sock && (sock[0] == '\0' || strlen(sock) >= sizeof out->socket_path)) {
-        rc = fail(why, len, "%s: socket: empty or longer than %zu bytes", path,
-                  sizeof out->socket_path - 1);
-        goto out;
+    const char *names[2] = {"socket", "fred_socket"}, *vals[2] = {sock, fsock};
+    char *dst[2] = {out->socket_path, out->fred_socket_path};
+    for (int k = 0; k < 2; k++) {
+        if (vals[k] && (vals[k][0] == '\0' || strlen(vals[k]) >= WEFTD_SOCKET_PATH_BYTES)) {
+            rc = fail(why, len, "%s: %s: empty or longer than %u bytes", path, names[k],
+                      WEFTD_SOCKET_PATH_BYTES - 1);
+            goto out;
+        }
+        if (vals[k])
+            snprintf(dst[k], WEFTD_SOCKET_PATH_BYTES, "%s", vals[k]);
     }
-    if (sock)
-        snprintf(out->socket_path, sizeof out->socket_path, "%s", sock);
 
     char dir[PATH_MAX];
     const char *slash = strrchr(path, '/');

@@ -8,6 +8,7 @@
 #define WEFT_SERVER_CONFIG_H
 
 #include <limits.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
@@ -21,6 +22,13 @@ extern "C" {
 
 #define WEFTD_MAX_PARTITIONS 16u
 #define WEFTD_MAX_ALLOW 32u
+/** Buffers a task gets from a FRED client's BIND (FRED allows 8; an accelerator's control
+ *  block takes 6 addresses). */
+#define WEFTD_FRED_MAX_BUFFERS 6u
+/** Tasks one FRED client may have bound. */
+#define WEFTD_FRED_MAX_BINDINGS 16u
+/** FRED's default socket. */
+#define WEFTD_FRED_SOCKET "/tmp/fred_sock"
 
 typedef struct weftd_partition_cfg {
     char name[WEFTD_NAME_BYTES];
@@ -28,12 +36,20 @@ typedef struct weftd_partition_cfg {
 } weftd_partition_cfg_t;
 
 typedef struct weftd_task_cfg {
-    uint16_t id; /**< what clients name it by (1..65535, unique) */
+    uint16_t id; /**< what clients name it by (0..65535, unique) */
     char name[WEFTD_NAME_BYTES];
     unsigned partition;       /**< index in partitions[] */
     char bitstream[PATH_MAX]; /**< absolute, or made so against the file's directory */
     uint64_t timeout_us;      /**< the watchdog: 0 none (fabric time on the simulated fabric) */
     int accelerator;          /**< an HLS-style accelerator (docs/hls.md) */
+    /** The buffers a FRED client's BIND makes for it, bytes each; their bus addresses are
+     *  a request's arguments in this order (a Weft thread: the first is its init data) */
+    uint64_t buffer[WEFTD_FRED_MAX_BUFFERS];
+    unsigned num_buffers;
+    /** Values a FRED client's RUN passes after the buffers' addresses: FRED's tasks have
+     *  their sizes built in, Weft's accelerators take them as arguments */
+    uint64_t fred_arg[WEFTD_FRED_MAX_BUFFERS];
+    unsigned num_fred_args;
 } weftd_task_cfg_t;
 
 /** What one client may hold at once. */
@@ -45,7 +61,8 @@ typedef struct weftd_limits {
 } weftd_limits_t;
 
 typedef struct weftd_config {
-    char socket_path[WEFTD_SOCKET_PATH_BYTES]; /**< "" until weftd_default_socket() */
+    char socket_path[WEFTD_SOCKET_PATH_BYTES];      /**< "" until weftd_default_socket() */
+    char fred_socket_path[WEFTD_SOCKET_PATH_BYTES]; /**< FRED's protocol here; "": off */
     /** Who may connect besides the server's own user: users and groups by id. */
     uid_t allow_uid[WEFTD_MAX_ALLOW];
     unsigned num_allow_uid;
@@ -65,6 +82,21 @@ typedef struct weftd_config {
  * @retval -errno it could not be read
  */
 int weftd_config_load(const char *path, weftd_config_t *out, char *why, size_t why_len);
+
+/**
+ * @brief Read FRED's configuration from dir: arch.csv (partitions) and hw_tasks.csv
+ *        (tasks, each an accelerator with its buffers), docs/server.md "FRED's clients".
+ *        Limits take their defaults; the FRED socket is FRED's default.
+ * @retval 0 *out filled; -EINVAL a line is wrong (why names file, line and field);
+ *         -errno a file could not be read
+ */
+int weftd_config_load_fred(const char *dir, weftd_config_t *out, char *why, size_t why_len);
+
+/** @brief Whether s is a name the wire carries: 1 to 31 bytes of [a-z0-9_]. */
+bool weftd_name_ok(const char *s);
+
+/** The limits a configuration has when it does not give them. */
+extern const weftd_limits_t weftd_default_limits;
 
 #ifdef __cplusplus
 }

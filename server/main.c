@@ -2,11 +2,13 @@
  * weftd: one process owns the fabric and shares it between client processes
  * (docs/server.md).
  *
- * usage: weftd --config FILE [--socket PATH] [--check]
+ * usage: weftd (--config FILE | --fred DIR) [--socket PATH] [--fred-socket PATH] [--check]
  *
- * It reads and checks the configuration, opens the simulated fabric, loads every task's
- * bitstream, listens and serves until SIGINT or SIGTERM; then it aborts what runs, frees
- * every buffer and removes its socket. --check stops after the configuration is read.
+ * It reads and checks the configuration (weftd's JSON, or FRED's arch.csv and
+ * hw_tasks.csv), opens the simulated fabric, loads every task's bitstream, listens (Weft's
+ * protocol, and FRED's where configured) and serves until SIGINT or SIGTERM; then it
+ * aborts what runs, frees every buffer and removes its sockets. --check stops after the
+ * configuration is read.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -33,11 +35,15 @@ static void on_signal(int sig)
 static int usage(const char *argv0, int rc)
 {
     fprintf(rc ? stderr : stdout,
-            "usage: %s --config FILE [--socket PATH] [--check]\n"
-            "  --config FILE  the server's configuration (docs/server.md, \"Configuration\")\n"
-            "  --socket PATH  listen here (default: the file's \"socket\", else\n"
-            "                 $XDG_RUNTIME_DIR/weftd.sock, else /tmp/weftd-<uid>/weftd.sock)\n"
-            "  --check        read and check the configuration, then exit\n",
+            "usage: %s (--config FILE | --fred DIR) [--socket PATH] [--fred-socket PATH] "
+            "[--check]\n"
+            "  --config FILE       the server's configuration (docs/server.md, \"Configuration\")\n"
+            "  --fred DIR          or FRED's: DIR/arch.csv and DIR/hw_tasks.csv\n"
+            "  --socket PATH       Weft's protocol here (default: the file's \"socket\", else\n"
+            "                      $XDG_RUNTIME_DIR/weftd.sock, else /tmp/weftd-<uid>/weftd.sock)\n"
+            "  --fred-socket PATH  FRED's protocol here (default: the file's \"fred_socket\";\n"
+            "                      with --fred, " WEFTD_FRED_SOCKET ")\n"
+            "  --check             read and check the configuration, then exit\n",
             argv0);
     return rc;
 }
@@ -45,16 +51,24 @@ static int usage(const char *argv0, int rc)
 int main(int argc, char **argv)
 {
     static const struct option opts[] = {{"config", required_argument, NULL, 'c'},
+                                         {"fred", required_argument, NULL, 'f'},
                                          {"socket", required_argument, NULL, 's'},
+                                         {"fred-socket", required_argument, NULL, 'F'},
                                          {"check", no_argument, NULL, 'k'},
                                          {"help", no_argument, NULL, 'h'},
                                          {NULL, 0, NULL, 0}};
-    const char *config = NULL, *sock = NULL;
+    const char *config = NULL, *fred = NULL, *sock = NULL, *fred_sock = NULL;
     int check = 0, o;
-    while ((o = getopt_long(argc, argv, "c:s:kh", opts, NULL)) != -1) {
+    while ((o = getopt_long(argc, argv, "c:f:s:F:kh", opts, NULL)) != -1) {
         switch (o) {
         case 'c':
             config = optarg;
+            break;
+        case 'f':
+            fred = optarg;
+            break;
+        case 'F':
+            fred_sock = optarg;
             break;
         case 's':
             sock = optarg;
@@ -68,27 +82,33 @@ int main(int argc, char **argv)
             return usage(argv[0], 2);
         }
     }
-    if (!config || optind != argc)
+    if (!config == !fred || optind != argc)
         return usage(argv[0], 2);
 
     static weftd_config_t cfg;
     char why[512];
-    if (weftd_config_load(config, &cfg, why, sizeof why) != 0) {
+    if ((config ? weftd_config_load(config, &cfg, why, sizeof why)
+                : weftd_config_load_fred(fred, &cfg, why, sizeof why)) != 0) {
         fprintf(stderr, "weftd: %s\n", why);
         return 1;
     }
-    char path[WEFTD_SOCKET_PATH_BYTES];
+    const size_t room = sizeof cfg.socket_path;
+    if ((sock && strlen(sock) >= room) || (fred_sock && strlen(fred_sock) >= room)) {
+        fprintf(stderr, "weftd: a socket path longer than %zu bytes\n", room - 1);
+        return 2;
+    }
     if (sock)
-        snprintf(path, sizeof path, "%s", sock);
-    else if (cfg.socket_path[0])
-        snprintf(path, sizeof path, "%s", cfg.socket_path);
-    else if (weftd_default_socket(path, sizeof path, why, sizeof why) != 0) {
+        snprintf(cfg.socket_path, room, "%s", sock);
+    if (fred_sock)
+        snprintf(cfg.fred_socket_path, room, "%s", fred_sock);
+    if (!cfg.socket_path[0] && weftd_default_socket(cfg.socket_path, room, why, sizeof why)) {
         fprintf(stderr, "weftd: %s\n", why);
         return 1;
     }
     if (check) {
-        printf("weftd: %s: %u tasks in %u partitions, socket %s\n", config, cfg.num_tasks,
-               cfg.num_partitions, path);
+        printf("weftd: %s: %u tasks in %u partitions, socket %s%s%s\n", config ? config : fred,
+               cfg.num_tasks, cfg.num_partitions, cfg.socket_path,
+               cfg.fred_socket_path[0] ? ", FRED's protocol at " : "", cfg.fred_socket_path);
         return 0;
     }
 
@@ -101,7 +121,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "weftd: cannot open the fabric: %s\n", strerror(-rc));
         return 1;
     }
-    rc = weftd_server_open(w, &cfg, path, &g_server, why, sizeof why);
+    rc = weftd_server_open(w, &cfg, &g_server, why, sizeof why);
     if (rc != 0) {
         fprintf(stderr, "weftd: %s\n", why);
         weft_shutdown(w);
@@ -112,8 +132,9 @@ int main(int argc, char **argv)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
-    printf("weftd: serving %u tasks in %u partitions at %s\n", cfg.num_tasks, cfg.num_partitions,
-           path);
+    printf("weftd: serving %u tasks in %u partitions at %s%s%s\n", cfg.num_tasks,
+           cfg.num_partitions, cfg.socket_path,
+           cfg.fred_socket_path[0] ? " and, FRED's protocol, at " : "", cfg.fred_socket_path);
     fflush(stdout);
 
     rc = weftd_server_run(g_server);

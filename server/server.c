@@ -30,89 +30,9 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#include "weft/reconf.h"
+#include "server_internal.h"
 
-enum src_kind { SRC_LISTEN, SRC_STOP, SRC_CLIENT, SRC_REQUEST };
-
-/* What an epoll event names: the first member of each watched object. */
-typedef struct src {
-    enum src_kind kind;
-} src_t;
-
-typedef struct client client_t;
-
-typedef struct buffer {
-    struct buffer *next;
-    uint32_t id;
-    void *cpu;
-    uint64_t bus;
-    uint64_t size;
-    unsigned users; /* requests not ended that name it */
-} buffer_t;
-
-typedef struct request {
-    src_t src;
-    struct request *next;
-    client_t *c;
-    uint32_t seq;
-    weft_reconf_req_t *q;
-    buffer_t *buf[WEFTD_MAX_ARGS]; /* the buffers it names, each once */
-    unsigned nbuf;
-} request_t;
-
-/* An answer waiting for room in the socket; fd (or -1) travels with its first byte. */
-typedef struct out_msg {
-    struct out_msg *next;
-    size_t len, off;
-    int fd;
-    uint8_t bytes[];
-} out_msg_t;
-
-struct client {
-    src_t src;
-    client_t *next;
-    uint64_t id;
-    int fd; /* -1 once gone */
-    pid_t pid;
-    uid_t uid;
-    bool hello;
-    uint8_t in[WEFTD_HEADER_BYTES + WEFTD_MAX_PAYLOAD];
-    size_t in_len;
-    out_msg_t *out, *out_tail;
-    bool waiting; /* answers wait for room: the socket is watched for that only */
-    buffer_t *bufs;
-    unsigned nbufs;
-    uint64_t bytes;
-    uint32_t next_buf;
-    request_t *reqs;
-    unsigned nreqs;
-};
-
-struct weftd_server {
-    weft_t *w;
-    weftd_config_t cfg;
-    weft_reconf_t *mgr;
-    int ep;
-    src_t listen_src, stop_src;
-    int listen_fd, stop_fd;
-    char path[WEFTD_SOCKET_PATH_BYTES];
-    client_t *clients; /* connected, and gone ones whose requests have not ended */
-    client_t *dead;    /* freed after the current batch of events, which may name them */
-    unsigned connected;
-    uint64_t next_client;
-    pthread_mutex_t stats_mu;
-    weftd_server_stats_t stats;
-};
-
-#define COUNT(s, field)                                                                            \
-    do {                                                                                           \
-        pthread_mutex_lock(&(s)->stats_mu);                                                        \
-        (s)->stats.field++;                                                                        \
-        pthread_mutex_unlock(&(s)->stats_mu);                                                      \
-    } while (0)
-
-static void logf_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void logf_(const char *fmt, ...)
+void srv_log(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -122,7 +42,7 @@ static void logf_(const char *fmt, ...)
     va_end(ap);
 }
 
-static void live_counts(weftd_server_t *s)
+void srv_live_counts(weftd_server_t *s)
 {
     unsigned nc = 0, nb = 0, nr = 0;
     for (client_t *c = s->clients; c; c = c->next) {
@@ -187,19 +107,16 @@ static int flush(weftd_server_t *s, client_t *c)
     return !c->waiting ? 0 : (c->waiting = false, watch(s, EPOLL_CTL_MOD, c->fd, EPOLLIN, &c->src));
 }
 
-/* Queue m (and fd, now the queue's) for the client and send what the socket takes. */
-static int send_msg(weftd_server_t *s, client_t *c, const weftd_msg_t *m, int fd)
+int srv_queue(weftd_server_t *s, client_t *c, const void *bytes, size_t len, int fd)
 {
-    uint8_t buf[WEFTD_HEADER_BYTES + WEFTD_MAX_PAYLOAD];
-    long n = weftd_encode(m, buf, sizeof buf);
-    out_msg_t *o = n > 0 ? malloc(sizeof *o + (size_t)n) : NULL;
+    out_msg_t *o = malloc(sizeof *o + len);
     if (!o) {
         if (fd >= 0)
             close(fd);
-        return n > 0 ? -ENOMEM : (int)n;
+        return -ENOMEM;
     }
-    *o = (out_msg_t){NULL, (size_t)n, 0, fd};
-    memcpy(o->bytes, buf, (size_t)n);
+    *o = (out_msg_t){NULL, len, 0, fd};
+    memcpy(o->bytes, bytes, len);
     if (c->out_tail)
         c->out_tail->next = o;
     else
@@ -208,38 +125,43 @@ static int send_msg(weftd_server_t *s, client_t *c, const weftd_msg_t *m, int fd
     return c->out == o ? flush(s, c) : 0;
 }
 
-static void make_error(weftd_msg_t *m, uint32_t seq, int err, const char *fmt, va_list ap)
+/* An error answer in c's protocol. */
+static void send_error_text(weftd_server_t *s, client_t *c, uint32_t seq, int err, const char *text)
 {
-    *m = (weftd_msg_t){.type = WEFTD_ERROR, .seq = seq, .from_server = 1};
-    vsnprintf(m->u.error.text, sizeof m->u.error.text, fmt, ap);
-    for (char *p = m->u.error.text; *p; p++) /* the wire takes printable ASCII */
-        if (*p < 0x20 || *p > 0x7e)
-            *p = '?';
-    m->u.error.err = err;
-    m->u.error.len = (uint16_t)strlen(m->u.error.text);
+    uint8_t buf[WEFTD_HEADER_BYTES + WEFTD_MAX_TEXT + 16];
+    long n = c->proto->encode_error(buf, sizeof buf, seq, err, text);
+    if (n > 0)
+        srv_queue(s, c, buf, (size_t)n, -1);
 }
 
-static int send_error(weftd_server_t *s, client_t *c, uint32_t seq, int err, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
-static int send_error(weftd_server_t *s, client_t *c, uint32_t seq, int err, const char *fmt, ...)
+void srv_error(weftd_server_t *s, client_t *c, uint32_t seq, int err, const char *fmt, ...)
 {
-    weftd_msg_t m;
+    char text[WEFTD_MAX_TEXT + 1];
     va_list ap;
     va_start(ap, fmt);
-    make_error(&m, seq, err, fmt, ap);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    return send_msg(s, c, &m, -1);
+    send_error_text(s, c, seq, err, text);
+    SRV_COUNT(s, errors);
 }
 
 /* ---- clients going away ------------------------------------------------------------- */
+
+static void free_buffer(weftd_server_t *s, buffer_t *b)
+{
+    if (b->fd >= 0)
+        close(b->fd);
+    if (b->owner)
+        weft_mem_free(s->w, b->cpu); /* private pages again, for every part of its block */
+    free(b);
+}
 
 static void free_buffers(weftd_server_t *s, client_t *c)
 {
     while (c->bufs) {
         buffer_t *b = c->bufs;
         c->bufs = b->next;
-        weft_mem_free(s->w, b->cpu);
-        free(b);
+        free_buffer(s, b);
     }
     c->nbufs = 0;
     c->bytes = 0;
@@ -256,6 +178,8 @@ static void free_client(weftd_server_t *s, client_t *c)
     c->next = s->dead;
     s->dead = c;
     free_buffers(s, c);
+    free(c->fred);
+    c->fred = NULL;
     while (c->out) {
         out_msg_t *m = c->out;
         c->out = m->next;
@@ -276,7 +200,7 @@ static void bury(weftd_server_t *s)
 
 /* The client is gone (hung up, or dropped): its socket closes now, its requests are
  * aborted, and what is left goes when the last of them has ended. */
-static void client_gone(weftd_server_t *s, client_t *c)
+void srv_client_gone(weftd_server_t *s, client_t *c)
 {
     if (c->fd >= 0) {
         epoll_ctl(s->ep, EPOLL_CTL_DEL, c->fd, NULL);
@@ -288,20 +212,20 @@ static void client_gone(weftd_server_t *s, client_t *c)
         weft_reconf_abort(r->q);
     if (!c->reqs)
         free_client(s, c);
-    live_counts(s);
+    srv_live_counts(s);
 }
 
-static void drop(weftd_server_t *s, client_t *c, uint32_t seq, int err, const char *why)
+void srv_drop(weftd_server_t *s, client_t *c, uint32_t seq, int err, const char *why)
 {
-    logf_("client %" PRIu64 " (pid %d): dropped: %s", c->id, (int)c->pid, why);
-    send_error(s, c, seq, err, "%s", why); /* best effort: it may not be reading */
-    COUNT(s, dropped);
-    client_gone(s, c);
+    srv_log("%s client %" PRIu64 " (pid %d): dropped: %s", c->proto->name, c->id, (int)c->pid, why);
+    send_error_text(s, c, seq, err, why); /* best effort: it may not be reading */
+    SRV_COUNT(s, dropped);
+    srv_client_gone(s, c);
 }
 
-/* ---- requests ----------------------------------------------------------------------- */
+/* ---- buffers and requests, for the protocols ----------------------------------------- */
 
-static const weftd_task_cfg_t *task_by_id(const weftd_server_t *s, uint16_t id, unsigned *index)
+const weftd_task_cfg_t *srv_task(const weftd_server_t *s, uint16_t id, unsigned *index)
 {
     for (unsigned i = 0; i < s->cfg.num_tasks; i++)
         if (s->cfg.task[i].id == id) {
@@ -311,7 +235,7 @@ static const weftd_task_cfg_t *task_by_id(const weftd_server_t *s, uint16_t id, 
     return NULL;
 }
 
-static buffer_t *buffer_by_id(client_t *c, uint32_t id)
+buffer_t *srv_buffer(client_t *c, uint32_t id)
 {
     for (buffer_t *b = c->bufs; b; b = b->next)
         if (b->id == id)
@@ -319,113 +243,118 @@ static buffer_t *buffer_by_id(client_t *c, uint32_t id)
     return NULL;
 }
 
-/* Check a SUBMIT against the task and the client's buffers and turn it into the
- * manager's arguments; 0, or a positive errno with why set. */
-static int build_args(client_t *c, const weftd_task_cfg_t *t, const weftd_msg_t *m, request_t *r,
-                      uint64_t *vals, weft_mem_window_t *win, weft_reconf_args_t *a, char *why,
-                      size_t len)
+int srv_alloc(weftd_server_t *s, client_t *c, const uint64_t *sizes, unsigned n, buffer_t **out,
+              int *fds, char *why, size_t len)
 {
-    const unsigned n = m->u.submit.num_args;
-    if (!t->accelerator && n > 1) {
-        snprintf(why, len, "task %s is a thread: at most 1 argument (its init data), not %u",
-                 t->name, n);
+    const weftd_limits_t *l = &s->cfg.limits;
+    size_t part[WEFTD_FRED_MAX_BUFFERS] = {0};
+    uint64_t total = 0;
+    if (n == 0 || n > WEFTD_FRED_MAX_BUFFERS) {
+        snprintf(why, len, "%u buffers at once", n);
         return EINVAL;
     }
     for (unsigned i = 0; i < n; i++) {
-        const weftd_arg_t *g = &m->u.submit.arg[i];
-        vals[i] = g->value;
-        if (g->kind == WEFTD_ARG_BUFFER) {
-            buffer_t *b = buffer_by_id(c, g->buffer);
-            if (!b) {
-                snprintf(why, len, "argument %u: no buffer %u of this client's", i, g->buffer);
-                return ENOENT;
-            }
-            if (g->value >= b->size) {
-                snprintf(why, len,
-                         "argument %u: offset %" PRIu64 " past buffer %u's %" PRIu64 " bytes", i,
-                         g->value, b->id, b->size);
-                return EINVAL;
-            }
-            vals[i] = b->bus + g->value;
-            unsigned k = 0;
-            while (k < r->nbuf && r->buf[k] != b)
-                k++;
-            if (k == r->nbuf) {
-                r->buf[r->nbuf] = b;
-                win[r->nbuf++] = (weft_mem_window_t){b->bus, b->size, WEFT_MEM_RW};
-            }
-        }
-        if (!t->accelerator && vals[i] > UINT32_MAX) {
-            snprintf(why, len, "task %s is a thread: its init data is 32 bits, not %#" PRIx64,
-                     t->name, vals[i]);
-            return EINVAL;
-        }
+        part[i] =
+            sizes[i] > l->buffer_bytes ? l->buffer_bytes + 1 : (sizes[i] + 4095) / 4096 * 4096;
+        total += part[i];
     }
-    *a = (weft_reconf_args_t){
-        .init_data = n ? (uint32_t)vals[0] : 0, .windows = win, .num_windows = r->nbuf};
-    if (t->accelerator) {
-        a->acc_args = vals;
-        a->num_acc_args = n;
+    if (c->nbufs + n > l->buffers) {
+        snprintf(why, len, "%u buffers held already (the limit is %u)", c->nbufs, l->buffers);
+        return EDQUOT;
     }
+    if (total > l->buffer_bytes || total > l->buffer_bytes - c->bytes) {
+        snprintf(why, len, "%" PRIu64 " bytes more would pass this client's %" PRIu64, total,
+                 l->buffer_bytes);
+        return EDQUOT;
+    }
+    for (unsigned i = 0; i < n; i++)
+        if (!(out[i] = calloc(1, sizeof *out[i]))) {
+            while (i > 0)
+                free(out[--i]);
+            snprintf(why, len, "out of memory");
+            return ENOMEM;
+        }
+    void *cpu;
+    uint64_t bus;
+    int rc = weft_mem_share_parts(s->w, part, n, &cpu, &bus, fds);
+    if (rc) {
+        snprintf(why, len, "no buffer of %" PRIu64 " bytes: %s", total, strerror(-rc));
+        for (unsigned i = 0; i < n; i++)
+            free(out[i]);
+        return -rc;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        buffer_t *b = out[i];
+        b->fd = -1;
+        b->owner = i == 0;
+        b->id = ++c->next_buf;
+        b->cpu = cpu;
+        b->bus = bus;
+        b->size = part[i];
+        cpu = (uint8_t *)cpu + part[i];
+        bus += part[i];
+        b->next = c->bufs;
+        c->bufs = b;
+        c->nbufs++;
+        c->bytes += part[i];
+    }
+    srv_live_counts(s);
     return 0;
 }
 
-static void on_submit(weftd_server_t *s, client_t *c, const weftd_msg_t *m)
+int srv_free(weftd_server_t *s, client_t *c, buffer_t *b)
 {
-    unsigned index = 0;
-    const weftd_task_cfg_t *t = task_by_id(s, m->u.submit.task, &index);
-    if (!t) {
-        send_error(s, c, m->seq, ENOENT, "no task with id %u", m->u.submit.task);
-        COUNT(s, errors);
-        return;
-    }
+    if (b->users)
+        return EBUSY;
+    for (buffer_t **pp = &c->bufs; *pp; pp = &(*pp)->next)
+        if (*pp == b) {
+            *pp = b->next;
+            break;
+        }
+    c->nbufs--;
+    c->bytes -= b->size;
+    free_buffer(s, b);
+    srv_live_counts(s);
+    return 0;
+}
+
+int srv_submit(weftd_server_t *s, client_t *c, unsigned task, const weft_reconf_args_t *a,
+               buffer_t *const *bufs, unsigned nbuf, uint32_t seq, char *why, size_t len)
+{
+    const char *name = s->cfg.task[task].name;
     if (c->nreqs >= s->cfg.limits.requests) {
-        send_error(s, c, m->seq, EAGAIN, "%u requests not done already (the limit)", c->nreqs);
-        COUNT(s, errors);
-        return;
+        snprintf(why, len, "%u requests not done already (the limit)", c->nreqs);
+        return EAGAIN;
     }
-    for (request_t *o = c->reqs; o; o = o->next)
-        if (o->seq == m->seq) {
-            send_error(s, c, m->seq, EEXIST, "request %u is not done yet", m->seq);
-            COUNT(s, errors);
-            return;
-        }
     request_t *r = calloc(1, sizeof *r);
-    uint64_t vals[WEFTD_MAX_ARGS];
-    weft_mem_window_t win[WEFTD_MAX_ARGS];
-    weft_reconf_args_t a;
-    char why[WEFTD_MAX_TEXT];
-    int err = r ? build_args(c, t, m, r, vals, win, &a, why, sizeof why) : ENOMEM;
-    if (err == 0) {
-        int rc = weft_reconf_submit(s->mgr, index, &a, &r->q);
-        err = -rc;
-        if (rc == 0 && (rc = watch(s, EPOLL_CTL_ADD, weft_reconf_fd(r->q), EPOLLIN, &r->src))) {
-            weft_reconf_abort(r->q);
-            weft_reconf_release(r->q);
-            err = -rc;
-        }
-        if (err)
-            snprintf(why, sizeof why, "task %s could not be submitted: %s", t->name, strerror(err));
-    } else if (err == ENOMEM) {
-        snprintf(why, sizeof why, "out of memory");
+    if (!r) {
+        snprintf(why, len, "out of memory");
+        return ENOMEM;
     }
-    if (err) {
+    int rc = weft_reconf_submit(s->mgr, task, a, &r->q);
+    if (rc == 0 && (rc = watch(s, EPOLL_CTL_ADD, weft_reconf_fd(r->q), EPOLLIN, &r->src))) {
+        weft_reconf_abort(r->q);
+        weft_reconf_release(r->q);
+    }
+    if (rc) {
+        snprintf(why, len, "task %s could not be submitted: %s", name, strerror(-rc));
         free(r);
-        send_error(s, c, m->seq, err, "%s", why);
-        COUNT(s, errors);
-        return;
+        return -rc;
     }
     r->src.kind = SRC_REQUEST;
     r->c = c;
-    r->seq = m->seq;
-    for (unsigned k = 0; k < r->nbuf; k++)
-        r->buf[k]->users++;
+    r->seq = seq;
+    for (unsigned k = 0; k < nbuf; k++) {
+        r->buf[k] = bufs[k];
+        bufs[k]->users++;
+    }
+    r->nbuf = nbuf;
     r->next = c->reqs;
     c->reqs = r;
     c->nreqs++;
-    COUNT(s, requests);
-    live_counts(s);
-    send_msg(s, c, &(weftd_msg_t){.type = WEFTD_SUBMIT, .seq = m->seq, .from_server = 1}, -1);
+    SRV_COUNT(s, requests);
+    srv_live_counts(s);
+    return 0;
 }
 
 static void on_request_end(weftd_server_t *s, request_t *r)
@@ -445,165 +374,15 @@ static void on_request_end(weftd_server_t *s, request_t *r)
         }
     c->nreqs--;
     if (c->fd < 0) {
-        COUNT(s, orphaned);
+        SRV_COUNT(s, orphaned);
         if (!c->reqs)
             free_client(s, c);
     } else {
-        weftd_msg_t m = {.type = WEFTD_DONE, .seq = r->seq, .from_server = 1};
-        m.u.done.status = res.status > 0 ? -res.status : res.status;
-        m.u.done.exit_value = res.exit_value;
-        m.u.done.slot = (uint16_t)res.slot;
-        m.u.done.reconfigured = (uint8_t)res.reconfigured;
-        m.u.done.wait_cycles = res.wait_cycles;
-        m.u.done.reconf_cycles = res.reconf_cycles;
-        m.u.done.exec_cycles = res.exec_cycles;
-        COUNT(s, completed);
-        if (send_msg(s, c, &m, -1) != 0)
-            client_gone(s, c);
+        SRV_COUNT(s, completed);
+        c->proto->on_done(s, c, r, &res);
     }
     free(r);
-    live_counts(s);
-}
-
-/* ---- the other messages ----------------------------------------------------------------- */
-
-static void on_alloc(weftd_server_t *s, client_t *c, const weftd_msg_t *m)
-{
-    const uint64_t size = (m->u.alloc.size + 4095) / 4096 * 4096;
-    const weftd_limits_t *l = &s->cfg.limits;
-    int err = 0;
-    char why[WEFTD_MAX_TEXT] = "";
-    if (c->nbufs >= l->buffers) {
-        err = EDQUOT;
-        snprintf(why, sizeof why, "%u buffers held already (the limit)", c->nbufs);
-    } else if (m->u.alloc.size > l->buffer_bytes || size > l->buffer_bytes - c->bytes) {
-        err = EDQUOT;
-        snprintf(why, sizeof why, "%" PRIu64 " bytes more would pass this client's %" PRIu64, size,
-                 l->buffer_bytes);
-    }
-    buffer_t *b = err ? NULL : calloc(1, sizeof *b);
-    int fd = -1;
-    if (!err && !b)
-        err = ENOMEM;
-    if (!err) {
-        int rc = weft_mem_share(s->w, (size_t)size, &b->cpu, &b->bus, &fd);
-        err = -rc;
-        if (rc)
-            snprintf(why, sizeof why, "no buffer of %" PRIu64 " bytes: %s", size, strerror(-rc));
-    }
-    if (err) {
-        free(b);
-        send_error(s, c, m->seq, err, "%s", why[0] ? why : strerror(err));
-        COUNT(s, errors);
-        return;
-    }
-    b->id = ++c->next_buf;
-    b->size = size;
-    b->next = c->bufs;
-    c->bufs = b;
-    c->nbufs++;
-    c->bytes += size;
-    weftd_msg_t a = {.type = WEFTD_ALLOC, .seq = m->seq, .from_server = 1};
-    a.u.alloc.buffer = b->id;
-    a.u.alloc.size = size;
-    send_msg(s, c, &a, fd);
-    live_counts(s);
-}
-
-static void on_free(weftd_server_t *s, client_t *c, const weftd_msg_t *m)
-{
-    buffer_t **pp = &c->bufs;
-    while (*pp && (*pp)->id != m->u.free_.buffer)
-        pp = &(*pp)->next;
-    buffer_t *b = *pp;
-    if (!b || b->users) {
-        send_error(s, c, m->seq, b ? EBUSY : ENOENT,
-                   b ? "buffer %u is named by a request not done yet" : "no buffer %u",
-                   m->u.free_.buffer);
-        COUNT(s, errors);
-        return;
-    }
-    *pp = b->next;
-    c->nbufs--;
-    c->bytes -= b->size;
-    weft_mem_free(s->w, b->cpu);
-    free(b);
-    send_msg(s, c, &(weftd_msg_t){.type = WEFTD_FREE, .seq = m->seq, .from_server = 1}, -1);
-    live_counts(s);
-}
-
-static void on_cancel(weftd_server_t *s, client_t *c, const weftd_msg_t *m)
-{
-    request_t *r = c->reqs;
-    while (r && r->seq != m->u.cancel.target)
-        r = r->next;
-    int rc = r ? weft_reconf_cancel(r->q) : -ENOENT;
-    if (rc == 0) {
-        send_msg(s, c, &(weftd_msg_t){.type = WEFTD_CANCEL, .seq = m->seq, .from_server = 1}, -1);
-        return;
-    }
-    send_error(s, c, m->seq, -rc,
-               rc == -EBUSY    ? "request %u has started (execution is not preemptive)"
-               : rc == -ENOENT ? "no request %u not done yet"
-                               : "request %u has ended",
-               m->u.cancel.target);
-    COUNT(s, errors);
-}
-
-static void on_message(weftd_server_t *s, client_t *c, const weftd_msg_t *m)
-{
-    if (!c->hello && m->type != WEFTD_HELLO) {
-        drop(s, c, m->seq, EPROTO, "HELLO must come first");
-        return;
-    }
-    switch (m->type) {
-    case WEFTD_HELLO: {
-        if (c->hello) {
-            drop(s, c, m->seq, EPROTO, "a second HELLO");
-            return;
-        }
-        if (m->u.hello.min_version > WEFTD_VERSION || m->u.hello.max_version < WEFTD_VERSION) {
-            char why[80];
-            snprintf(why, sizeof why, "versions %u-%u asked, this server speaks %u",
-                     m->u.hello.min_version, m->u.hello.max_version, WEFTD_VERSION);
-            drop(s, c, m->seq, EPROTONOSUPPORT, why);
-            return;
-        }
-        c->hello = true;
-        weftd_msg_t a = {.type = WEFTD_HELLO, .seq = m->seq, .from_server = 1};
-        a.u.hello.version = WEFTD_VERSION;
-        a.u.hello.num_tasks = (uint16_t)s->cfg.num_tasks;
-        send_msg(s, c, &a, -1);
-        return;
-    }
-    case WEFTD_TASKS: {
-        weftd_msg_t a = {.type = WEFTD_TASKS, .seq = m->seq, .from_server = 1};
-        a.u.tasks.count = (uint16_t)s->cfg.num_tasks;
-        for (unsigned i = 0; i < s->cfg.num_tasks; i++) {
-            const weftd_task_cfg_t *t = &s->cfg.task[i];
-            a.u.tasks.task[i] =
-                (weftd_task_t){t->id, (uint8_t)t->partition, (uint8_t)t->accelerator, ""};
-            memcpy(a.u.tasks.task[i].name, t->name, sizeof t->name);
-        }
-        send_msg(s, c, &a, -1);
-        return;
-    }
-    case WEFTD_ALLOC:
-        on_alloc(s, c, m);
-        return;
-    case WEFTD_FREE:
-        on_free(s, c, m);
-        return;
-    case WEFTD_SUBMIT:
-        on_submit(s, c, m);
-        return;
-    case WEFTD_CANCEL:
-        on_cancel(s, c, m);
-        return;
-    default: /* the decoder lets no other type from a client through */
-        drop(s, c, m->seq, EPROTO, "a message only the server sends");
-        return;
-    }
+    srv_live_counts(s);
 }
 
 /* Read what the socket has and act on every whole message, while answers can go out.
@@ -632,35 +411,19 @@ static bool on_readable(weftd_server_t *s, client_t *c)
         if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
             return true;
         if (sent_fds || (n > 0 && (mh.msg_flags & MSG_CTRUNC))) {
-            drop(s, c, 0, EPROTO, "a client sends no file descriptors");
+            srv_drop(s, c, 0, EPROTO, "a client sends no file descriptors");
             return false;
         }
         if (n <= 0) { /* hung up, or the socket failed */
-            logf_("client %" PRIu64 " (pid %d): gone%s", c->id, (int)c->pid,
-                  c->nreqs ? ", its requests aborted" : "");
-            COUNT(s, departed);
-            client_gone(s, c);
+            srv_log("client %" PRIu64 " (pid %d): gone%s", c->id, (int)c->pid,
+                    c->nreqs ? ", its requests aborted" : "");
+            SRV_COUNT(s, departed);
+            srv_client_gone(s, c);
             return false;
         }
         c->in_len += (size_t)n;
-        for (;;) {
-            weftd_msg_t m;
-            char why[WEFTD_MAX_TEXT];
-            long used = weftd_decode(c->in, c->in_len, 0, &m, why, sizeof why);
-            if (used < 0) {
-                drop(s, c, 0, EPROTO, why);
-                return false;
-            }
-            if (used == 0)
-                break;
-            memmove(c->in, c->in + used, c->in_len - (size_t)used);
-            c->in_len -= (size_t)used;
-            on_message(s, c, &m);
-            if (c->fd < 0)
-                return false;
-            if (c->out) /* the socket is full: read on when it has taken the answers */
-                return true;
-        }
+        if (!c->proto->on_bytes(s, c))
+            return false;
     }
     return true;
 }
@@ -682,70 +445,71 @@ static bool allowed(const weftd_config_t *cfg, const struct ucred *cr)
 
 /* Answer ERROR to a connection turned away, if its socket takes it at once, and close
  * it (not a client yet). */
-static void refuse(weftd_server_t *s, int fd, int err, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
-static void refuse(weftd_server_t *s, int fd, int err, const char *fmt, ...)
+static void refuse(weftd_server_t *s, const listener_t *l, int fd, int err, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+static void refuse(weftd_server_t *s, const listener_t *l, int fd, int err, const char *fmt, ...)
 {
-    weftd_msg_t m;
+    char text[WEFTD_MAX_TEXT + 1];
     va_list ap;
     va_start(ap, fmt);
-    make_error(&m, 0, err, fmt, ap);
+    vsnprintf(text, sizeof text, fmt, ap);
     va_end(ap);
-    uint8_t buf[WEFTD_HEADER_BYTES + WEFTD_MAX_TEXT + 8];
-    long n = weftd_encode(&m, buf, sizeof buf);
+    uint8_t buf[WEFTD_HEADER_BYTES + WEFTD_MAX_TEXT + 16];
+    long n = l->proto->encode_error(buf, sizeof buf, 0, err, text);
     if (n > 0 && send(fd, buf, (size_t)n, MSG_DONTWAIT | MSG_NOSIGNAL) < 0) {
         /* it went away already: nothing to tell */
     }
     close(fd);
-    COUNT(s, refused);
+    SRV_COUNT(s, refused);
 }
 
-static void on_accept(weftd_server_t *s)
+static void on_accept(weftd_server_t *s, listener_t *l)
 {
     for (;;) {
-        int fd = accept4(s->listen_fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        int fd = accept4(l->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0) {
             if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
-                logf_("accept: %s", strerror(errno));
+                srv_log("accept: %s", strerror(errno));
             return;
         }
         struct ucred cr;
         socklen_t cl = sizeof cr;
         if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &cl) != 0) {
-            refuse(s, fd, EACCES, "the peer's credentials cannot be read");
+            refuse(s, l, fd, EACCES, "the peer's credentials cannot be read");
             continue;
         }
         if (!allowed(&s->cfg, &cr)) {
-            logf_("pid %d: refused: user %u may not use this server", (int)cr.pid,
-                  (unsigned)cr.uid);
-            refuse(s, fd, EACCES, "user %u (group %u) may not use this server", (unsigned)cr.uid,
+            srv_log("pid %d: refused: user %u may not use this server", (int)cr.pid,
+                    (unsigned)cr.uid);
+            refuse(s, l, fd, EACCES, "user %u (group %u) may not use this server", (unsigned)cr.uid,
                    (unsigned)cr.gid);
             continue;
         }
         if (s->connected >= s->cfg.limits.clients) {
-            refuse(s, fd, EUSERS, "the server has %u clients (its limit)", s->connected);
+            refuse(s, l, fd, EUSERS, "the server has %u clients (its limit)", s->connected);
             continue;
         }
         client_t *c = calloc(1, sizeof *c);
         if (!c) {
-            refuse(s, fd, ENOMEM, "out of memory");
+            refuse(s, l, fd, ENOMEM, "out of memory");
             continue;
         }
         c->src.kind = SRC_CLIENT;
+        c->proto = l->proto;
         c->fd = fd;
         c->pid = cr.pid;
         c->uid = cr.uid;
         c->id = ++s->next_client;
         if (watch(s, EPOLL_CTL_ADD, fd, EPOLLIN, &c->src) != 0) {
             free(c);
-            refuse(s, fd, ENOMEM, "cannot watch the connection");
+            refuse(s, l, fd, ENOMEM, "cannot watch the connection");
             continue;
         }
         c->next = s->clients;
         s->clients = c;
         s->connected++;
-        COUNT(s, accepted);
-        live_counts(s);
+        SRV_COUNT(s, accepted);
+        srv_live_counts(s);
     }
 }
 
@@ -766,7 +530,7 @@ int weftd_server_run(weftd_server_t *s)
             case SRC_STOP:
                 return 0;
             case SRC_LISTEN:
-                on_accept(s);
+                on_accept(s, (listener_t *)src);
                 break;
             case SRC_REQUEST:
                 on_request_end(s, (request_t *)src);
@@ -777,8 +541,8 @@ int weftd_server_run(weftd_server_t *s)
                     break;
                 /* Answers waiting go first; on a hang-up sending them fails. */
                 if (c->out && flush(s, c) != 0) {
-                    COUNT(s, departed);
-                    client_gone(s, c);
+                    SRV_COUNT(s, departed);
+                    srv_client_gone(s, c);
                     break;
                 }
                 if (!c->out)
@@ -794,7 +558,7 @@ int weftd_server_run(weftd_server_t *s)
 /* ---- set-up ------------------------------------------------------------------------- */
 
 /* Bind path, replacing a stale socket file but never a live server's or another file. */
-static int listen_at(weftd_server_t *s, const char *path, char *why, size_t len)
+static int listen_at(weftd_server_t *s, listener_t *l, const char *path, char *why, size_t len)
 {
     struct sockaddr_un a = {.sun_family = AF_UNIX};
     if (strlen(path) >= sizeof a.sun_path) {
@@ -818,34 +582,36 @@ static int listen_at(weftd_server_t *s, const char *path, char *why, size_t len)
         }
         unlink(path);
     }
-    s->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    l->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
     const bool others = s->cfg.num_allow_uid || s->cfg.num_allow_gid;
-    int rc = s->listen_fd < 0 ? -errno : 0;
-    if (rc == 0 && bind(s->listen_fd, (struct sockaddr *)&a, sizeof a) != 0)
+    int rc = l->fd < 0 ? -errno : 0;
+    if (rc == 0 && bind(l->fd, (struct sockaddr *)&a, sizeof a) != 0)
         rc = -errno;
     /* The policy is SO_PEERCRED's; the file's mode only keeps others out when nobody else
      * is allowed anyway. */
     if (rc == 0 && chmod(path, others ? 0666 : 0600) != 0)
         rc = -errno;
-    if (rc == 0 && listen(s->listen_fd, 64) != 0)
+    if (rc == 0 && listen(l->fd, 64) != 0)
         rc = -errno;
     if (rc != 0)
         snprintf(why, len, "cannot listen at %s: %s", path, strerror(-rc));
     else
-        snprintf(s->path, sizeof s->path, "%s", path);
+        snprintf(l->path, sizeof l->path, "%s", path);
     return rc;
 }
 
-int weftd_server_open(weft_t *w, const weftd_config_t *cfg, const char *socket_path,
-                      weftd_server_t **out, char *why, size_t len)
+int weftd_server_open(weft_t *w, const weftd_config_t *cfg, weftd_server_t **out, char *why,
+                      size_t len)
 {
     weftd_server_t *s = calloc(1, sizeof *s);
     if (!s)
         return -ENOMEM;
     s->w = w;
     s->cfg = *cfg;
-    s->listen_fd = s->stop_fd = s->ep = -1;
-    s->listen_src.kind = SRC_LISTEN;
+    s->stop_fd = s->ep = -1;
+    const proto_t *protos[2] = {&weft_proto, &fred_proto};
+    for (unsigned i = 0; i < 2; i++)
+        s->listen[i] = (listener_t){{SRC_LISTEN}, -1, protos[i], ""};
     s->stop_src.kind = SRC_STOP;
     pthread_mutex_init(&s->stats_mu, NULL);
 
@@ -859,7 +625,9 @@ int weftd_server_open(weft_t *w, const weftd_config_t *cfg, const char *socket_p
                                         t->accelerator};
     }
     /* The socket first: a second server stops here, before it touches the fabric. */
-    int rc = listen_at(s, socket_path, why, len);
+    int rc = listen_at(s, &s->listen[0], cfg->socket_path, why, len);
+    if (rc == 0 && cfg->fred_socket_path[0])
+        rc = listen_at(s, &s->listen[1], cfg->fred_socket_path, why, len);
     weft_reconf_config_t rc_cfg = {parts, cfg->num_partitions, tasks, cfg->num_tasks};
     if (rc == 0 && (rc = weft_reconf_open(w, &rc_cfg, &s->mgr)) != 0)
         snprintf(why, len,
@@ -872,8 +640,9 @@ int weftd_server_open(weft_t *w, const weftd_config_t *cfg, const char *socket_p
         if (s->ep < 0 || s->stop_fd < 0)
             rc = -errno;
     }
-    if (rc == 0)
-        rc = watch(s, EPOLL_CTL_ADD, s->listen_fd, EPOLLIN, &s->listen_src);
+    for (unsigned i = 0; i < 2 && rc == 0; i++)
+        if (s->listen[i].fd >= 0)
+            rc = watch(s, EPOLL_CTL_ADD, s->listen[i].fd, EPOLLIN, &s->listen[i].src);
     if (rc == 0)
         rc = watch(s, EPOLL_CTL_ADD, s->stop_fd, EPOLLIN, &s->stop_src);
     if (rc != 0) {
@@ -922,10 +691,11 @@ void weftd_server_close(weftd_server_t *s)
     bury(s);
     if (s->mgr)
         weft_reconf_close(s->mgr);
-    if (s->listen_fd >= 0) {
-        close(s->listen_fd);
-        unlink(s->path);
-    }
+    for (unsigned i = 0; i < 2; i++)
+        if (s->listen[i].fd >= 0) {
+            close(s->listen[i].fd);
+            unlink(s->listen[i].path);
+        }
     if (s->stop_fd >= 0)
         close(s->stop_fd);
     if (s->ep >= 0)

@@ -31,13 +31,14 @@ typedef struct weftd_server_stats {
 } weftd_server_stats_t;
 
 /**
- * @brief Open the reconfiguration manager for cfg's partitions and tasks on w, and listen
- *        on socket_path (a stale socket file there is replaced; a live server's is not).
+ * @brief Listen on cfg's socket_path (Weft's protocol) and, when it is not empty, its
+ *        fred_socket_path (FRED's), then open the reconfiguration manager for its
+ *        partitions and tasks on w. A stale socket file is replaced; a live server's is not.
  * @retval 0 *out set
  * @retval -EADDRINUSE another server answers there; other -errno (why says)
  */
-int weftd_server_open(weft_t *w, const weftd_config_t *cfg, const char *socket_path,
-                      weftd_server_t **out, char *why, size_t why_len);
+int weftd_server_open(weft_t *w, const weftd_config_t *cfg, weftd_server_t **out, char *why,
+                      size_t why_len);
 
 /** @brief Serve until weftd_server_stop(). @retval 0, or -errno of a failed epoll_wait */
 int weftd_server_run(weftd_server_t *s);

@@ -210,6 +210,17 @@ int weft_mem_alloc(weft_t *w, size_t size, void **cpu, uint64_t *bus);
  */
 int weft_mem_share(weft_t *w, size_t size, void **cpu, uint64_t *bus, int *fd);
 
+/**
+ * @brief weft_mem_share() for n parts in one block, one after another, each rounded up
+ *        to pages and with an fd of its own: one memory window covers them all (a slot
+ *        has few windows; a FRED task's buffers are separate files). weft_mem_free() of
+ *        *cpu frees the whole block.
+ * @retval 0 success, *cpu and *bus (the first part's) and fds[0..n-1] set
+ * @retval as weft_mem_share()
+ */
+int weft_mem_share_parts(weft_t *w, const size_t *sizes, unsigned n, void **cpu, uint64_t *bus,
+                         int *fds);
+
 /** @brief Free memory from weft_mem_alloc() or weft_mem_share().
  *  @retval -EINVAL not an allocation */
 int weft_mem_free(weft_t *w, void *cpu);

@@ -102,8 +102,11 @@ TEST_F(Config, EachMistakeIsNamed)
          "slot 0 is in a partition already"},
         {With(R"([{"name": "a", "slots": [64]}])", kTasks), "slots[0] is not a slot number"},
         {With(R"([{"name": "a", "slots": []}])", kTasks), "slots must be a list"},
-        {With(kParts, R"([{"id": 0, "name": "x", "partition": "big", "bitstream": "x"}])"),
-         "id 0 is not 1-65535"},
+        {With(kParts, R"([{"id": 70000, "name": "x", "partition": "big", "bitstream": "x"}])"),
+         "id 70000 is not 0-65535"},
+        {With(kParts, R"([{"id": 1, "name": "x", "partition": "big", "bitstream": "x",
+                           "buffers": [0]}])"),
+         "buffers[0] is not a size"},
         {With(kParts, R"([{"id": 1, "name": "x", "partition": "huge", "bitstream": "x"}])"),
          "no partition named \"huge\""},
         {With(kParts, R"([{"id": 1, "name": "x", "partition": "big", "bitstream": "x"},
@@ -136,6 +139,89 @@ TEST_F(Config, AMissingFileIsNamed)
     const std::string path = dir_ + "/none.json";
     EXPECT_EQ(weftd_config_load(path.c_str(), &cfg_, why_, sizeof why_), -ENOENT);
     EXPECT_NE(std::string(why_).find("none.json"), std::string::npos) << why_;
+}
+
+// FRED's files: arch.csv and hw_tasks.csv, as FRED's server reads them, and the older
+// layout without a timeout.
+class FredConfig : public Config
+{
+  protected:
+    int LoadFred(const std::string &arch, const std::string &tasks)
+    {
+        std::ofstream(dir_ + "/arch.csv") << arch;
+        std::ofstream(dir_ + "/hw_tasks.csv") << tasks;
+        why_[0] = '\0';
+        int rc = weftd_config_load_fred(dir_.c_str(), &cfg_, why_, sizeof why_);
+        std::remove((dir_ + "/arch.csv").c_str());
+        std::remove((dir_ + "/hw_tasks.csv").c_str());
+        return rc;
+    }
+};
+
+TEST_F(FredConfig, ReadsFredsFiles)
+{
+    ASSERT_EQ(LoadFred("# FRED architecture\np0, 2\n\np1\t1\n",
+                       "# name, id, timeout, partition, bits, buffers\n"
+                       "sum, 0, 1500, p0, bits, 4096, 4096, 4096\n"
+                       "mul 7 20ms p1 bits 64\n"
+                       "old, 9, p0, bits, 128\n"
+                       "idle, 10, 0, p1, bits\n"),
+              0)
+        << why_;
+    ASSERT_EQ(cfg_.num_partitions, 2u);
+    EXPECT_STREQ(cfg_.partition[0].name, "p0");
+    EXPECT_EQ(cfg_.partition[0].slots, 0x3u);
+    EXPECT_EQ(cfg_.partition[1].slots, 0x4u) << "slots follow in file order";
+    ASSERT_EQ(cfg_.num_tasks, 4u);
+    EXPECT_EQ(cfg_.task[0].id, 0u);
+    EXPECT_EQ(cfg_.task[0].timeout_us, 1500u) << "bare numbers are microseconds";
+    EXPECT_EQ(cfg_.task[0].num_buffers, 3u);
+    EXPECT_EQ(cfg_.task[0].accelerator, 1);
+    EXPECT_EQ(std::string(cfg_.task[0].bitstream), dir_ + "/bits/p0/sum.wbit");
+    EXPECT_EQ(cfg_.task[1].timeout_us, 20000u);
+    EXPECT_EQ(cfg_.task[1].partition, 1u);
+    EXPECT_EQ(cfg_.task[2].timeout_us, 10000000u) << "no timeout column: FRED's default";
+    EXPECT_EQ(cfg_.task[2].buffer[0], 128u);
+    EXPECT_EQ(cfg_.task[3].timeout_us, 10000000u) << "0 is FRED's default";
+    EXPECT_EQ(cfg_.task[3].num_buffers, 0u);
+    EXPECT_STREQ(cfg_.fred_socket_path, "/tmp/fred_sock");
+}
+
+TEST_F(FredConfig, AColumnLabelledInMillisecondsIsRead)
+{
+    ASSERT_EQ(LoadFred("p0 1\n", "# <name> <id> <timeout_ms> <partition> <bits> <buffers>\n"
+                                 "sum 1 15 p0 bits 64\n"),
+              0)
+        << why_;
+    EXPECT_EQ(cfg_.task[0].timeout_us, 15000u);
+}
+
+TEST_F(FredConfig, EachMistakeIsNamed)
+{
+    struct Case {
+        std::string arch, tasks;
+        const char *names;
+    };
+    const Case cases[] = {
+        {"P0, 1\n", "", "arch.csv:1: partition name \"P0\""},
+        {"p0, 0\n", "", "arch.csv:1: partition p0: slots \"0\" is not 1-64"},
+        {"p0, 1\np0, 1\n", "", "arch.csv:2: a second partition named p0"},
+        {"p0, 1, 2\n", "", "want <partition name>, <slots>"},
+        {"", "", "no partition"},
+        {"p0 1\n", "sum 1 10 p9 bits 64\n", "hw_tasks.csv:1: task sum: no partition \"p9\""},
+        {"p0 1\n", "sum x 10 p0 bits 64\n", "id \"x\""},
+        {"p0 1\n", "sum 1 10s p0 bits 64\n", "timeout \"10s\""},
+        {"p0 1\n", "sum 1 10 p0 bits 1 2 3 4 5 6 7\n", "7 buffers, at most 6"},
+        {"p0 1\n", "sum 1 10 p0 bits 0\n", "buffer size \"0\""},
+        {"p0 1\n", "sum 1 10 p0 bits\nsum 2 10 p0 bits\n", "task sum's already"},
+        {"p0 1\n", "sum 1\n", "want <name>"},
+        {"p0 1\n", "# nothing\n", "no task"},
+    };
+    for (const Case &c : cases) {
+        EXPECT_EQ(LoadFred(c.arch, c.tasks), -EINVAL) << c.arch << " / " << c.tasks;
+        EXPECT_NE(std::string(why_).find(c.names), std::string::npos)
+            << "wanted \"" << c.names << "\" in: " << why_;
+    }
 }
 
 } // namespace
