@@ -4,9 +4,10 @@
     report.py BENCH_DIR
 
 Reads BENCH_DIR/{os_overhead,communication,sim_speed,sort_study,image_study,reconfiguration,
-reconf_workload,area}.json (whichever exist), writes BENCH_DIR/report.md with Weft's figures
+reconf_workload,weftd,weftd_rta,area}.json (whichever exist), writes BENCH_DIR/report.md with Weft's figures
 beside the ReconOS and FRED papers', and BENCH_DIR/table5_turnaround.png,
-table8_image_fps.png, reconf_time.png, reconf_workload.png. A missing file is
+table8_image_fps.png, reconf_time.png, reconf_workload.png, weftd_overhead.png. A missing
+file is
 named in the report, not an error: each benchmark can also be run alone.
 """
 import json
@@ -419,6 +420,71 @@ def section_reconf(port, workload, bench_dir, md):
     md.append("\n![workload](reconf_workload.png)\n")
 
 
+def section_weftd(doc, rta, bench_dir, md):
+    md.append("## weftd, the fabric server\n")
+    if doc is None:
+        md.append("_weftd.json missing: run `build/bench/weft-bench-weftd`._\n")
+    else:
+        md.append("Per request, host microseconds, clients at once: a bare Unix-socket round "
+                  "trip (16 bytes to an epoll echo server); a SUBMIT the server checks and "
+                  "refuses (the protocol path alone); a SUBMIT until the server has accepted "
+                  "it (the scheduler and starting the request included); the whole request "
+                  "(hardware on the simulated fabric included). FRED: "
+                  f"{doc['fred_reference']}.\n")
+        rows = []
+        for r in doc["overhead"]:
+            for key, label in (("bare", "bare round trip"), ("refused", "refused (protocol)"),
+                               ("accepted", "accepted"), ("whole_request", "whole request")):
+                v = r[key]
+                rows.append([r["clients"], label, fmt(v["p50_us"], 1), fmt(v["p99_us"], 1),
+                             fmt(v["p999_us"], 1), fmt(v["max_us"], 1)])
+            rows.append([r["clients"], "**p50 / bare**",
+                         f"refused {fmt(r['p50_ratio_refused'])}, accepted {fmt(r['p50_ratio'])}",
+                         "", "", ""])
+        md.append(table(["clients", "", "p50", "p99", "p99.9", "max"], rows))
+        fig, ax = plt.subplots(figsize=(7, 4))
+        n = [r["clients"] for r in doc["overhead"]]
+        for key, label in (("bare", "bare round trip"), ("refused", "refused (protocol)"),
+                           ("accepted", "accepted")):
+            ax.plot(n, [r[key]["p50_us"] for r in doc["overhead"]], marker="o",
+                    label=f"{label}, p50")
+            ax.plot(n, [r[key]["p99_us"] for r in doc["overhead"]], marker="x", linestyle=":",
+                    label=f"{label}, p99")
+        ax.axhline(78, color="k", linewidth=0.8, label="FRED average overhead (Zynq)")
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xlabel("clients at once")
+        ax.set_ylabel("microseconds per request")
+        ax.set_title("weftd per request beside a bare socket round trip")
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(bench_dir / "weftd_overhead.png", dpi=120)
+        plt.close(fig)
+        md.append("\n![weftd overhead](weftd_overhead.png)\n")
+        st = doc["stress"]
+        held = st["held_after"]
+        md.append(f"\n**Stress**: {st['clients']:,} clients in waves of 50 in {st['seconds']:.1f} s: "
+                  f"{st['good']} ran a request ({st['good_right']} right, "
+                  f"{st['answered_twice']} answered twice), {st['died']} died mid-request, "
+                  f"{st['garbage']} sent garbage ({st['garbage_dropped']} dropped). Afterwards "
+                  f"the server held {held['clients']} clients, {held['buffers']} buffers, "
+                  f"{held['requests']} requests; {st['slots_serving']} of 4 requests at once ran "
+                  f"(slots 0x{st['slot_mask']:x}); resident memory {st['rss_before_kib']:,} -> "
+                  f"{st['rss_after_kib']:,} KiB.\n")
+    if rta is None:
+        md.append("_weftd_rta.json missing: run `bench/weftd_rta.py`._\n")
+        return
+    md.append("\n**Response-time analysis checked** (`weft-rta`, docs/rta.md): generated task "
+              "sets run on weftd; per hardware request, the largest measured delay (waiting + "
+              "programming + execution, fabric cycles) beside its bound.\n")
+    rows = [[r["taskset"], r["sw_task"], r["hw_task"], r["requests"], fmt(r["measured_max"]),
+             fmt(round(r["bound"])), "yes" if r["measured_max"] <= r["bound"] else "**NO**",
+             fmt(r["bound"] / r["measured_max"] if r["measured_max"] else None)]
+            for r in rta["rows"]]
+    md.append(table(["set", "sw task", "hw task", "requests", "measured max", "bound", "within",
+                     "bound / measured"], rows))
+
+
 def main():
     bench_dir = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "build/bench")
     md = ["# Weft benchmark report\n",
@@ -433,6 +499,7 @@ def main():
     section_image(load(bench_dir, "image_study"), bench_dir, md)
     section_reconf(load(bench_dir, "reconfiguration"), load(bench_dir, "reconf_workload"),
                    bench_dir, md)
+    section_weftd(load(bench_dir, "weftd"), load(bench_dir, "weftd_rta"), bench_dir, md)
     section_area(load(bench_dir, "area"), md)
     (bench_dir / "report.md").write_text("\n".join(md) + "\n")
     print(f"report written to {bench_dir / 'report.md'}")

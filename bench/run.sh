@@ -31,6 +31,7 @@ if [[ -n "$quick" ]]; then
   image_args=(--config all --w 3 --block 40 --frames 1)
   reconf_args=(--reps 1)
   workload_args=(--rounds 2 --threads 2)
+  weftd_args=(--reps 1)
   trace_frames=1
   # Two slots and one link: every static-region module, the only synthesis `make test` runs.
   area_args=(--quick --param NumSlots=2 --param NumLinks=1)
@@ -43,6 +44,7 @@ else
   image_args=(--config all --w 3,5 --block 4,8,20,40,80 --frames 12)
   reconf_args=()
   workload_args=(--rounds 12 --threads 4)
+  weftd_args=()
   trace_frames=4
   area_args=()
 fi
@@ -60,6 +62,7 @@ step "$bin/weft-bench-communication" "${comm_args[@]}" --out "$out/communication
 step "$bin/weft-bench-sim-speed" "${sim_args[@]}" --out "$out/sim_speed.json"
 step "$bin/weft-bench-reconfiguration" "${reconf_args[@]}" --out "$out/reconfiguration.json"
 step "$apps/weft-reconf" "${workload_args[@]}" --quiet --json "$out/reconf_workload.json"
+step "$bin/weft-bench-weftd" "${weftd_args[@]}" --out "$out/weftd.json"
 step "$apps/weft-sort" "${sort_args[@]}" --json "$out/sort_study.json" --trace "$out/sort_trace"
 step "$apps/weft-image" "${image_args[@]}" --json "$out/image_study.json"
 for c in a d; do
