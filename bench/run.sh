@@ -32,6 +32,7 @@ if [[ -n "$quick" ]]; then
   reconf_args=(--reps 1)
   workload_args=(--rounds 2 --threads 2)
   weftd_args=(--reps 1)
+  rta_args=(--sets 1 --jobs 2)
   trace_frames=1
   # Two slots and one link: every static-region module, the only synthesis `make test` runs.
   area_args=(--quick --param NumSlots=2 --param NumLinks=1)
@@ -45,6 +46,7 @@ else
   reconf_args=()
   workload_args=(--rounds 12 --threads 4)
   weftd_args=()
+  rta_args=(--sets 6 --jobs 10)
   trace_frames=4
   area_args=()
 fi
@@ -63,6 +65,7 @@ step "$bin/weft-bench-sim-speed" "${sim_args[@]}" --out "$out/sim_speed.json"
 step "$bin/weft-bench-reconfiguration" "${reconf_args[@]}" --out "$out/reconfiguration.json"
 step "$apps/weft-reconf" "${workload_args[@]}" --quiet --json "$out/reconf_workload.json"
 step "$bin/weft-bench-weftd" "${weftd_args[@]}" --out "$out/weftd.json"
+step "$python" "$src/bench/weftd_rta.py" --build "$build" "${rta_args[@]}" --out "$out/weftd_rta.json"
 step "$apps/weft-sort" "${sort_args[@]}" --json "$out/sort_study.json" --trace "$out/sort_trace"
 step "$apps/weft-image" "${image_args[@]}" --json "$out/image_study.json"
 for c in a d; do

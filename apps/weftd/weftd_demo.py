@@ -12,7 +12,6 @@ import argparse
 import os
 import subprocess
 import sys
-import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -26,39 +25,27 @@ def main():
     args = ap.parse_args()
     build = os.path.abspath(args.build)
     config = args.config or os.path.join(build, "server", "weftd-example.json")
-    with tempfile.TemporaryDirectory(prefix="weftd-demo-") as tmp:
-        sock = os.path.join(tmp, "weftd.sock")
-        server = subprocess.Popen([os.path.join(build, "server", "weftd"), "--config", config,
-                                   "--socket", sock], stdout=subprocess.PIPE, text=True)
-        line = server.stdout.readline()  # "weftd: serving ..." once it listens
-        print(line, end="")
-        if not line.startswith("weftd: serving"):
-            server.wait()
-            print("weftd_demo.py: weftd did not start", file=sys.stderr)
-            return 1
-        common = ["--socket", sock, "--rounds", str(args.rounds)] + (
+    sys.path.insert(0, os.path.join(build, "python"))
+    import weftd
+    env = dict(os.environ, PYTHONPATH=os.path.join(build, "python"))
+    failed = 0
+    with weftd.Server(os.path.join(build, "server", "weftd"), config) as srv:
+        print(srv.banner, end="")
+        common = ["--socket", srv.socket, "--rounds", str(args.rounds)] + (
             ["--quiet"] if args.quiet else [])
-        env = dict(os.environ, PYTHONPATH=os.path.join(build, "python"))
         c_client = subprocess.Popen([os.path.join(build, "apps", "weftd-client-demo")] + common,
                                     stdout=subprocess.PIPE, text=True)
         py_client = subprocess.Popen([sys.executable, os.path.join(HERE, "weftd_client_demo.py")]
                                      + common, stdout=subprocess.PIPE, text=True, env=env)
-        outs = [(name, p, p.communicate()[0]) for name, p in
-                (("C client", c_client), ("Python client", py_client))]
-        server.terminate()
-        rest = server.communicate(timeout=60)[0]
-        failed = 0
-        for name, p, out in outs:
+        for name, p in (("C client", c_client), ("Python client", py_client)):
+            out = p.communicate()[0]
             print("---- %s (exit %d)" % (name, p.returncode))
             print(out, end="")
             failed += p.returncode != 0
-        print(rest, end="")
-        if server.returncode != 0:
-            print("weftd_demo.py: weftd exited with %d" % server.returncode, file=sys.stderr)
-            failed += 1
-        print("weftd_demo.py: %s" % ("ok: both clients' results matched" if not failed
-                                     else "FAILED"))
-        return 1 if failed else 0
+    print(srv.closing, end="")
+    print("weftd_demo.py: %s" % ("ok: both clients' results matched" if not failed
+                                 else "FAILED"))
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ import errno
 import os
 from collections import namedtuple
 
-__all__ = ["Client", "Buffer", "Result", "Task", "WeftdError"]
+__all__ = ["Client", "Buffer", "Result", "Server", "Task", "WeftdError"]
 
 MAX_ARGS = 6
 _VALUE, _BUFFER = 0, 1
@@ -227,3 +227,39 @@ class Client:
     def run(self, task, *args):
         """Submit and wait."""
         return self.wait(self.submit(task, *args))
+
+
+class Server:
+    """A weftd process of one's own, for a program or a test: started with a configuration
+    on a socket in a fresh directory, stopped (SIGTERM) on leaving the with-block.
+
+        with weftd.Server("build/server/weftd", "build/server/weftd-example.json") as srv:
+            with weftd.Client(srv.socket) as c: ...
+
+    extra: more arguments for weftd (["--fred-socket", path]). The server's log goes to
+    stderr; its start line is in .banner, its closing lines in .closing after the block."""
+
+    def __init__(self, binary, config, extra=()):
+        self._cmd = [binary, "--config", config] + list(extra)
+        self.socket = self.banner = self.closing = None
+
+    def __enter__(self):
+        import subprocess
+        import tempfile
+        self._dir = tempfile.TemporaryDirectory(prefix="weftd-")
+        self.socket = os.path.join(self._dir.name, "weftd.sock")
+        self._proc = subprocess.Popen(self._cmd + ["--socket", self.socket],
+                                      stdout=subprocess.PIPE, text=True)
+        self.banner = self._proc.stdout.readline()  # printed once it listens
+        if not self.banner.startswith("weftd: serving"):
+            self._proc.wait()
+            self._dir.cleanup()
+            raise WeftdError(errno.ECHILD, "weftd did not start (exit %s)" % self._proc.returncode)
+        return self
+
+    def __exit__(self, *exc):
+        self._proc.terminate()
+        self.closing = self._proc.communicate(timeout=60)[0]
+        self._dir.cleanup()
+        if self._proc.returncode != 0 and exc[0] is None:
+            raise WeftdError(errno.ECHILD, "weftd exited with %d" % self._proc.returncode)
