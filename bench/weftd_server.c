@@ -122,6 +122,7 @@ static void *echo_main(void *arg)
 
 typedef struct level_client {
     pthread_t thread;
+    pthread_barrier_t *phase; /* every client measures one thing at a time, together */
     unsigned reps;
     double *bare, *accepted, *whole, *cycles, *refused; /* reps samples each, microseconds */
     int failed;
@@ -133,12 +134,11 @@ static void *level_main(void *arg)
     int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
     struct sockaddr_un a = {.sun_family = AF_UNIX};
     memcpy(a.sun_path, g_echo, sizeof g_echo);
-    if (connect(fd, (struct sockaddr *)&a, sizeof a) != 0) {
-        lc->failed = 1;
-        return NULL;
-    }
+    const int echo_ok = connect(fd, (struct sockaddr *)&a, sizeof a) == 0;
+    lc->failed |= !echo_ok; /* a failed client still takes its turns at the barrier */
     char msg[MSG_BYTES] = "weft round trip", back[MSG_BYTES];
-    for (unsigned k = 0; k < lc->reps; k++) {
+    pthread_barrier_wait(lc->phase);
+    for (unsigned k = 0; k < lc->reps && echo_ok; k++) {
         double t0 = bench_now_us();
         size_t got = 0;
         if (write(fd, msg, sizeof msg) != (ssize_t)sizeof msg)
@@ -156,6 +156,7 @@ static void *level_main(void *arg)
     close(fd);
     /* What the manager does once per request to stamp its ticket in fabric time: a
      * register read, through the simulated bus here (about a microsecond on a board). */
+    pthread_barrier_wait(lc->phase);
     for (unsigned k = 0; k < lc->reps; k++) {
         uint64_t cyc;
         double t0 = bench_now_us();
@@ -164,20 +165,20 @@ static void *level_main(void *arg)
         lc->cycles[k] = bench_now_us() - t0;
     }
 
-    weftd_client_t *c;
-    if (weftd_connect(g_sock, &c, NULL, 0) != 0) {
+    weftd_client_t *c = NULL;
+    if (weftd_connect(g_sock, &c, NULL, 0) != 0)
         lc->failed = 1;
-        return NULL;
-    }
     /* The protocol alone: a SUBMIT the server refuses after its checks (no such task). */
-    for (unsigned k = 0; k < lc->reps; k++) {
+    pthread_barrier_wait(lc->phase);
+    for (unsigned k = 0; k < lc->reps && c; k++) {
         weftd_arg_t n = weftd_value(16);
         double t0 = bench_now_us();
         if (weftd_submit(c, 65535, &n, 1, NULL) != -ENOENT)
             lc->failed = 1;
         lc->refused[k] = bench_now_us() - t0;
     }
-    for (unsigned k = 0; k < lc->reps; k++) {
+    pthread_barrier_wait(lc->phase);
+    for (unsigned k = 0; k < lc->reps && c; k++) {
         weftd_arg_t n = weftd_value(16);
         uint32_t req;
         weftd_result_t r;
@@ -224,10 +225,13 @@ static json_t *run_level(unsigned clients, unsigned reps)
     double *bare = calloc(total, sizeof *bare), *acc = calloc(total, sizeof *acc),
            *whole = calloc(total, sizeof *whole), *cyc = calloc(total, sizeof *cyc),
            *ref = calloc(total, sizeof *ref);
-    if (!lc || !bare || !acc || !whole || !cyc || !ref)
+    pthread_barrier_t phase;
+    if (!lc || !bare || !acc || !whole || !cyc || !ref ||
+        pthread_barrier_init(&phase, NULL, clients) != 0)
         die("overhead", "out of memory");
     for (unsigned i = 0; i < clients; i++) {
-        lc[i] = (level_client_t){.reps = reps,
+        lc[i] = (level_client_t){.phase = &phase,
+                                 .reps = reps,
                                  .bare = bare + (size_t)i * reps,
                                  .accepted = acc + (size_t)i * reps,
                                  .whole = whole + (size_t)i * reps,
@@ -241,6 +245,7 @@ static json_t *run_level(unsigned clients, unsigned reps)
         pthread_join(lc[i].thread, NULL);
         failed |= lc[i].failed;
     }
+    pthread_barrier_destroy(&phase);
     if (failed)
         die("overhead", "a client's request failed or returned a wrong result");
     double b[4], a[4], w[4], y[4], f[4];
