@@ -449,6 +449,7 @@ static void refuse(weftd_server_t *s, const listener_t *l, int fd, int err, cons
     __attribute__((format(printf, 5, 6)));
 static void refuse(weftd_server_t *s, const listener_t *l, int fd, int err, const char *fmt, ...)
 {
+    SRV_COUNT(s, refused); /* before the answer: whoever reads it sees the count */
     char text[WEFTD_MAX_TEXT + 1];
     va_list ap;
     va_start(ap, fmt);
@@ -460,7 +461,6 @@ static void refuse(weftd_server_t *s, const listener_t *l, int fd, int err, cons
         /* it went away already: nothing to tell */
     }
     close(fd);
-    SRV_COUNT(s, refused);
 }
 
 static void on_accept(weftd_server_t *s, listener_t *l)

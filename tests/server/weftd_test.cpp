@@ -282,7 +282,7 @@ TEST_F(Weftd, ClientDeathMidRequestCostsNobodyAnything)
     EXPECT_EQ(Stats().orphaned, 1u);
     // Both of the small partition's slots serve others at once: none was leaked.
     uint32_t a, b;
-    weftd_arg_t n = weftd_value(5000);
+    weftd_arg_t n = weftd_value(500000); // long enough that the two overlap
     ASSERT_EQ(weftd_submit(bystander, Id("popsum"), &n, 1, &a), 0);
     ASSERT_EQ(weftd_submit(bystander, Id("popsum"), &n, 1, &b), 0);
     weftd_result_t ra{}, rb{};
