@@ -92,6 +92,10 @@ int weftd_config_load(const char *path, weftd_config_t *out, char *why, size_t w
  */
 int weftd_config_load_fred(const char *dir, weftd_config_t *out, char *why, size_t why_len);
 
+/** @brief Write why (fmt) and return -EINVAL: how the readers refuse a file. */
+int weftd_config_refuse(char *why, size_t why_len, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /** @brief Whether s is a name the wire carries: 1 to 31 bytes of [a-z0-9_]. */
 bool weftd_name_ok(const char *s);
 

@@ -17,7 +17,6 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,16 +26,6 @@
 
 #define MAX_FIELDS 16
 #define FRED_DEFAULT_TIMEOUT_US 10000000u
-
-static int fail(char *why, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *why, size_t len, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(why, len, fmt, ap);
-    va_end(ap);
-    return -EINVAL;
-}
 
 /* Split line into at most MAX_FIELDS fields in place; their number, or -1 if more. */
 static int split(char *line, char **field)
@@ -106,7 +95,8 @@ static int each_line(const char *dir, const char *name, line_fn fn, weftd_config
     while (rc == 0 && fgets(line, sizeof line, f)) {
         lineno++;
         if (!strchr(line, '\n') && !feof(f)) {
-            rc = fail(why, len, "%s:%u: longer than %zu bytes", path, lineno, sizeof line - 2);
+            rc = weftd_config_refuse(why, len, "%s:%u: longer than %zu bytes", path, lineno,
+                                     sizeof line - 2);
             break;
         }
         char *field[MAX_FIELDS];
@@ -118,7 +108,8 @@ static int each_line(const char *dir, const char *name, line_fn fn, weftd_config
         }
         int n = split(line, field);
         if (n < 0) {
-            rc = fail(why, len, "%s:%u: more than %d fields", path, lineno, MAX_FIELDS);
+            rc = weftd_config_refuse(why, len, "%s:%u: more than %d fields", path, lineno,
+                                     MAX_FIELDS);
             break;
         }
         if (n == 0)
@@ -137,21 +128,23 @@ static int arch_line(char **field, int n, unsigned lineno, weftd_config_t *c, co
     (void)lineno, (void)dir, (void)unit_us;
     unsigned long long slots;
     if (n != 2)
-        return fail(why, len, "want <partition name>, <slots>; %d fields", n);
+        return weftd_config_refuse(why, len, "want <partition name>, <slots>; %d fields", n);
     if (!weftd_name_ok(field[0]))
-        return fail(why, len, "partition name \"%.40s\" is not 1-31 of [a-z0-9_]", field[0]);
+        return weftd_config_refuse(why, len, "partition name \"%.40s\" is not 1-31 of [a-z0-9_]",
+                                   field[0]);
     if (!number(field[1], 64, &slots) || slots == 0)
-        return fail(why, len, "partition %s: slots \"%.20s\" is not 1-64", field[0], field[1]);
+        return weftd_config_refuse(why, len, "partition %s: slots \"%.20s\" is not 1-64", field[0],
+                                   field[1]);
     if (c->num_partitions == WEFTD_MAX_PARTITIONS)
-        return fail(why, len, "more than %u partitions", WEFTD_MAX_PARTITIONS);
+        return weftd_config_refuse(why, len, "more than %u partitions", WEFTD_MAX_PARTITIONS);
     unsigned first = 0;
     for (unsigned i = 0; i < c->num_partitions; i++) {
         if (!strcmp(c->partition[i].name, field[0]))
-            return fail(why, len, "a second partition named %s", field[0]);
+            return weftd_config_refuse(why, len, "a second partition named %s", field[0]);
         first += (unsigned)__builtin_popcountll(c->partition[i].slots);
     }
     if (first + slots > 64)
-        return fail(why, len, "partition %s: past slot 63", field[0]);
+        return weftd_config_refuse(why, len, "partition %s: past slot 63", field[0]);
     weftd_partition_cfg_t *p = &c->partition[c->num_partitions++];
     snprintf(p->name, sizeof p->name, "%s", field[0]);
     p->slots = (slots == 64 ? ~0ull : ((1ull << slots) - 1)) << first;
@@ -167,21 +160,25 @@ static int task_line(char **field, int n, unsigned lineno, weftd_config_t *c, co
     const bool with_timeout = n >= 3 && isdigit((unsigned char)field[2][0]);
     const int part = with_timeout ? 3 : 2, bits = part + 1, first_buf = bits + 1;
     if (n < first_buf)
-        return fail(why, len,
-                    "want <name>, <id>, <timeout>, <partition>, <bitstream dir>, <buffer "
-                    "sizes>; %d fields",
-                    n);
+        return weftd_config_refuse(
+            why, len,
+            "want <name>, <id>, <timeout>, <partition>, <bitstream dir>, <buffer "
+            "sizes>; %d fields",
+            n);
     if (!weftd_name_ok(field[0]))
-        return fail(why, len, "task name \"%.40s\" is not 1-31 of [a-z0-9_]", field[0]);
+        return weftd_config_refuse(why, len, "task name \"%.40s\" is not 1-31 of [a-z0-9_]",
+                                   field[0]);
     if (!number(field[1], 65535, &id))
-        return fail(why, len, "task %s: id \"%.20s\" is not 0-65535", field[0], field[1]);
+        return weftd_config_refuse(why, len, "task %s: id \"%.20s\" is not 0-65535", field[0],
+                                   field[1]);
     if (c->num_tasks == WEFTD_MAX_TASKS)
-        return fail(why, len, "more than %u tasks", WEFTD_MAX_TASKS);
+        return weftd_config_refuse(why, len, "more than %u tasks", WEFTD_MAX_TASKS);
     weftd_task_cfg_t *t = &c->task[c->num_tasks];
     memset(t, 0, sizeof *t);
     if (with_timeout && !timeout(field[2], unit_us, &t->timeout_us))
-        return fail(why, len, "task %s: timeout \"%.20s\" is not a number (us, or with ms/us)",
-                    field[0], field[2]);
+        return weftd_config_refuse(why, len,
+                                   "task %s: timeout \"%.20s\" is not a number (us, or with ms/us)",
+                                   field[0], field[2]);
     if (!with_timeout)
         t->timeout_us = FRED_DEFAULT_TIMEOUT_US;
     t->partition = c->num_partitions;
@@ -189,27 +186,29 @@ static int task_line(char **field, int n, unsigned lineno, weftd_config_t *c, co
         if (!strcmp(c->partition[i].name, field[part]))
             t->partition = i;
     if (t->partition == c->num_partitions)
-        return fail(why, len, "task %s: no partition \"%.40s\" in arch.csv", field[0], field[part]);
+        return weftd_config_refuse(why, len, "task %s: no partition \"%.40s\" in arch.csv",
+                                   field[0], field[part]);
     if (n - first_buf > (int)WEFTD_FRED_MAX_BUFFERS)
-        return fail(why, len, "task %s: %d buffers, at most %u (an accelerator's arguments)",
-                    field[0], n - first_buf, WEFTD_FRED_MAX_BUFFERS);
+        return weftd_config_refuse(why, len,
+                                   "task %s: %d buffers, at most %u (an accelerator's arguments)",
+                                   field[0], n - first_buf, WEFTD_FRED_MAX_BUFFERS);
     for (int k = first_buf; k < n; k++) {
         unsigned long long size;
         if (!number(field[k], 1ull << 32, &size) || size == 0)
-            return fail(why, len, "task %s: buffer size \"%.20s\" is not 1 to 2^32", field[0],
-                        field[k]);
+            return weftd_config_refuse(why, len, "task %s: buffer size \"%.20s\" is not 1 to 2^32",
+                                       field[0], field[k]);
         t->buffer[t->num_buffers++] = size;
     }
     for (unsigned i = 0; i < c->num_tasks; i++)
         if (c->task[i].id == id || !strcmp(c->task[i].name, field[0]))
-            return fail(why, len, "task %s: its id or name is task %s's already", field[0],
-                        c->task[i].name);
+            return weftd_config_refuse(why, len, "task %s: its id or name is task %s's already",
+                                       field[0], c->task[i].name);
     char pname[WEFTD_NAME_BYTES];
     memcpy(pname, c->partition[t->partition].name, sizeof pname);
     int w = snprintf(t->bitstream, sizeof t->bitstream, "%s/%s/%s/%s.wbit", dir, field[bits], pname,
                      field[0]);
     if (w < 0 || (size_t)w >= sizeof t->bitstream)
-        return fail(why, len, "task %s: bitstream path too long", field[0]);
+        return weftd_config_refuse(why, len, "task %s: bitstream path too long", field[0]);
     t->id = (uint16_t)id;
     snprintf(t->name, sizeof t->name, "%s", field[0]);
     t->accelerator = 1;
@@ -224,10 +223,10 @@ int weftd_config_load_fred(const char *dir, weftd_config_t *out, char *why, size
     snprintf(out->fred_socket_path, sizeof out->fred_socket_path, "%s", WEFTD_FRED_SOCKET);
     int rc = each_line(dir, "arch.csv", arch_line, out, why, len);
     if (rc == 0 && out->num_partitions == 0)
-        rc = fail(why, len, "%s/arch.csv: no partition", dir);
+        rc = weftd_config_refuse(why, len, "%s/arch.csv: no partition", dir);
     if (rc == 0)
         rc = each_line(dir, "hw_tasks.csv", task_line, out, why, len);
     if (rc == 0 && out->num_tasks == 0)
-        rc = fail(why, len, "%s/hw_tasks.csv: no task", dir);
+        rc = weftd_config_refuse(why, len, "%s/hw_tasks.csv: no task", dir);
     return rc;
 }

@@ -35,15 +35,8 @@
 #include "weft/sim.h"
 #include "weft/weft.h"
 
-typedef struct task_row {
-    const char *name;
-    const char *image;
-    unsigned partition;
-    int accelerator;
-} task_row_t;
-
 static const weft_reconf_partition_t kPartitions[] = WEFT_PLATFORM_PARTITION_LIST;
-static const task_row_t kTasks[] = WEFT_PLATFORM_TASK_LIST;
+static const weft_platform_task_t kTasks[] = WEFT_PLATFORM_TASK_LIST;
 #define NUM_TASKS (sizeof kTasks / sizeof kTasks[0])
 
 typedef struct sw_task {

@@ -28,14 +28,8 @@ extern "C" {
 namespace
 {
 
-struct TaskRow {
-    const char *name;
-    const char *image;
-    unsigned partition;
-    int accelerator;
-};
 const weft_reconf_partition_t kPartitions[] = WEFT_PLATFORM_PARTITION_LIST;
-const TaskRow kTasks[] = WEFT_PLATFORM_TASK_LIST;
+const weft_platform_task_t kTasks[] = WEFT_PLATFORM_TASK_LIST;
 constexpr unsigned kNumTasks = sizeof kTasks / sizeof kTasks[0];
 
 // The index of the platform's task called name.

@@ -155,12 +155,7 @@ TEST_F(Weftd, BufferErrorsAreAnsweredAndTheClientKept)
     a = weftd_buffer_arg(&b[0], 4096);
     EXPECT_EQ(weftd_submit(c, Id("vecsum"), &a, 1, nullptr), -EINVAL);
     EXPECT_NE(std::string(weftd_last_error(c)).find("past buffer"), std::string::npos);
-    // Still a client in good standing.
-    weftd_arg_t v = weftd_value(10);
-    weftd_result_t r{};
-    EXPECT_EQ(weftd_run(c, Id("sumsq"), &v, 1, &r), 0);
-    EXPECT_EQ(r.status, 0);
-    EXPECT_EQ(Stats().dropped, 0u);
+    ExpectInGoodStanding(c, "sumsq");
 }
 
 // ---- requests -------------------------------------------------------------------------------
@@ -176,11 +171,7 @@ TEST_F(Weftd, RequestErrorsAreAnsweredAndTheClientKept)
     weftd_arg_t big = weftd_value(1ull << 32);
     EXPECT_EQ(weftd_submit(c, Id("fib"), &big, 1, nullptr), -EINVAL) << "init data is 32 bits";
     EXPECT_EQ(weftd_cancel(c, 12345), -ENOENT);
-    weftd_arg_t v = weftd_value(50);
-    weftd_result_t r{};
-    EXPECT_EQ(weftd_run(c, Id("fib"), &v, 1, &r), 0);
-    EXPECT_EQ(r.status, 0);
-    EXPECT_EQ(Stats().dropped, 0u);
+    ExpectInGoodStanding(c, "fib");
 }
 
 // A queued request is taken back; a running one is not (no preemption); a client's
