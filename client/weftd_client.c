@@ -59,10 +59,17 @@ struct weftd_client {
     char last_error[WEFTD_MAX_TEXT + 1];
 };
 
+/* The eventfd is set while a result can be had without the socket: one kept, or a whole
+ * message read already (the header's payload length at offset 8, little-endian). */
 static void set_ready(weftd_client_t *c)
 {
     uint64_t v;
-    if (c->ended) {
+    const bool whole =
+        c->in_len >= WEFTD_HEADER_BYTES &&
+        WEFTD_HEADER_BYTES + ((uint32_t)c->in[8] | (uint32_t)c->in[9] << 8 |
+                              (uint32_t)c->in[10] << 16 | (uint32_t)c->in[11] << 24) <=
+            c->in_len;
+    if (c->ended || whole) {
         v = 1;
         if (write(c->ready, &v, sizeof v) < 0) { /* the counter is saturated: set anyway */
         }
@@ -151,6 +158,7 @@ static int next_msg(weftd_client_t *c, weftd_msg_t *m, int timeout_ms)
             c->in_len -= (size_t)used;
             if (m->type == WEFTD_DONE)
                 keep_done(c, m);
+            set_ready(c);
             return 0;
         }
         int rc = fill(c, timeout_ms);
@@ -348,8 +356,12 @@ int weftd_alloc(weftd_client_t *c, size_t size, weftd_buffer_t *out)
     void *data = MAP_FAILED;
     if (rc == 0) {
         data = mmap(NULL, a.u.alloc.size, PROT_READ | PROT_WRITE, MAP_SHARED, c->fds[0], 0);
-        if (data == MAP_FAILED)
+        if (data == MAP_FAILED) {
             rc = -errno;
+            weftd_msg_t f = {.type = WEFTD_FREE}, fa; /* not ours after all: give it back */
+            f.u.free_.buffer = a.u.alloc.buffer;
+            call(c, &f, &fa);
+        }
     }
     drop_fds(c);
     if (rc != 0) {

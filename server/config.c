@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <grp.h>
+#include <inttypes.h>
 #include <jansson.h>
 #include <pwd.h>
 #include <stdarg.h>
@@ -239,6 +240,40 @@ static int load_limits(json_t *o, weftd_limits_t *l, char *why, size_t len)
     return 0;
 }
 
+/* What a task's FRED buffers take: their number and bytes, each rounded up to pages. */
+static uint64_t fred_bytes(const weftd_task_cfg_t *t)
+{
+    uint64_t b = 0;
+    for (unsigned k = 0; k < t->num_buffers; k++)
+        b += (t->buffer[k] + 4095) / 4096 * 4096;
+    return b;
+}
+
+int weftd_config_check_buffers(const weftd_config_t *c, char *why, size_t len)
+{
+    for (unsigned i = 0; i < c->num_tasks; i++) {
+        const weftd_task_cfg_t *t = &c->task[i];
+        if (t->num_buffers > c->limits.buffers || fred_bytes(t) > c->limits.buffer_bytes)
+            return weftd_config_refuse(
+                why, len,
+                "task %s: its %u buffers of %" PRIu64
+                " bytes together pass the limits (%u buffers, %" PRIu64 " bytes a client)",
+                t->name, t->num_buffers, fred_bytes(t), c->limits.buffers, c->limits.buffer_bytes);
+    }
+    return 0;
+}
+
+void weftd_config_fit_buffers(weftd_config_t *c)
+{
+    for (unsigned i = 0; i < c->num_tasks; i++) {
+        const weftd_task_cfg_t *t = &c->task[i];
+        if (t->num_buffers > c->limits.buffers)
+            c->limits.buffers = t->num_buffers;
+        if (fred_bytes(t) > c->limits.buffer_bytes)
+            c->limits.buffer_bytes = fred_bytes(t);
+    }
+}
+
 int weftd_config_load(const char *path, weftd_config_t *out, char *why, size_t len)
 {
     memset(out, 0, sizeof *out);
@@ -282,6 +317,8 @@ int weftd_config_load(const char *path, weftd_config_t *out, char *why, size_t l
         rc = load_partitions(parts, out, sub, sizeof sub);
     if (rc == 0)
         rc = load_tasks(tasks, dir, out, sub, sizeof sub);
+    if (rc == 0)
+        rc = weftd_config_check_buffers(out, sub, sizeof sub);
     if (rc != 0)
         snprintf(why, len, "%s: %s", path, sub);
 out:

@@ -99,6 +99,14 @@ int weftd_config_refuse(char *why, size_t why_len, const char *fmt, ...)
 /** @brief Whether s is a name the wire carries: 1 to 31 bytes of [a-z0-9_]. */
 bool weftd_name_ok(const char *s);
 
+/** @brief Whether every task's FRED buffers fit one client's limits. @retval 0, or
+ *  -EINVAL with why naming the task */
+int weftd_config_check_buffers(const weftd_config_t *c, char *why, size_t why_len);
+
+/** @brief Raise the limits so that every task's FRED buffers fit them (FRED's files have
+ *  no limits of their own). */
+void weftd_config_fit_buffers(weftd_config_t *c);
+
 /** The limits a configuration has when it does not give them. */
 extern const weftd_limits_t weftd_default_limits;
 

@@ -228,5 +228,7 @@ int weftd_config_load_fred(const char *dir, weftd_config_t *out, char *why, size
         rc = each_line(dir, "hw_tasks.csv", task_line, out, why, len);
     if (rc == 0 && out->num_tasks == 0)
         rc = weftd_config_refuse(why, len, "%s/hw_tasks.csv: no task", dir);
+    if (rc == 0)
+        weftd_config_fit_buffers(out);
     return rc;
 }

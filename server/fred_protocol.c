@@ -6,7 +6,8 @@
  *   INIT 101            -> ACK 501
  *   BIND 201 (task id)  -> BUFFS 601 (count), then count buffer records
  *   RUN 301 (task id)   -> DONE 401 | OVERRUN 402 (its timeout passed) | ERROR 701
- *   anything refused    -> ERROR 701, and the session goes on
+ *   anything refused    -> ERROR 701, and the session goes on; a head code that is not
+ *                          FRED's -> ERROR, and the client is dropped
  *
  * A buffer record is FRED's native struct: a pointer (sent 0), an int (0), a size_t
  * length and a 1024-byte device name. A FRED client opens "/dev/" + that name (its first
@@ -215,8 +216,12 @@ static bool on_bytes(weftd_server_t *s, client_t *c)
             on_bind(s, c, m.arg);
         else if (m.head == FRED_RUN)
             on_run(s, c, m.arg);
-        else
-            refuse(s, c, EPROTO, "unknown message %u", m.head);
+        else { /* not FRED's protocol: the stream cannot be trusted */
+            char why[64];
+            snprintf(why, sizeof why, "not a FRED message (head code %u)", m.head);
+            srv_drop(s, c, 0, EPROTO, why);
+            return false;
+        }
         if (c->fd < 0)
             return false;
     }

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "config.h"
 #include "server.h"
@@ -112,6 +113,22 @@ int main(int argc, char **argv)
         return 0;
     }
 
+    /* Each client may hold a socket, its requests' fds and (FRED) its buffers' memfds:
+     * take every fd the system lets this process have, and say if that is too few. */
+    struct rlimit nofile;
+    if (getrlimit(RLIMIT_NOFILE, &nofile) == 0) {
+        nofile.rlim_cur = nofile.rlim_max;
+        setrlimit(RLIMIT_NOFILE, &nofile);
+        const unsigned long long need = (unsigned long long)cfg.limits.clients *
+                                            (1 + cfg.limits.requests + cfg.limits.buffers) +
+                                        64;
+        if (nofile.rlim_cur != RLIM_INFINITY && nofile.rlim_cur < need)
+            fprintf(stderr,
+                    "weftd: %llu file descriptors at most, and the limits may need %llu: "
+                    "connections wait while none is free\n",
+                    (unsigned long long)nofile.rlim_cur, need);
+    }
+
     weft_platform_t *p = NULL;
     weft_t *w = NULL;
     int rc = weft_sim_open(&p, NULL);
@@ -132,6 +149,7 @@ int main(int argc, char **argv)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN); /* a closed log pipe fails a write; it does not end the server */
     printf("weftd: serving %u tasks in %u partitions at %s%s%s\n", cfg.num_tasks,
            cfg.num_partitions, cfg.socket_path,
            cfg.fred_socket_path[0] ? " and, FRED's protocol, at " : "", cfg.fred_socket_path);

@@ -200,8 +200,21 @@ static void bury(weftd_server_t *s)
 
 /* The client is gone (hung up, or dropped): its socket closes now, its requests are
  * aborted, and what is left goes when the last of them has ended. */
-void srv_client_gone(weftd_server_t *s, client_t *c)
+/* Watch the listening sockets, or stop watching them while no fd can be had. */
+static void listening(weftd_server_t *s, bool on)
 {
+    if (s->listen_paused == !on)
+        return;
+    s->listen_paused = !on;
+    for (unsigned i = 0; i < 2; i++)
+        if (s->listen[i].fd >= 0)
+            epoll_ctl(s->ep, on ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, s->listen[i].fd,
+                      &(struct epoll_event){.events = EPOLLIN, .data.ptr = &s->listen[i].src});
+}
+
+static void client_gone(weftd_server_t *s, client_t *c)
+{
+    listening(s, true); /* its fd is free: listen again if that was what stopped it */
     if (c->fd >= 0) {
         epoll_ctl(s->ep, EPOLL_CTL_DEL, c->fd, NULL);
         close(c->fd);
@@ -220,7 +233,7 @@ void srv_drop(weftd_server_t *s, client_t *c, uint32_t seq, int err, const char 
     srv_log("%s client %" PRIu64 " (pid %d): dropped: %s", c->proto->name, c->id, (int)c->pid, why);
     send_error_text(s, c, seq, err, why); /* best effort: it may not be reading */
     SRV_COUNT(s, dropped);
-    srv_client_gone(s, c);
+    client_gone(s, c);
 }
 
 /* ---- buffers and requests, for the protocols ----------------------------------------- */
@@ -385,47 +398,49 @@ static void on_request_end(weftd_server_t *s, request_t *r)
     srv_live_counts(s);
 }
 
-/* Read what the socket has and act on every whole message, while answers can go out.
- * Returns false when the client is gone (freed or waiting for its requests). */
+/* Act on the whole messages read already, then read once more and act on what came: one
+ * read a wake-up, so that a busy client cannot hold the loop (epoll is level-triggered
+ * and brings it back). Returns false when the client is gone (freed or waiting for its
+ * requests). */
 static bool on_readable(weftd_server_t *s, client_t *c)
 {
-    while (!c->out) {
-        union {
-            char buf[CMSG_SPACE(16 * sizeof(int))];
-            struct cmsghdr align;
-        } ctl;
-        struct iovec iov = {c->in + c->in_len, sizeof c->in - c->in_len};
-        struct msghdr mh = {
-            .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf, .msg_controllen = sizeof ctl};
-        ssize_t n = recvmsg(c->fd, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
-        bool sent_fds = false;
-        for (struct cmsghdr *cm = CMSG_FIRSTHDR(&mh); n >= 0 && cm; cm = CMSG_NXTHDR(&mh, cm))
-            if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) {
-                for (size_t k = 0; k < (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int); k++) {
-                    int fd;
-                    memcpy(&fd, CMSG_DATA(cm) + k * sizeof(int), sizeof fd);
-                    close(fd);
-                }
-                sent_fds = true;
+    if (!c->proto->on_bytes(s, c))
+        return false;
+    if (c->out) /* the socket is full: read on when it has taken the answers */
+        return true;
+    union {
+        char buf[CMSG_SPACE(16 * sizeof(int))];
+        struct cmsghdr align;
+    } ctl;
+    struct iovec iov = {c->in + c->in_len, sizeof c->in - c->in_len};
+    struct msghdr mh = {
+        .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf, .msg_controllen = sizeof ctl};
+    ssize_t n = recvmsg(c->fd, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+    bool sent_fds = false;
+    for (struct cmsghdr *cm = CMSG_FIRSTHDR(&mh); n >= 0 && cm; cm = CMSG_NXTHDR(&mh, cm))
+        if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) {
+            for (size_t k = 0; k < (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int); k++) {
+                int fd;
+                memcpy(&fd, CMSG_DATA(cm) + k * sizeof(int), sizeof fd);
+                close(fd);
             }
-        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-            return true;
-        if (sent_fds || (n > 0 && (mh.msg_flags & MSG_CTRUNC))) {
-            srv_drop(s, c, 0, EPROTO, "a client sends no file descriptors");
-            return false;
+            sent_fds = true;
         }
-        if (n <= 0) { /* hung up, or the socket failed */
-            srv_log("client %" PRIu64 " (pid %d): gone%s", c->id, (int)c->pid,
-                    c->nreqs ? ", its requests aborted" : "");
-            SRV_COUNT(s, departed);
-            srv_client_gone(s, c);
-            return false;
-        }
-        c->in_len += (size_t)n;
-        if (!c->proto->on_bytes(s, c))
-            return false;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
+        return true;
+    if (sent_fds || (n > 0 && (mh.msg_flags & MSG_CTRUNC))) {
+        srv_drop(s, c, 0, EPROTO, "a client sends no file descriptors");
+        return false;
     }
-    return true;
+    if (n <= 0) { /* hung up, or the socket failed */
+        srv_log("client %" PRIu64 " (pid %d): gone%s", c->id, (int)c->pid,
+                c->nreqs ? ", its requests aborted" : "");
+        SRV_COUNT(s, departed);
+        client_gone(s, c);
+        return false;
+    }
+    c->in_len += (size_t)n;
+    return c->proto->on_bytes(s, c);
 }
 
 /* ---- accepting -------------------------------------------------------------------------- */
@@ -468,8 +483,14 @@ static void on_accept(weftd_server_t *s, listener_t *l)
     for (;;) {
         int fd = accept4(l->fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd < 0) {
-            if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)
+            if (errno == EMFILE || errno == ENFILE) {
+                /* No fd for it: the connection would make the listener readable for
+                 * ever. Stop listening until a client leaves (client_gone). */
+                srv_log("out of file descriptors: not accepting until a client leaves");
+                listening(s, false);
+            } else if (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) {
                 srv_log("accept: %s", strerror(errno));
+            }
             return;
         }
         struct ucred cr;
@@ -542,7 +563,7 @@ int weftd_server_run(weftd_server_t *s)
                 /* Answers waiting go first; on a hang-up sending them fails. */
                 if (c->out && flush(s, c) != 0) {
                     SRV_COUNT(s, departed);
-                    srv_client_gone(s, c);
+                    client_gone(s, c);
                     break;
                 }
                 if (!c->out)
@@ -587,6 +608,8 @@ static int listen_at(weftd_server_t *s, listener_t *l, const char *path, char *w
     int rc = l->fd < 0 ? -errno : 0;
     if (rc == 0 && bind(l->fd, (struct sockaddr *)&a, sizeof a) != 0)
         rc = -errno;
+    if (rc == 0) /* bound: the file is ours to remove, whatever fails next */
+        snprintf(l->path, sizeof l->path, "%s", path);
     /* The policy is SO_PEERCRED's; the file's mode only keeps others out when nobody else
      * is allowed anyway. */
     if (rc == 0 && chmod(path, others ? 0666 : 0600) != 0)
@@ -595,8 +618,6 @@ static int listen_at(weftd_server_t *s, listener_t *l, const char *path, char *w
         rc = -errno;
     if (rc != 0)
         snprintf(why, len, "cannot listen at %s: %s", path, strerror(-rc));
-    else
-        snprintf(l->path, sizeof l->path, "%s", path);
     return rc;
 }
 

@@ -115,6 +115,7 @@ struct weftd_server {
     src_t stop_src;
     int stop_fd;
     listener_t listen[2]; /* Weft's protocol, FRED's (fd -1: off) */
+    bool listen_paused;   /* out of fds: not watched until a client leaves */
     client_t *clients;    /* connected, and gone ones whose requests have not ended */
     client_t *dead;       /* freed after the current batch of events, which may name them */
     unsigned connected;

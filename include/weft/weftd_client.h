@@ -103,7 +103,7 @@ const char *weftd_last_error(const weftd_client_t *c);
  *         -errno */
 int weftd_tasks(weftd_client_t *c, weftd_task_t *out, unsigned cap);
 
-/** @brief The id of the task named name. @return the id (> 0), -ENOENT, or -errno */
+/** @brief The id of the task named name. @return the id (>= 0), -ENOENT, or -errno */
 int weftd_task_id(weftd_client_t *c, const char *name);
 
 /**
@@ -129,7 +129,8 @@ int weftd_submit(weftd_client_t *c, unsigned task, const weftd_arg_t *args, unsi
                  uint32_t *req);
 
 /** @brief Take back a request that has not started; its result says -ECANCELED.
- *  @retval -EBUSY it has started (execution is not preemptive); -ENOENT it has ended */
+ *  @retval -EBUSY it has started (execution is not preemptive); -EALREADY it has ended
+ *          (its result is on its way); -ENOENT no such request not done */
 int weftd_cancel(weftd_client_t *c, uint32_t req);
 
 /**

@@ -801,12 +801,16 @@ int Fabric::dma_share(size_t offset, size_t size)
 }
 
 // Fresh private zero pages over the range: a process that still maps the memfd writes
-// only to the memfd from now on, never to whoever gets the range next.
+// only to the memfd from now on, never to whoever gets the range next; the memfd's own
+// pages are freed (MADV_REMOVE), so a client that keeps its mapping keeps no memory.
 int Fabric::dma_unshare(size_t offset, size_t size)
 {
     if (size == 0 || offset % 4096 != 0 || size % 4096 != 0 || offset > dma_size_ ||
         size > dma_size_ - offset)
         return -EINVAL;
+    // Free the memfd's pages first: a process still mapping it keeps no memory alive, and
+    // reads zeros.
+    madvise(dma_ + offset, size, MADV_REMOVE);
     if (mmap(dma_ + offset, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED,
              -1, 0) == MAP_FAILED)
         return -errno;

@@ -126,6 +126,10 @@ TEST_F(Config, EachMistakeIsNamed)
         {With(kParts, kTasks, R"("limits": {"buffer_bytes": 12},)"), "buffer_bytes 12"},
         {With(kParts, kTasks, R"("allow_users": ["no-such-user-here"],)"), "allow_users[0]"},
         {With(kParts, kTasks, R"("socket": "",)"), "socket: empty"},
+        {With(kParts,
+              R"([{"id": 1, "name": "big", "partition": "big", "bitstream": "x",
+                   "buffers": [4194304, 4096]}])"),
+         "task big: its 2 buffers of 4198400 bytes together pass the limits"},
     };
     for (const Case &c : cases) {
         EXPECT_EQ(Load(c.text), -EINVAL) << c.text;
@@ -185,6 +189,13 @@ TEST_F(FredConfig, ReadsFredsFiles)
     EXPECT_EQ(cfg_.task[3].timeout_us, 10000000u) << "0 is FRED's default";
     EXPECT_EQ(cfg_.task[3].num_buffers, 0u);
     EXPECT_STREQ(cfg_.fred_socket_path, "/tmp/fred_sock");
+}
+
+TEST_F(FredConfig, LimitsGrowToFitTheBuffers)
+{
+    ASSERT_EQ(LoadFred("p0 1\n", "big 1 10 p0 bits 8388608 4096\n"), 0) << why_;
+    EXPECT_EQ(cfg_.limits.buffer_bytes, 8388608u + 4096u);
+    EXPECT_EQ(cfg_.limits.buffers, 16u);
 }
 
 TEST_F(FredConfig, AColumnLabelledInMillisecondsIsRead)

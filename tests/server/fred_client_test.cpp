@@ -136,7 +136,8 @@ TEST_F(Weftd, FredClientRunsAnAcceleratorInItsMappedBuffers)
     EXPECT_EQ(buf[2][kFredVecsumN], 0u) << "written past its size";
 }
 
-// What FRED refuses gets ERROR and the session goes on.
+// What FRED refuses gets ERROR and the session goes on; a stream that is not FRED's is
+// dropped.
 TEST_F(Weftd, FredRefusalsAnswerErrorAndTheSessionGoesOn)
 {
     FredClient f(RawConnect(true));
@@ -145,10 +146,14 @@ TEST_F(Weftd, FredRefusalsAnswerErrorAndTheSessionGoesOn)
     EXPECT_EQ(f.Call(kInit, 0), kError) << "a second INIT";
     EXPECT_EQ(f.Call(kBind, 999), kError) << "no such task";
     EXPECT_EQ(f.Call(kRun, Id("vecsum")), kError) << "not bound";
-    EXPECT_EQ(f.Call(12345, 0), kError) << "unknown code";
     ASSERT_EQ(f.Bind(Id("vecsum")).size(), 3u);
     EXPECT_EQ(f.Call(kRun, Id("vecsum")), kDone);
     EXPECT_EQ(Stats().dropped, 0u);
+    // A head code that is not FRED's: not a FRED client; ERROR, then dropped.
+    EXPECT_EQ(f.Call(12345, 0), kError);
+    uint32_t h, a;
+    EXPECT_FALSE(f.Recv(&h, &a)) << "still connected";
+    EXPECT_EQ(Stats().dropped, 1u);
 }
 
 // A task past its timeout answers OVERRUN, and is not banned: it runs again (FRED would

@@ -118,6 +118,7 @@ TEST_F(Weftd, SharedMemoryIsTheRegionsPagesUntilFreed)
     EXPECT_NE(ftruncate(fd, 4096), 0) << "a client could shrink the region under the fabric";
     EXPECT_NE(ftruncate(fd, 1 << 20), 0);
     ASSERT_EQ(weft_mem_free(w_, cpu), 0);
+    EXPECT_EQ(mine[4097], 0) << "the freed buffer's pages stay allocated for an old mapping";
     mine[20] = 0xee;
     EXPECT_EQ(static_cast<uint8_t *>(cpu)[20], 0)
         << "a freed buffer's old mapping still reaches the region";
