@@ -432,9 +432,10 @@ static bool on_readable(weftd_server_t *s, client_t *c)
         srv_drop(s, c, 0, EPROTO, "a client sends no file descriptors");
         return false;
     }
-    if (n <= 0) { /* hung up, or the socket failed */
-        srv_log("client %" PRIu64 " (pid %d): gone%s", c->id, (int)c->pid,
-                c->nreqs ? ", its requests aborted" : "");
+    if (n <= 0) { /* hung up, or the socket failed; worth a line only with work lost */
+        if (c->nreqs)
+            srv_log("client %" PRIu64 " (pid %d): gone, %u requests aborted", c->id, (int)c->pid,
+                    c->nreqs);
         SRV_COUNT(s, departed);
         client_gone(s, c);
         return false;
