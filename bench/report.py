@@ -461,6 +461,11 @@ def section_weftd(doc, rta, bench_dir, md):
         fig.savefig(bench_dir / "weftd_overhead.png", dpi=120)
         plt.close(fig)
         md.append("\n![weftd overhead](weftd_overhead.png)\n")
+        q = doc.get("accepted_queued")
+        if q:
+            md.append(f"\nOne client's accepted SUBMIT while its partition is busy (it queues; "
+                      f"no hardware thread starts beside the answer): p50 {q['p50_us']:.1f}, "
+                      f"p99 {q['p99_us']:.1f}, max {q['max_us']:.1f} µs.\n")
         st = doc["stress"]
         held = st["held_after"]
         md.append(f"\n**Stress**: {st['clients']:,} clients in waves of 50 in {st['seconds']:.1f} s: "

@@ -273,6 +273,42 @@ static json_t *run_level(unsigned clients, unsigned reps)
     return row;
 }
 
+/* One client's accepted SUBMIT while its partition's slots are busy (it queues; nothing
+ * starts), each taken back at once: what accepting costs without the hardware thread's
+ * start beside the answer. */
+static json_t *run_queued(unsigned reps)
+{
+    weftd_client_t *c;
+    if (weftd_connect(g_sock, &c, NULL, 0) != 0)
+        die("queued", "cannot connect");
+    uint32_t busy[2], req;
+    weftd_result_t r;
+    for (int i = 0; i < 2; i++) /* both of the small partition's slots, for a while */
+        if (weftd_submit(c, (unsigned)g_popsum, &(weftd_arg_t){0, 0, 1000000}, 1, &busy[i]) != 0)
+            die("queued", "cannot fill the partition");
+    usleep(300000);
+    double *v = calloc(reps, sizeof *v), q[4];
+    if (!v)
+        die("queued", "out of memory");
+    for (unsigned k = 0; k < reps; k++) {
+        double t0 = bench_now_us();
+        if (weftd_submit(c, (unsigned)g_collatz, &(weftd_arg_t){0, 0, 7}, 1, &req) != 0)
+            die("queued", "a submit failed");
+        v[k] = bench_now_us() - t0;
+        if (weftd_cancel(c, req) != 0 || weftd_wait(c, req, -1, &r) != 0 || r.status != -ECANCELED)
+            die("queued", "a queued request was not taken back");
+    }
+    for (int i = 0; i < 2; i++)
+        weftd_wait(c, busy[i], -1, &r);
+    weftd_disconnect(c);
+    json_t *out = percentiles(v, reps, q);
+    printf("   1 client, accepted while its partition is busy (queued, nothing starts): p50 %.1f "
+           "p99 %.1f max %.1f\n",
+           q[0], q[1], q[3]);
+    free(v);
+    return out;
+}
+
 /* ---- stress ---------------------------------------------------------------------------- */
 
 enum role { GOOD, DYING, GARBAGE };
@@ -510,6 +546,7 @@ int main(int argc, char **argv)
     json_t *levels = json_array();
     for (unsigned i = 0; i < NUM_LEVELS; i++)
         json_array_append_new(levels, run_level(kClients[i], 50 * reps));
+    json_t *queued = run_queued(50 * reps);
     json_t *stress = run_stress(s, 100 * reps);
 
     weftd_server_stop(s);
@@ -525,9 +562,9 @@ int main(int argc, char **argv)
     unlink(g_echo);
     rmdir(dir);
 
-    json_t *root = json_pack("{s:s, s:s, s:o, s:o}", "benchmark", "weftd", "fred_reference",
+    json_t *root = json_pack("{s:s, s:s, s:o, s:o, s:o}", "benchmark", "weftd", "fred_reference",
                              "78 us average, 227 us max server overhead (Zynq)", "overhead", levels,
-                             "stress", stress);
+                             "accepted_queued", queued, "stress", stress);
     if (json_dump_file(root, out, JSON_INDENT(2) | JSON_REAL_PRECISION(10)) != 0)
         die("writing", out);
     json_decref(root);
