@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-const bench_stats_t bench_no_stats = {0, NAN, NAN, NAN, NAN};
+const bench_stats_t bench_no_stats = {0, NAN, NAN, NAN, NAN, NAN, NAN};
 
 double bench_now_us(void)
 {
@@ -31,6 +31,8 @@ bench_stats_t bench_scaled(bench_stats_t s, double k)
     s.p99 *= k;
     s.mean *= k;
     s.min *= k;
+    s.p999 *= k;
+    s.max *= k;
     return s;
 }
 
@@ -44,7 +46,10 @@ bench_stats_t bench_summarize(double *v, size_t n)
     s.median = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
     size_t rank = (size_t)ceil(0.99 * (double)n);
     s.p99 = v[(rank ? rank : 1) - 1];
+    rank = (size_t)ceil(0.999 * (double)n);
+    s.p999 = v[(rank ? rank : 1) - 1];
     s.min = v[0];
+    s.max = v[n - 1];
     double sum = 0;
     for (size_t i = 0; i < n; i++)
         sum += v[i];

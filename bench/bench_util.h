@@ -20,11 +20,12 @@ double bench_now_us(void);
 typedef struct bench_stats {
     size_t n;
     double median, p99, mean, min;
+    double p999, max; /* the tail, for latency distributions */
 } bench_stats_t;
 
 extern const bench_stats_t bench_no_stats;
 
-/* Summarise v[0..n-1] (sorts v in place). p99 is the nearest-rank 99th percentile. */
+/* Summarise v[0..n-1] (sorts v in place). p99 and p999 are nearest-rank percentiles. */
 bench_stats_t bench_summarize(double *v, size_t n);
 
 /* The same figures times k (cycles into microseconds, a round trip into a turnaround). */

@@ -30,14 +30,15 @@ N = 1500  # every request's problem size: execution of a few thousand cycles
 
 
 def calibrate(weftd, sock, tasks, reps):
-    """The largest execution and programming cycles of each task, run alone."""
+    """The largest execution cycles of each task run alone, and its programming's cycles
+    (from its first run, which programs a slot; the port's time depends only on the
+    file)."""
     worst = {}
     with weftd.Client(sock) as c:
         for name in tasks:
             execs, progs = [], []
             for k in range(reps):
-                # Alternate with another task of the partition so that each run programs.
-                r = c.run(name, N)
+                r = c.run(name, N)  # the first run programs a slot, the others reuse it
                 if r.status != 0:
                     raise RuntimeError("%s failed alone: status %d" % (name, r.status))
                 execs.append(r.exec_cycles)

@@ -32,7 +32,6 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <jansson.h>
-#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -197,25 +196,13 @@ static void *level_main(void *arg)
     return NULL;
 }
 
-static int cmp_double(const void *a, const void *b)
+/* p50, p99, p99.9 and max of v (sorted here), as JSON; *st gets them too. */
+static json_t *percentiles(double *v, size_t n, bench_stats_t *st)
 {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* p50, p99, p99.9 (nearest rank) and max of v (sorted here). */
-static json_t *percentiles(double *v, size_t n, double out[4])
-{
-    qsort(v, n, sizeof *v, cmp_double);
-    const double q[3] = {0.50, 0.99, 0.999};
-    for (int i = 0; i < 3; i++) {
-        size_t rank = (size_t)ceil(q[i] * (double)n);
-        out[i] = v[rank ? rank - 1 : 0];
-    }
-    out[3] = v[n - 1];
-    return json_pack("{s:I, s:o, s:o, s:o, s:o}", "n", (json_int_t)n, "p50_us", bench_jnum(out[0]),
-                     "p99_us", bench_jnum(out[1]), "p999_us", bench_jnum(out[2]), "max_us",
-                     bench_jnum(out[3]));
+    *st = bench_summarize(v, n);
+    return json_pack("{s:I, s:o, s:o, s:o, s:o}", "n", (json_int_t)n, "p50_us",
+                     bench_jnum(st->median), "p99_us", bench_jnum(st->p99), "p999_us",
+                     bench_jnum(st->p999), "max_us", bench_jnum(st->max));
 }
 
 static json_t *run_level(unsigned clients, unsigned reps)
@@ -248,22 +235,23 @@ static json_t *run_level(unsigned clients, unsigned reps)
     pthread_barrier_destroy(&phase);
     if (failed)
         die("overhead", "a client's request failed or returned a wrong result");
-    double b[4], a[4], w[4], y[4], f[4];
+    bench_stats_t b, a, w, y, f;
     json_t *row =
         json_pack("{s:I, s:o, s:o, s:o, s:o, s:o}", "clients", (json_int_t)clients, "bare",
-                  percentiles(bare, total, b), "refused", percentiles(ref, total, f), "accepted",
-                  percentiles(acc, total, a), "whole_request", percentiles(whole, total, w),
-                  "cycle_read", percentiles(cyc, total, y));
+                  percentiles(bare, total, &b), "refused", percentiles(ref, total, &f), "accepted",
+                  percentiles(acc, total, &a), "whole_request", percentiles(whole, total, &w),
+                  "cycle_read", percentiles(cyc, total, &y));
     /* The server's own part: accepted less the one simulated register read inside it. */
-    const double own = a[0] - y[0];
+    const double own = a.median - y.median;
     printf("%4u clients  bare %7.1f %7.1f %7.1f %8.1f   refused %7.1f %7.1f %7.1f %8.1f   "
            "accepted %7.1f %7.1f %7.1f %8.1f   whole %8.1f %8.1f   p50/bare: refused %.2f, "
            "accepted %.2f (less a cycle read of %.1f: %.2f)\n",
-           clients, b[0], b[1], b[2], b[3], f[0], f[1], f[2], f[3], a[0], a[1], a[2], a[3], w[0],
-           w[3], f[0] / b[0], a[0] / b[0], y[0], own / b[0]);
-    json_object_set_new(row, "p50_ratio_refused", bench_jnum(f[0] / b[0]));
-    json_object_set_new(row, "p50_ratio", bench_jnum(a[0] / b[0]));
-    json_object_set_new(row, "p50_ratio_less_cycle_read", bench_jnum(own / b[0]));
+           clients, b.median, b.p99, b.p999, b.max, f.median, f.p99, f.p999, f.max, a.median, a.p99,
+           a.p999, a.max, w.median, w.max, f.median / b.median, a.median / b.median, y.median,
+           own / b.median);
+    json_object_set_new(row, "p50_ratio_refused", bench_jnum(f.median / b.median));
+    json_object_set_new(row, "p50_ratio", bench_jnum(a.median / b.median));
+    json_object_set_new(row, "p50_ratio_less_cycle_read", bench_jnum(own / b.median));
     free(lc);
     free(bare);
     free(acc);
@@ -287,7 +275,8 @@ static json_t *run_queued(unsigned reps)
         if (weftd_submit(c, (unsigned)g_popsum, &(weftd_arg_t){0, 0, 1000000}, 1, &busy[i]) != 0)
             die("queued", "cannot fill the partition");
     usleep(300000);
-    double *v = calloc(reps, sizeof *v), q[4];
+    double *v = calloc(reps, sizeof *v);
+    bench_stats_t q;
     if (!v)
         die("queued", "out of memory");
     for (unsigned k = 0; k < reps; k++) {
@@ -301,10 +290,10 @@ static json_t *run_queued(unsigned reps)
     for (int i = 0; i < 2; i++)
         weftd_wait(c, busy[i], -1, &r);
     weftd_disconnect(c);
-    json_t *out = percentiles(v, reps, q);
+    json_t *out = percentiles(v, reps, &q);
     printf("   1 client, accepted while its partition is busy (queued, nothing starts): p50 %.1f "
            "p99 %.1f max %.1f\n",
-           q[0], q[1], q[3]);
+           q.median, q.p99, q.max);
     free(v);
     return out;
 }

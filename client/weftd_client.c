@@ -30,6 +30,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "le_bytes.h"
 #include "socket_path.h"
 #include "wire.h"
 
@@ -65,10 +66,7 @@ static void set_ready(weftd_client_t *c)
 {
     uint64_t v;
     const bool whole =
-        c->in_len >= WEFTD_HEADER_BYTES &&
-        WEFTD_HEADER_BYTES + ((uint32_t)c->in[8] | (uint32_t)c->in[9] << 8 |
-                              (uint32_t)c->in[10] << 16 | (uint32_t)c->in[11] << 24) <=
-            c->in_len;
+        c->in_len >= WEFTD_HEADER_BYTES && WEFTD_HEADER_BYTES + le_get32(c->in + 8) <= c->in_len;
     if (c->ended || whole) {
         v = 1;
         if (write(c->ready, &v, sizeof v) < 0) { /* the counter is saturated: set anyway */
@@ -123,16 +121,7 @@ static int fill(weftd_client_t *c, int timeout_ms)
     ssize_t r = recvmsg(c->sock, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
     if (r < 0)
         return errno == EAGAIN || errno == EINTR ? 0 : -errno;
-    for (struct cmsghdr *cm = CMSG_FIRSTHDR(&mh); cm; cm = CMSG_NXTHDR(&mh, cm))
-        if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS)
-            for (size_t k = 0; k < (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int); k++) {
-                int fd;
-                memcpy(&fd, CMSG_DATA(cm) + k * sizeof(int), sizeof fd);
-                if (c->nfds < sizeof c->fds / sizeof c->fds[0])
-                    c->fds[c->nfds++] = fd;
-                else
-                    close(fd);
-            }
+    weftd_received_fds(&mh, c->fds, &c->nfds, sizeof c->fds / sizeof c->fds[0]);
     if (r == 0)
         return -EPIPE;
     c->in_len += (size_t)r;

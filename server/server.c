@@ -42,18 +42,13 @@ void srv_log(const char *fmt, ...)
     va_end(ap);
 }
 
-void srv_live_counts(weftd_server_t *s)
+/* What the server holds now changed by these amounts (the live_* counters). */
+static void live(weftd_server_t *s, int clients, int buffers, int requests)
 {
-    unsigned nc = 0, nb = 0, nr = 0;
-    for (client_t *c = s->clients; c; c = c->next) {
-        nc += c->fd >= 0;
-        nb += c->nbufs;
-        nr += c->nreqs;
-    }
     pthread_mutex_lock(&s->stats_mu);
-    s->stats.live_clients = nc;
-    s->stats.live_buffers = nb;
-    s->stats.live_requests = nr;
+    s->stats.live_clients += (unsigned)clients;
+    s->stats.live_buffers += (unsigned)buffers;
+    s->stats.live_requests += (unsigned)requests;
     pthread_mutex_unlock(&s->stats_mu);
 }
 
@@ -163,6 +158,7 @@ static void free_buffers(weftd_server_t *s, client_t *c)
         c->bufs = b->next;
         free_buffer(s, b);
     }
+    live(s, 0, -(int)c->nbufs, 0);
     c->nbufs = 0;
     c->bytes = 0;
 }
@@ -220,12 +216,12 @@ static void client_gone(weftd_server_t *s, client_t *c)
         close(c->fd);
         c->fd = -1;
         s->connected--;
+        live(s, -1, 0, 0);
     }
     for (request_t *r = c->reqs; r; r = r->next)
         weft_reconf_abort(r->q);
     if (!c->reqs)
         free_client(s, c);
-    srv_live_counts(s);
 }
 
 void srv_drop(weftd_server_t *s, client_t *c, uint32_t seq, int err, const char *why)
@@ -267,8 +263,12 @@ int srv_alloc(weftd_server_t *s, client_t *c, const uint64_t *sizes, unsigned n,
         return EINVAL;
     }
     for (unsigned i = 0; i < n; i++) {
-        part[i] =
-            sizes[i] > l->buffer_bytes ? l->buffer_bytes + 1 : (sizes[i] + 4095) / 4096 * 4096;
+        if (sizes[i] > l->buffer_bytes) { /* checked before rounding: no overflow after */
+            snprintf(why, len, "a buffer of %" PRIu64 " bytes passes this client's %" PRIu64,
+                     sizes[i], l->buffer_bytes);
+            return EDQUOT;
+        }
+        part[i] = (sizes[i] + 4095) / 4096 * 4096;
         total += part[i];
     }
     if (c->nbufs + n > l->buffers) {
@@ -311,7 +311,7 @@ int srv_alloc(weftd_server_t *s, client_t *c, const uint64_t *sizes, unsigned n,
         c->nbufs++;
         c->bytes += part[i];
     }
-    srv_live_counts(s);
+    live(s, 0, (int)n, 0);
     return 0;
 }
 
@@ -327,7 +327,7 @@ int srv_free(weftd_server_t *s, client_t *c, buffer_t *b)
     c->nbufs--;
     c->bytes -= b->size;
     free_buffer(s, b);
-    srv_live_counts(s);
+    live(s, 0, -1, 0);
     return 0;
 }
 
@@ -366,7 +366,7 @@ int srv_submit(weftd_server_t *s, client_t *c, unsigned task, const weft_reconf_
     c->reqs = r;
     c->nreqs++;
     SRV_COUNT(s, requests);
-    srv_live_counts(s);
+    live(s, 0, 0, 1);
     return 0;
 }
 
@@ -395,7 +395,7 @@ static void on_request_end(weftd_server_t *s, request_t *r)
         c->proto->on_done(s, c, r, &res);
     }
     free(r);
-    srv_live_counts(s);
+    live(s, 0, 0, -1);
 }
 
 /* Act on the whole messages read already, then read once more and act on what came: one
@@ -416,16 +416,8 @@ static bool on_readable(weftd_server_t *s, client_t *c)
     struct msghdr mh = {
         .msg_iov = &iov, .msg_iovlen = 1, .msg_control = ctl.buf, .msg_controllen = sizeof ctl};
     ssize_t n = recvmsg(c->fd, &mh, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
-    bool sent_fds = false;
-    for (struct cmsghdr *cm = CMSG_FIRSTHDR(&mh); n >= 0 && cm; cm = CMSG_NXTHDR(&mh, cm))
-        if (cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS) {
-            for (size_t k = 0; k < (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int); k++) {
-                int fd;
-                memcpy(&fd, CMSG_DATA(cm) + k * sizeof(int), sizeof fd);
-                close(fd);
-            }
-            sent_fds = true;
-        }
+    unsigned none = 0; /* a client sends no fds: any that come are closed */
+    const bool sent_fds = n >= 0 && weftd_received_fds(&mh, NULL, &none, 0) > 0;
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR))
         return true;
     if (sent_fds || (n > 0 && (mh.msg_flags & MSG_CTRUNC))) {
@@ -531,7 +523,7 @@ static void on_accept(weftd_server_t *s, listener_t *l)
         s->clients = c;
         s->connected++;
         SRV_COUNT(s, accepted);
-        srv_live_counts(s);
+        live(s, 1, 0, 0);
     }
 }
 

@@ -132,7 +132,6 @@ struct weftd_server {
     } while (0)
 
 void srv_log(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void srv_live_counts(weftd_server_t *s);
 
 /* Queue bytes (and fd, now the queue's) for c and send what its socket takes; 0, or
  * -errno when c must go. */

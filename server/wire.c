@@ -8,6 +8,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 /* Payload sizes (bytes) of the fixed parts. */
 enum {
@@ -368,4 +370,22 @@ long weftd_encode(const weftd_msg_t *m, uint8_t *out, size_t cap)
     return weftd_decode(out, (size_t)n + WEFTD_HEADER_BYTES, m->from_server, &check, NULL, 0) > 0
                ? n + WEFTD_HEADER_BYTES
                : -EINVAL;
+}
+
+unsigned weftd_received_fds(struct msghdr *mh, int *fds, unsigned *count, unsigned cap)
+{
+    unsigned got = 0;
+    for (struct cmsghdr *cm = CMSG_FIRSTHDR(mh); cm; cm = CMSG_NXTHDR(mh, cm)) {
+        if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
+            continue;
+        for (size_t k = 0; k < (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int); k++, got++) {
+            int fd;
+            memcpy(&fd, CMSG_DATA(cm) + k * sizeof(int), sizeof fd);
+            if (*count < cap)
+                fds[(*count)++] = fd;
+            else
+                close(fd);
+        }
+    }
+    return got;
 }

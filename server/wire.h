@@ -114,6 +114,16 @@ long weftd_decode(const uint8_t *buf, size_t len, int from_server, weftd_msg_t *
  */
 long weftd_encode(const weftd_msg_t *m, uint8_t *out, size_t cap);
 
+struct msghdr;
+
+/**
+ * @brief Take the file descriptors a received message carried (SCM_RIGHTS): appended to
+ *        fds[*count .. cap), any beyond cap closed. The server passes cap 0: it takes
+ *        none, and a client that sends one is dropped.
+ * @return how many the message carried
+ */
+unsigned weftd_received_fds(struct msghdr *mh, int *fds, unsigned *count, unsigned cap);
+
 #ifdef __cplusplus
 }
 #endif
