@@ -24,6 +24,7 @@ PACKAGES=(
   "libjansson-dev=2.14-2"      # JSON output of the benchmarks, case studies and traces
   "zlib1g-dev=1:1.2.13.dfsg-1" # CRC-32 of partial bitstream files (runtime/bitstream.c)
   "nettle-dev=3.8.1-2"         # SHA-256 of the thread image a partial bitstream names
+  "libfdt-dev=1.6.1-4+b1"      # the board backend writes device-tree overlays for FPGA regions
   "python3-matplotlib=3.6.3-1+b1" # make bench draws the Table V bars and Table VIII curves
   "python3-numpy=1:1.24.2-1+deb12u1" # the reference Laplacian filter in the image tests, matplotlib
   "python3-pil=9.4.0-1.1+deb12u1" # the frame sender reads image files; tests read the PGM output

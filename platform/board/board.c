@@ -164,6 +164,73 @@ int board_read_u64_file(const struct board *b, const char *path, bool hex, const
     return 0;
 }
 
+int board_write_text(const struct board *b, const char *path, const char *text)
+{
+    size_t len = strlen(text);
+    ssize_t n;
+    int ret = 0;
+    int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+
+    if (fd < 0) {
+        ret = -errno;
+        board_log(b, "%s: cannot open: %s", path, strerror(-ret));
+        return ret;
+    }
+    do {
+        n = write(fd, text, len);
+    } while (n < 0 && errno == EINTR);
+    if (n < 0) {
+        ret = -errno;
+    } else if ((size_t)n != len) {
+        ret = -EIO;
+    }
+    if (close(fd) != 0 && ret == 0) {
+        ret = -errno;
+    }
+    if (ret != 0) {
+        board_log(b, "%s: writing \"%s\" failed: %s", path, text, strerror(-ret));
+    }
+    return ret;
+}
+
+int board_read_line(const struct board *b, const char *path, char *buf, size_t cap, bool missing_ok)
+{
+    size_t len = 0;
+    int ret = 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+    buf[0] = '\0';
+    if (fd < 0) {
+        if (errno == ENOENT && missing_ok) {
+            return 0;
+        }
+        ret = -errno;
+        board_log(b, "%s: cannot open: %s", path, strerror(-ret));
+        return ret;
+    }
+    /* To the end (or cap): one read() gives all of an attribute, but need not elsewhere. */
+    while (len < cap - 1) {
+        ssize_t n = read(fd, buf + len, cap - 1 - len);
+
+        if (n < 0 && errno == EINTR) {
+            continue;
+        }
+        if (n < 0) {
+            ret = -errno;
+            board_log(b, "%s: cannot read: %s", path, strerror(-ret));
+            break;
+        }
+        if (n == 0) {
+            break;
+        }
+        len += (size_t)n;
+    }
+    close(fd);
+    buf[len] = '\0';
+    buf[strcspn(buf, "\r\n")] = '\0';
+    return ret;
+}
+
 /* ---- register window ---------------------------------------------------------------- */
 
 static int check_offset(const struct board *b, uint32_t offset)

@@ -1,10 +1,14 @@
 /*
- * Board backend: slot reconfiguration through the Linux FPGA manager.
+ * Board backend: slot reconfiguration, and the FPGA manager's sysfs files.
  *
- * A partial bitstream is loaded by writing 1 (partial) to the manager's "flags" file and
- * the image's name, relative to the firmware directory, to its "firmware" file; the
- * kernel fetches the image from the firmware directory itself. The manager's "state"
- * file, where present, tells whether the load went through.
+ * Two methods load an image (weft_board_config_t.reconf_method). With the FPGA manager's
+ * sysfs files of Xilinx kernels (the default, here), a partial bitstream is loaded by
+ * writing 1 (partial) to the manager's "flags" file and the image's name, relative to
+ * the firmware directory, to its "firmware" file; the kernel fetches the image from the
+ * firmware directory itself. The manager's "state" file, where present, tells whether
+ * the load went through. With the mainline FPGA region flow (board_fpga_overlay.c) a
+ * device-tree overlay on the slot's region names the image instead. Everything before
+ * that last step is the same for both and lives here.
  *
  * slot_program takes a Weft partial bitstream file (weft/bitstream.h) from the DMA
  * region, as the reconfiguration port does on the simulated fabric: it decouples the
@@ -41,33 +45,56 @@
 #define MEM_QUIET_TIMEOUT_US 100000
 #define MEM_QUIET_POLL_US 50
 
-int board_fpga_open(struct board *b, const weft_board_config_t *cfg)
+/* The FPGA manager's control files: both must be writable now, not only when the first
+ * thread loads. */
+static int fpga_mgr_open(struct board *b, const weft_board_config_t *cfg)
 {
     const char *mgr = cfg->fpga_mgr_dir != NULL ? cfg->fpga_mgr_dir : DEFAULT_FPGA_MGR_DIR;
-    const char *fw = cfg->firmware_dir != NULL ? cfg->firmware_dir : DEFAULT_FIRMWARE_DIR;
-    struct stat st;
     int ret;
-
-    if (pthread_mutex_init(&b->reconf_lock, NULL) != 0) {
-        return -ENOMEM;
-    }
-    b->reconf_lock_init = true;
 
     b->flags_path = board_path_join(mgr, "flags");
     b->firmware_path = board_path_join(mgr, "firmware");
     b->state_path = board_path_join(mgr, "state");
-    b->firmware_dir = strdup(fw);
-    if (b->flags_path == NULL || b->firmware_path == NULL || b->state_path == NULL ||
-        b->firmware_dir == NULL) {
+    if (b->flags_path == NULL || b->firmware_path == NULL || b->state_path == NULL) {
         return -ENOMEM;
     }
-    /* Both control files must be writable now, not only when the first thread loads. */
     if (access(b->flags_path, W_OK) != 0 || access(b->firmware_path, W_OK) != 0) {
         const char *bad = access(b->flags_path, W_OK) != 0 ? b->flags_path : b->firmware_path;
 
         ret = -errno;
         board_log(b, "%s: FPGA manager file not writable: %s (is %s an FPGA manager?)", bad,
                   strerror(-ret), mgr);
+        return ret;
+    }
+    return 0;
+}
+
+int board_fpga_open(struct board *b, const weft_board_config_t *cfg)
+{
+    const char *fw = cfg->firmware_dir != NULL ? cfg->firmware_dir : DEFAULT_FIRMWARE_DIR;
+    struct stat st;
+    int ret;
+
+    if (cfg->reconf_method != WEFT_BOARD_RECONF_FPGA_MGR &&
+        cfg->reconf_method != WEFT_BOARD_RECONF_OVERLAY) {
+        board_log(b, "reconf_method %d is neither the FPGA manager (%d) nor overlays (%d)",
+                  (int)cfg->reconf_method, WEFT_BOARD_RECONF_FPGA_MGR, WEFT_BOARD_RECONF_OVERLAY);
+        return -EINVAL;
+    }
+    b->reconf_method = cfg->reconf_method;
+    if (pthread_mutex_init(&b->reconf_lock, NULL) != 0) {
+        return -ENOMEM;
+    }
+    b->reconf_lock_init = true;
+
+    b->firmware_dir = strdup(fw);
+    if (b->firmware_dir == NULL) {
+        return -ENOMEM;
+    }
+    /* With overlays the manager's sysfs files are not used (mainline kernels lack them). */
+    ret = b->reconf_method == WEFT_BOARD_RECONF_OVERLAY ? board_overlay_open(b, cfg)
+                                                        : fpga_mgr_open(b, cfg);
+    if (ret != 0) {
         return ret;
     }
     if (stat(fw, &st) != 0) {
@@ -84,6 +111,7 @@ int board_fpga_open(struct board *b, const weft_board_config_t *cfg)
 
 void board_fpga_close(struct board *b)
 {
+    board_overlay_close(b);
     free(b->flags_path);
     free(b->firmware_path);
     free(b->state_path);
@@ -93,66 +121,6 @@ void board_fpga_close(struct board *b)
         pthread_mutex_destroy(&b->reconf_lock);
         b->reconf_lock_init = false;
     }
-}
-
-/* Write text to a sysfs control file in one write(), as sysfs wants it. */
-static int write_control(const struct board *b, const char *path, const char *text)
-{
-    size_t len = strlen(text);
-    ssize_t n;
-    int ret = 0;
-    int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-
-    if (fd < 0) {
-        ret = -errno;
-        board_log(b, "%s: cannot open: %s", path, strerror(-ret));
-        return ret;
-    }
-    do {
-        n = write(fd, text, len);
-    } while (n < 0 && errno == EINTR);
-    if (n < 0) {
-        ret = -errno;
-    } else if ((size_t)n != len) {
-        ret = -EIO;
-    }
-    if (close(fd) != 0 && ret == 0) {
-        ret = -errno;
-    }
-    if (ret != 0) {
-        board_log(b, "%s: writing \"%s\" failed: %s", path, text, strerror(-ret));
-    }
-    return ret;
-}
-
-/* Read the manager's state; 0 and state[0] = '\0' when the file does not exist. */
-static int read_state(const struct board *b, char *state, size_t cap)
-{
-    ssize_t n;
-    int fd = open(b->state_path, O_RDONLY | O_CLOEXEC);
-    int ret;
-
-    state[0] = '\0';
-    if (fd < 0) {
-        if (errno == ENOENT) {
-            return 0;
-        }
-        ret = -errno;
-        board_log(b, "%s: cannot open: %s", b->state_path, strerror(-ret));
-        return ret;
-    }
-    do {
-        n = read(fd, state, cap - 1);
-    } while (n < 0 && errno == EINTR);
-    ret = n < 0 ? -errno : 0;
-    close(fd);
-    if (ret != 0) {
-        board_log(b, "%s: cannot read: %s", b->state_path, strerror(-ret));
-        return ret;
-    }
-    state[n] = '\0';
-    state[strcspn(state, "\r\n")] = '\0';
-    return 0;
 }
 
 /* A relative name with no empty, "." or ".." component (the loader rejects "..") */
@@ -233,13 +201,13 @@ static const char *firmware_name(const struct board *b, const char *image, char 
 static int load_partial(const struct board *b, unsigned slot, const char *name, const char *full)
 {
     char state[64];
-    int ret = write_control(b, b->flags_path, FPGA_MGR_FLAGS_PARTIAL);
+    int ret = board_write_text(b, b->flags_path, FPGA_MGR_FLAGS_PARTIAL);
 
     if (ret == 0) {
-        ret = write_control(b, b->firmware_path, name);
+        ret = board_write_text(b, b->firmware_path, name);
     }
     if (ret == 0) {
-        ret = read_state(b, state, sizeof(state));
+        ret = board_read_line(b, b->state_path, state, sizeof(state), true);
         if (ret == 0 && state[0] != '\0' && strcmp(state, "operating") != 0) {
             board_log(b, "%s: FPGA manager reports \"%s\" after loading %s into slot %u",
                       b->state_path, state, full, slot);
@@ -247,6 +215,16 @@ static int load_partial(const struct board *b, unsigned slot, const char *name, 
         }
     }
     return ret;
+}
+
+/* Load an image from the firmware directory into a decoupled slot, by the configured
+ * method. */
+static int load_image(struct board *b, unsigned slot, const char *name, const char *full)
+{
+    if (b->reconf_method == WEFT_BOARD_RECONF_OVERLAY) {
+        return board_overlay_load(b, slot, name, full);
+    }
+    return load_partial(b, slot, name, full);
 }
 
 static int reconfigure_locked(struct board *b, unsigned slot, const char *image)
@@ -284,7 +262,7 @@ static int reconfigure_locked(struct board *b, unsigned slot, const char *image)
         /* Hold the slot in reset while its logic changes (RUN = 0 already decouples it). */
         board_reg_write(b, WEFT_SLOT_REG(slot, WEFT_SLOT_REG_CONTROL),
                         (control | WEFT_CONTROL_RESET) & ~(uint32_t)WEFT_CONTROL_RUN);
-        ret = load_partial(b, slot, name, full);
+        ret = load_image(b, slot, name, full);
     }
     free(full);
     free(owned);
@@ -404,9 +382,12 @@ static int program_locked(struct board *b, unsigned slot, const uint8_t *file, s
     if (ret != 0) {
         program_failed(res, WEFT_FRI_ERR_LOAD, "slot %u: cannot write %s: %s", slot, full,
                        strerror(-ret));
-    } else if ((ret = load_partial(b, slot, name, full)) != 0) {
-        program_failed(res, WEFT_FRI_ERR_LOAD, "slot %u: the FPGA manager did not load %s: %s",
-                       slot, full, strerror(-ret));
+    } else if ((ret = load_image(b, slot, name, full)) != 0) {
+        program_failed(res, WEFT_FRI_ERR_LOAD, "slot %u: %s did not load %s: %s", slot,
+                       b->reconf_method == WEFT_BOARD_RECONF_OVERLAY
+                           ? "the overlay on its FPGA region"
+                           : "the FPGA manager",
+                       full, strerror(-ret));
     }
     free(full);
     if (ret != 0) {

@@ -41,13 +41,21 @@ struct board {
     uint64_t dma_bus;
     size_t dma_size;
 
-    /* FPGA manager */
-    char *flags_path;
-    char *firmware_path;
-    char *state_path;
+    /* reconfiguration, shared by both methods */
+    weft_board_reconf_method_t reconf_method;
     char *firmware_dir;          /* as configured, for messages and the image check */
     pthread_mutex_t reconf_lock; /* one reconfiguration at a time */
     bool reconf_lock_init;
+
+    /* FPGA manager sysfs files (WEFT_BOARD_RECONF_FPGA_MGR) */
+    char *flags_path;
+    char *firmware_path;
+    char *state_path;
+
+    /* FPGA regions (WEFT_BOARD_RECONF_OVERLAY); under reconf_lock */
+    char *overlays_dir;
+    char *region_path[BOARD_MAX_SLOTS];    /* each slot's fpga-region node */
+    bool overlay_applied[BOARD_MAX_SLOTS]; /* overlays_dir/weft-slot<N> is ours and applied */
 
     /* interrupts */
     int irq_fd;        /* read(): interrupt count */
@@ -105,17 +113,38 @@ char *board_path_join(const char *dir, const char *name);
 int board_read_u64_file(const struct board *b, const char *path, bool hex, const char *what,
                         uint64_t *value);
 
+/* Write text to a sysfs or configfs attribute in one write(), as both want it; failures
+ * are logged naming the file. Returns 0 or a negative errno. */
+int board_write_text(const struct board *b, const char *path, const char *text);
+
+/*
+ * Read a small sysfs or configfs attribute (to its end) into buf, NUL-terminated and cut
+ * at its first line end. Returns 0 or a negative errno after logging a message naming
+ * the file; when missing_ok, a file that does not exist gives 0 and "" without a message.
+ */
+int board_read_line(const struct board *b, const char *path, char *buf, size_t cap,
+                    bool missing_ok);
+
 /* DMA region: board_dma.c */
 int board_dma_open(struct board *b, const weft_board_config_t *cfg);
 void board_dma_close(struct board *b);
 int board_dma_region(weft_platform_t *p, weft_dma_region_t *region);
 
-/* FPGA manager: board_fpga.c */
+/* Reconfiguration: board_fpga.c (the steps both methods share, and the FPGA manager's
+ * sysfs files) */
 int board_fpga_open(struct board *b, const weft_board_config_t *cfg);
 void board_fpga_close(struct board *b);
 int board_slot_reconfigure(weft_platform_t *p, unsigned slot, const char *image);
 int board_slot_program(weft_platform_t *p, unsigned slot, uint64_t bus, size_t size,
                        weft_program_result_t *res);
+
+/* FPGA regions through device-tree overlays: board_fpga_overlay.c */
+int board_overlay_open(struct board *b, const weft_board_config_t *cfg);
+/* Removes the overlays Weft applied (logging what it cannot remove) and frees the rest. */
+void board_overlay_close(struct board *b);
+/* Load name (relative to the firmware directory; full is its path, for messages) into
+ * slot by an overlay on its region; called under reconf_lock with the slot decoupled. */
+int board_overlay_load(struct board *b, unsigned slot, const char *name, const char *full);
 
 /* Interrupts: board_irq.c */
 int board_irq_open(struct board *b, const weft_board_config_t *cfg);
