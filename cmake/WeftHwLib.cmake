@@ -5,6 +5,8 @@
 #                     weft_hwt_pkg first
 # WEFT_HWLIB_INCLUDE  Verilator/Yosys include flag for weft_slot_ports.svh
 # WEFT_HWLIB_LINT_VLT Verilator configuration for lint runs of hardware threads
+# WEFT_SLOT_CHECK_SV  the slot-boundary check wrapper (weft_slot_check.sv), a top of its
+#                     own and so not among the sources
 include_guard(GLOBAL)
 
 get_filename_component(WEFT_HWLIB_DIR ${CMAKE_CURRENT_LIST_DIR}/../hw/lib ABSOLUTE)
@@ -22,6 +24,8 @@ set(WEFT_HWLIB_SOURCES
   ${WEFT_HWLIB_DIR}/weft_hls_mem.sv
   ${WEFT_HWLIB_DIR}/weft_hls_shell.sv
   ${WEFT_HWLIB_DIR}/weft_hls_adapter.sv)
+
+set(WEFT_SLOT_CHECK_SV ${WEFT_HWLIB_DIR}/weft_slot_check.sv)
 
 # Threads include weft_slot_ports.svh (the slot boundary) from here.
 set(WEFT_HWLIB_INCLUDE -I${WEFT_HWLIB_DIR})

@@ -16,12 +16,25 @@
 # cmake/WeftVerilatedRuntime.cmake, linked statically). It is compiled with hidden
 # visibility and linked with -Bsymbolic, so no symbol of it interposes on (or is
 # interposed by) the backend's runtime or another image's; only the ABI symbol is
-# exported. The CMake target is <name> itself. A thread Verilator rejects gets a configure
-# warning and no target (test with if(TARGET <name>)).
+# exported. The CMake target is <name> itself.
+#
+# Before it builds, the top module is checked against the slot boundary
+# (hw/lib/weft_slot_check.sv) and verilated once. In the tree a thread that fails gets a
+# configure warning and no target (test with if(TARGET <name>)), so one broken thread does
+# not stop the rest; from the installed package (WEFT_HW_THREAD_STRICT, set by
+# WeftConfig.cmake) the configure fails with Verilator's message, since there the thread
+# is the user's own.
+#
+# The same file serves the tree and the installed package (cmake/WeftConfig.cmake.in),
+# which sets WEFT_SLOT_MODEL_IMAGE_SOURCE and WEFT_SLOT_MODEL_INCLUDE_DIRS to the
+# installed glue before including it.
 include_guard(GLOBAL)
 
-set(WEFT_SLOT_MODEL_IMAGE_SOURCE ${CMAKE_CURRENT_LIST_DIR}/../platform/sim/slot_model_image.cpp)
-get_filename_component(WEFT_SLOT_MODEL_IMAGE_SOURCE ${WEFT_SLOT_MODEL_IMAGE_SOURCE} ABSOLUTE)
+if(NOT DEFINED WEFT_SLOT_MODEL_IMAGE_SOURCE)
+  get_filename_component(WEFT_SLOT_MODEL_IMAGE_SOURCE
+    ${CMAKE_CURRENT_LIST_DIR}/../platform/sim/slot_model_image.cpp ABSOLUTE)
+  set(WEFT_SLOT_MODEL_INCLUDE_DIRS ${PROJECT_SOURCE_DIR}/platform/sim ${WEFT_GEN_DIR}/include)
+endif()
 set(WEFT_IMAGE_DIR ${CMAKE_BINARY_DIR}/images)
 # Partial bitstreams of the platform's hardware tasks (tools/CMakeLists.txt), <image>.wbit.
 set(WEFT_BITSTREAM_DIR ${CMAKE_BINARY_DIR}/bitstreams)
@@ -92,17 +105,36 @@ function(weft_add_hw_thread)
 
   # verilate() runs Verilator while configuring and a failure there stops the whole
   # configure; check first, so a thread Verilator rejects only loses its own image.
-  # --cc rather than --lint-only: some warnings (UNOPTFLAT) only appear when verilating.
+  # The boundary first (the wrapper has no parameters: the top's defaults), then the
+  # thread as it will be built: --cc rather than --lint-only, some warnings (UNOPTFLAT)
+  # only appear when verilating.
   set(check_dir ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/${target}.dir/check)
   file(MAKE_DIRECTORY ${check_dir})
+  set(boundary_args ${vargs})
+  list(FILTER boundary_args EXCLUDE REGEX "^-G")
   execute_process(
-    COMMAND ${VERILATOR_BIN} --cc --Mdir ${check_dir} --top-module ${ARG_TOP} ${vargs} ${vsources}
+    COMMAND ${VERILATOR_BIN} --lint-only -Wno-DECLFILENAME --top-module weft_slot_check
+            +define+WEFT_SLOT_CHECK_TOP=${ARG_TOP} ${boundary_args} ${vsources}
+            ${WEFT_SLOT_CHECK_SV}
     RESULT_VARIABLE lint_rc
     OUTPUT_VARIABLE lint_out
     ERROR_VARIABLE lint_out)
+  set(why "does not match the slot boundary (weft_slot_ports.svh)")
+  if(lint_rc EQUAL 0)
+    execute_process(
+      COMMAND ${VERILATOR_BIN} --cc --Mdir ${check_dir} --top-module ${ARG_TOP} ${vargs} ${vsources}
+      RESULT_VARIABLE lint_rc
+      OUTPUT_VARIABLE lint_out
+      ERROR_VARIABLE lint_out)
+    set(why "is rejected by Verilator")
+  endif()
   if(NOT lint_rc EQUAL 0)
-    message(WARNING "weft_add_hw_thread(${ARG_NAME}): Verilator rejects ${ARG_TOP}; "
-                    "image ${ARG_NAME}.so is not built:\n${lint_out}")
+    set(level WARNING)
+    if(WEFT_HW_THREAD_STRICT)
+      set(level SEND_ERROR)
+    endif()
+    message(${level} "weft_add_hw_thread(${ARG_NAME}): ${ARG_TOP} ${why}; "
+                     "image ${ARG_NAME}.so is not built:\n${lint_out}")
     return()
   endif()
 
@@ -112,8 +144,7 @@ function(weft_add_hw_thread)
     TOP_MODULE ${ARG_TOP}
     PREFIX ${prefix}
     VERILATOR_ARGS ${vargs})
-  target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/platform/sim
-    ${WEFT_GEN_DIR}/include)
+  target_include_directories(${target} PRIVATE ${WEFT_SLOT_MODEL_INCLUDE_DIRS})
   target_compile_definitions(${target} PRIVATE
     WEFT_IMAGE_MODEL_HEADER="${prefix}.h"
     WEFT_IMAGE_MODEL_ROOT_HEADER="${prefix}___024root.h"

@@ -13,6 +13,13 @@ above the block, which the rendered page does not show:
     <!-- c-prelude: weft_t *w; weft_hwthread_t *hw; weft_exit_status_t status; -->
 
 A block with a function definition or an #include of its own is compiled at file scope.
+
+A block of any language that shows a whole file of the tree says so in a comment right
+above it, and must be that file as it is (so a listing cannot go stale while the file is
+built and tested):
+
+    <!-- file: examples/out-of-tree/hwt_sum.sv -->
+
 Exit 0 when every block compiles; otherwise each failure is printed with its file, line
 and the compiler's messages, and the exit status is 1.
 """
@@ -42,6 +49,7 @@ HEADERS = """#define _GNU_SOURCE
 
 BLOCK = re.compile(r"(?:<!-- c-prelude:(?P<prelude>.*?)-->\s*\n)?```c\n(?P<code>.*?)```",
                    re.S)
+COPY = re.compile(r"<!-- file:\s*(?P<path>\S+)\s*-->\s*\n```[\w+-]*\n(?P<code>.*?)```", re.S)
 FUNCTION = re.compile(r"^\w[\w\s\*]*\b\w+\s*\([^;]*\)\s*\{", re.M)
 
 
@@ -50,6 +58,18 @@ def blocks(path):
     for m in BLOCK.finditer(text):
         line = text.count("\n", 0, m.start("code")) + 1
         yield line, (m.group("prelude") or "").strip(), m.group("code")
+
+
+def stale_copies(src, path):
+    """(line, message) for each listing that is not the file it names."""
+    text = path.read_text()
+    for m in COPY.finditer(text):
+        line = text.count("\n", 0, m.start("code")) + 1
+        target = src / m.group("path")
+        if not target.is_file():
+            yield line, f"names {m.group('path')}, which does not exist"
+        elif target.read_text() != m.group("code"):
+            yield line, f"is not {m.group('path')} as it is (copy the file into the block)"
 
 
 def unit(prelude, code):
@@ -74,6 +94,9 @@ def main(argv=None):
     failures = checked = 0
     with tempfile.TemporaryDirectory(prefix="doc-code-") as tmp:
         for path in files:
+            for line, why in stale_copies(src, path):
+                failures += 1
+                print(f"{path.relative_to(src)}:{line}: this listing {why}")
             for line, prelude, code in blocks(path):
                 checked += 1
                 c = pathlib.Path(tmp) / "block.c"
@@ -86,7 +109,8 @@ def main(argv=None):
                     failures += 1
                     print(f"{path.relative_to(src)}:{line}: this C block does not compile:\n"
                           f"{r.stderr}")
-    print(f"{checked - failures} of {checked} C blocks in README.md and docs/ compile")
+    print(f"{checked} C blocks in README.md and docs/ checked, {failures} failed "
+          f"(a failure is a block that does not compile or a stale listing)")
     return 1 if failures else 0
 
 

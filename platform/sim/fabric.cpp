@@ -49,6 +49,11 @@
 #include "weft/osif_protocol.h"
 #include "weft/platform_config.h"
 
+// Defined only in the installed shared library, libweft_sim.so (installed_image_dir.cpp):
+// there the images sit beside the library, wherever its prefix was put. The static
+// library the tree links has no definition and keeps the build's image directory.
+extern "C" const char *weft_sim_installed_image_dir(void) __attribute__((weak));
+
 namespace weft::sim
 {
 
@@ -84,6 +89,12 @@ inline bool bit(uint64_t v, unsigned s)
 inline bool words_equal(const uint32_t *a, const uint32_t *b, unsigned n)
 {
     return std::memcmp(a, b, n * sizeof(uint32_t)) == 0;
+}
+
+const char *default_image_dir()
+{
+    const char *installed = weft_sim_installed_image_dir ? weft_sim_installed_image_dir() : nullptr;
+    return installed ? installed : WEFT_SIM_IMAGE_DIR;
 }
 
 } // namespace
@@ -157,7 +168,7 @@ int Fabric::create(const weft_sim_config_t *cfg, std::unique_ptr<Fabric> *out)
     f->nslots_ = WEFT_PLATFORM_NUM_SLOTS;
     f->eval_all_ = cfg && (cfg->flags & WEFT_SIM_EVAL_ALL);
     try {
-        f->image_dir_ = cfg && cfg->image_dir ? cfg->image_dir : WEFT_SIM_IMAGE_DIR;
+        f->image_dir_ = cfg && cfg->image_dir ? cfg->image_dir : default_image_dir();
     } catch (const std::bad_alloc &) {
         return -ENOMEM;
     }

@@ -29,7 +29,7 @@ class CheckDocCode(unittest.TestCase):
         rc, out = self.run_on("text\n<!-- c-prelude: weft_t *w; -->\n```c\n"
                               "uint64_t c;\n...\nweft_fabric_cycles(w, &c);\n```\n")
         self.assertEqual(rc, 0, out)
-        self.assertIn("1 of 1 C blocks", out)
+        self.assertIn("1 C blocks in README.md and docs/ checked, 0 failed", out)
 
     def test_a_wrong_field_is_named_with_its_place(self):
         rc, out = self.run_on("# t\n", "one\ntwo\n```c\nweft_hwthread_attr_t a = {.mem_base = 1};\n"
@@ -50,3 +50,20 @@ class CheckDocCode(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+    def test_a_listing_must_be_the_file_it_names(self):
+        with tempfile.TemporaryDirectory() as d:
+            root = pathlib.Path(d)
+            (root / "docs").mkdir()
+            (root / "t.sv").write_text("module t;\nendmodule\n")
+            (root / "README.md").write_text("<!-- file: t.sv -->\n```systemverilog\n"
+                                            "module t;\nendmodule\n```\n")
+            (root / "docs" / "a.md").write_text("x\n<!-- file: t.sv -->\n```systemverilog\n"
+                                                "module t (input a);\nendmodule\n```\n"
+                                                "<!-- file: gone.sv -->\n```\nx\n```\n")
+            with contextlib.redirect_stdout(io.StringIO()) as out:
+                rc = check_doc_code.main(["--source", d] + INCLUDES)
+        self.assertEqual(rc, 1)
+        self.assertIn("docs/a.md:3: this listing is not t.sv as it is", out.getvalue())
+        self.assertIn("names gone.sv, which does not exist", out.getvalue())
+        self.assertNotIn("README.md", out.getvalue())

@@ -1,0 +1,60 @@
+#!/bin/bash
+# install.out_of_tree: Weft installed to a fresh prefix serves a program and a hardware
+# thread built outside the tree (docs/install.md):
+#   1. cmake --install of this build into a temporary prefix;
+#   2. examples/out-of-tree, copied out of the tree, configured with find_package(Weft)
+#      only, built (its thread verilated by weft_add_hw_thread) and run: it checks its
+#      sums itself;
+#   3. apps/hello built with nothing but pkg-config against the prefix, run with an
+#      installed image;
+#   4. the installed libweft_sim.so takes its default image directory from where it
+#      lies (the prefix's lib/weft/images), not from the build it came from;
+#   5. a thread with one port more than the slot boundary fails the configure with a
+#      message that names the boundary and the port.
+#
+# usage: out_of_tree_test.sh BUILD_DIR SOURCE_DIR GENERATOR
+set -euo pipefail
+build=$1 src=$2 generator=$3
+work=$(mktemp -d "${TMPDIR:-/tmp}/weft-install-XXXXXX")
+trap 'rm -rf "$work"' EXIT
+prefix=$work/prefix
+
+echo "== cmake --install into $prefix"
+cmake --install "$build" --prefix "$prefix" >/dev/null
+
+echo "== examples/out-of-tree, from a copy"
+cp -r "$src/examples/out-of-tree" "$work/app"
+cmake -S "$work/app" -B "$work/app/build" -G "$generator" -DCMAKE_PREFIX_PATH="$prefix" \
+    >"$work/configure.log" || { cat "$work/configure.log"; exit 1; }
+cmake --build "$work/app/build" >"$work/build.log" || { cat "$work/build.log"; exit 1; }
+"$work/app/build/sum-blocks"
+
+echo "== apps/hello with pkg-config"
+export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+# shellcheck disable=SC2046 # pkg-config's output is a list of flags
+cc -std=c11 -Wall -Werror -o "$work/hello" "$src/apps/hello/hello.c" \
+    $(pkg-config --cflags --libs weft-sim) -Wl,-rpath,"$prefix/lib"
+"$work/hello" "$prefix/lib/weft/images/hwt_task_fib.so"
+
+echo "== the installed library's image directory"
+dir=$(python3 -c 'import ctypes, sys
+lib = ctypes.CDLL(sys.argv[1])
+lib.weft_sim_installed_image_dir.restype = ctypes.c_char_p
+print(lib.weft_sim_installed_image_dir().decode())' "$prefix/lib/libweft_sim.so")
+if [ "$(realpath "$dir")" != "$(realpath "$prefix/lib/weft/images")" ]; then
+    echo "installed libweft_sim.so looks for images in $dir, not $prefix/lib/weft/images" >&2
+    exit 1
+fi
+echo "$dir"
+
+echo "== a thread off the slot boundary"
+sed -i 's/`include "weft_slot_ports.svh"/`include "weft_slot_ports.svh",\n  output logic busy_o/' \
+    "$work/app/hwt_sum.sv"
+if cmake -S "$work/app" -B "$work/bad" -G "$generator" -DCMAKE_PREFIX_PATH="$prefix" \
+    >"$work/bad.log" 2>&1; then
+    echo "a thread with an extra port configured without an error" >&2
+    exit 1
+fi
+grep -q "does not match the slot boundary" "$work/bad.log" && grep -q "busy_o" "$work/bad.log" ||
+    { cat "$work/bad.log"; exit 1; }
+echo "refused, naming the boundary and busy_o"
