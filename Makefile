@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS  ?= 2
 
-.PHONY: all setup configure build demo reconf weftd-demo test bench clean
+.PHONY: all setup configure build demo reconf weftd-demo test bench api-docs clean
 
 all: build
 
@@ -38,6 +38,14 @@ test: build
 # `make test` runs it as the test bench.quick).
 bench: build
 	@bash bench/run.sh $(BUILD) $(if $(QUICK),--quick)
+
+# The API reference: HTML that Doxygen makes from the public headers' comments
+# (docs/Doxyfile); `make test` checks that it builds without a warning (docs.api_reference).
+api-docs: build
+	@rm -rf $(BUILD)/docs/api && mkdir -p $(BUILD)/docs/api
+	@WEFT_SOURCE_DIR=$(CURDIR) WEFT_GEN_DIR=$(abspath $(BUILD))/generated \
+	  WEFT_API_DOCS=$(abspath $(BUILD))/docs/api doxygen docs/Doxyfile
+	@echo "API reference: $(BUILD)/docs/api/html/index.html"
 
 clean:
 	@rm -rf $(BUILD)

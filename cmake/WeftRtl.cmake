@@ -41,3 +41,8 @@ set(WEFT_MODEL_VERILATOR_ARGS)
 if(WEFT_VERILATOR_PROFILE)
   set(WEFT_MODEL_VERILATOR_ARGS --prof-cfuncs)
 endif()
+
+# WEFT_IMAGE_WAVES: thread images verilated with FST tracing, so that any slot can record
+# a waveform when asked at run time (WEFT_WAVES, docs/waves.md). Off only to measure what
+# having it costs when nothing is recorded (docs/waves.md gives the figure).
+option(WEFT_IMAGE_WAVES "Thread images can record waveforms on demand" ON)

@@ -139,10 +139,17 @@ function(weft_add_hw_thread)
   endif()
 
   add_library(${target} MODULE ${WEFT_SLOT_MODEL_IMAGE_SOURCE})
+  # Waveforms on demand (docs/waves.md): every image can record its signals, and records
+  # nothing until asked. WEFT_IMAGE_WAVES off builds images that cannot.
+  set(trace)
+  if(NOT DEFINED WEFT_IMAGE_WAVES OR WEFT_IMAGE_WAVES)
+    set(trace TRACE_FST)
+  endif()
   verilate(${target}
     SOURCES ${vsources}
     TOP_MODULE ${ARG_TOP}
     PREFIX ${prefix}
+    ${trace}
     VERILATOR_ARGS ${vargs})
   target_include_directories(${target} PRIVATE ${WEFT_SLOT_MODEL_INCLUDE_DIRS})
   target_compile_definitions(${target} PRIVATE

@@ -8,15 +8,19 @@
 # (cmake/WeftThread.cmake), exactly as with its own compiled copy.
 include_guard(GLOBAL)
 
+# The FST writer (with GTKWave's fstapi, which needs zlib) serves the thread images'
+# waveforms on demand (docs/waves.md).
+find_package(ZLIB REQUIRED)
 add_library(weft_verilated_runtime STATIC
   ${VERILATOR_ROOT}/include/verilated.cpp
-  ${VERILATOR_ROOT}/include/verilated_threads.cpp)
+  ${VERILATOR_ROOT}/include/verilated_threads.cpp
+  ${VERILATOR_ROOT}/include/verilated_fst_c.cpp)
 target_include_directories(weft_verilated_runtime SYSTEM PUBLIC
   ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd)
 # The settings verilate() gives the runtime of a model without tracing or coverage.
 target_compile_definitions(weft_verilated_runtime PRIVATE
   VM_COVERAGE=0 VM_SC=0 VM_TRACE=0 VM_TRACE_VCD=0 VM_TRACE_FST=0)
-target_link_libraries(weft_verilated_runtime PUBLIC Threads::Threads)
+target_link_libraries(weft_verilated_runtime PUBLIC Threads::Threads ZLIB::ZLIB)
 set_target_properties(weft_verilated_runtime PROPERTIES
   POSITION_INDEPENDENT_CODE ON
   CXX_VISIBILITY_PRESET hidden

@@ -28,6 +28,11 @@ PACKAGES=(
   "python3-matplotlib=3.6.3-1+b1" # make bench draws the Table V bars and Table VIII curves
   "python3-numpy=1:1.24.2-1+deb12u1" # the reference Laplacian filter in the image tests, matplotlib
   "python3-pil=9.4.0-1.1+deb12u1" # the frame sender reads image files; tests read the PGM output
+  "python3-dev=3.11.2-1+b1"    # Python.h for the weft Python package's compiled bindings
+  "python3-cffi=1.15.1-5"      # writes those bindings from Weft's headers (API mode, docs/python.md)
+  "python3-pytest=7.2.1-2"     # runs the Python package's tests
+  "pkgconf=1.8.1-1"            # install.out_of_tree builds a program with pkg-config
+  "doxygen=1.9.4-4"            # the API reference (make api-docs) and its check, docs.api_reference
 )
 
 missing=()

@@ -14,6 +14,8 @@ above the block, which the rendered page does not show:
 
 A block with a function definition or an #include of its own is compiled at file scope.
 
+A ```python block is compiled by Python (its syntax; it is not run).
+
 A block of any language that shows a whole file of the tree says so in a comment right
 above it, and must be that file as it is (so a listing cannot go stale while the file is
 built and tested):
@@ -49,6 +51,7 @@ HEADERS = """#define _GNU_SOURCE
 
 BLOCK = re.compile(r"(?:<!-- c-prelude:(?P<prelude>.*?)-->\s*\n)?```c\n(?P<code>.*?)```",
                    re.S)
+PYTHON = re.compile(r"```python\n(?P<code>.*?)```", re.S)
 COPY = re.compile(r"<!-- file:\s*(?P<path>\S+)\s*-->\s*\n```[\w+-]*\n(?P<code>.*?)```", re.S)
 FUNCTION = re.compile(r"^\w[\w\s\*]*\b\w+\s*\([^;]*\)\s*\{", re.M)
 
@@ -70,6 +73,17 @@ def stale_copies(src, path):
             yield line, f"names {m.group('path')}, which does not exist"
         elif target.read_text() != m.group("code"):
             yield line, f"is not {m.group('path')} as it is (copy the file into the block)"
+
+
+def python_errors(path):
+    """(line, message) for each Python block that does not compile."""
+    text = path.read_text()
+    for m in PYTHON.finditer(text):
+        line = text.count("\n", 0, m.start("code")) + 1
+        try:
+            compile(m.group("code"), f"{path.name}:{line}", "exec")
+        except SyntaxError as e:
+            yield line + (e.lineno or 1) - 1, f"{e.msg}"
 
 
 def unit(prelude, code):
@@ -97,6 +111,10 @@ def main(argv=None):
             for line, why in stale_copies(src, path):
                 failures += 1
                 print(f"{path.relative_to(src)}:{line}: this listing {why}")
+            checked += len(PYTHON.findall(path.read_text()))
+            for line, why in python_errors(path):
+                failures += 1
+                print(f"{path.relative_to(src)}:{line}: this Python block does not compile: {why}")
             for line, prelude, code in blocks(path):
                 checked += 1
                 c = pathlib.Path(tmp) / "block.c"
@@ -109,8 +127,8 @@ def main(argv=None):
                     failures += 1
                     print(f"{path.relative_to(src)}:{line}: this C block does not compile:\n"
                           f"{r.stderr}")
-    print(f"{checked} C blocks in README.md and docs/ checked, {failures} failed "
-          f"(a failure is a block that does not compile or a stale listing)")
+    print(f"{checked} C and Python blocks in README.md and docs/ checked, {failures} failed "
+          f"(a failure is a C or Python block that does not compile or a stale listing)")
     return 1 if failures else 0
 
 

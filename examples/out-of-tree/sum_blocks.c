@@ -88,8 +88,8 @@ int main(int argc, char **argv)
         wrong = run_jobs(&jobs, &sums, data, bus);
         rc = weft_hwthread_timedjoin(t, &st, 10000);
         if (rc == 0 && (st.kind != WEFT_EXIT_NORMAL || st.value != 0)) {
-            fprintf(stderr, "sum-blocks: the thread ended badly: %s (value 0x%08x)\n",
-                    st.message, st.value);
+            fprintf(stderr, "sum-blocks: the thread ended badly: %s (value 0x%08x)\n", st.message,
+                    st.value);
             wrong = 1;
         }
         weft_hwthread_destroy(t);

@@ -37,32 +37,52 @@
 extern "C" {
 #endif
 
+/** A file's first 8 bytes: these 7 characters and their terminating 0 byte. */
 #define WEFT_BITSTREAM_MAGIC "WEFTPBS"
+/** The format version this runtime writes and the only one it reads. */
 #define WEFT_BITSTREAM_VERSION 1u
+/** Bytes of a header: the payload starts at this offset of a file. */
 #define WEFT_BITSTREAM_HEADER_BYTES 160u
 /** Largest payload: 64 MiB, more than any device's full configuration. */
 #define WEFT_BITSTREAM_MAX_PAYLOAD (64u << 20)
-/** A name field's size; a name has at most one byte less. */
+/** The partition name field's size; a partition name has at most one byte less. */
 #define WEFT_BITSTREAM_PARTITION_FIELD 24u
+/** The image name field's size; an image name has at most one byte less. */
 #define WEFT_BITSTREAM_IMAGE_FIELD 48u
+/** Bytes of a SHA-256 digest, as the header holds the image's. */
 #define WEFT_BITSTREAM_DIGEST_BYTES 32u
 /** A payload the size FRED measured its partial bitstreams at (338 KB a slot). */
 #define WEFT_BITSTREAM_FRED_PAYLOAD (338u * 1024u)
 
 /** A header, checked and decoded. */
 typedef struct weft_bitstream_info {
+    /** Format version (WEFT_BITSTREAM_VERSION); ignored when a header is written. */
     unsigned version;
+    /** Bytes of payload after the header (1 .. WEFT_BITSTREAM_MAX_PAYLOAD). */
     uint32_t payload_size;
+    /** CRC-32 of the payload (weft_bitstream_crc32() from 0). */
     uint32_t payload_crc;
+    /** Bit i set: the file may program slot i of the platform (not 0). */
     uint32_t slot_mask;
+    /** Name of the partition the file is for, 0-terminated; a reconfiguration manager
+     *  refuses a task whose file names another partition than the task's. */
     char partition[WEFT_BITSTREAM_PARTITION_FIELD];
+    /** File name, in the image directory, of the thread image the file configures;
+     *  0-terminated. */
     char image[WEFT_BITSTREAM_IMAGE_FIELD];
+    /** SHA-256 of that image file: the simulated fabric loads the image only when the
+     *  file it finds has this digest. */
     uint8_t image_sha256[WEFT_BITSTREAM_DIGEST_BYTES];
 } weft_bitstream_info_t;
 
 /**
  * @brief Check and decode a header (the first WEFT_BITSTREAM_HEADER_BYTES of a file).
+ * @param buf the header's first byte
+ * @param len bytes readable at buf: at least WEFT_BITSTREAM_HEADER_BYTES (more are not
+ *        looked at)
+ * @param out receives the decoded header (required)
  * @param why  receives, on failure, a line naming the field that is wrong (may be NULL)
+ * @param why_len bytes of room at why (the line is cut to fit)
  * @retval 0 the header is well formed (the payload is not looked at)
  * @retval -EINVAL it is not; why says what was wrong
  */

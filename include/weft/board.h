@@ -84,7 +84,7 @@ typedef struct weft_board_config {
     /** How slots are reconfigured. Default (0) WEFT_BOARD_RECONF_FPGA_MGR. */
     weft_board_reconf_method_t reconf_method;
     /** WEFT_BOARD_RECONF_OVERLAY: the configfs directory of device-tree overlays; the
-     *  backend makes one item, weft-slot<N>, per loaded slot.
+     *  backend makes one item, `weft-slot<N>`, per loaded slot.
      *  Default "/sys/kernel/config/device-tree/overlays". */
     const char *overlays_dir;
     /** WEFT_BOARD_RECONF_OVERLAY: the device-tree path of each slot's FPGA region node

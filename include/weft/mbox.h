@@ -15,14 +15,24 @@
 extern "C" {
 #endif
 
-/** A mailbox. Treat as opaque; it is a struct so it can live in static storage. */
+/** A mailbox. Treat as opaque; it is a struct so it can live in static storage. The
+ *  members are described for whoever debugs one: only the weft_mbox_* calls touch them. */
 typedef struct weft_mbox {
+    /** Guards every member below; held while a call checks or moves words, released
+     *  while it waits. */
     pthread_mutex_t lock;
+    /** Signalled when a word is put, to wake one getter (CLOCK_MONOTONIC, for the timed
+     *  calls). */
     pthread_cond_t not_empty;
+    /** Signalled when a word is taken, to wake one putter (CLOCK_MONOTONIC). */
     pthread_cond_t not_full;
+    /** The ring of capacity words (allocated by init; NULL once destroyed). */
     uint32_t *words;
+    /** Most words it holds, as given to weft_mbox_init(). */
     unsigned capacity;
+    /** Index in words of the oldest word, the next one a get takes. */
     unsigned head;
+    /** Words held now, from head on (wrapping at capacity). */
     unsigned count;
 } weft_mbox_t;
 
@@ -51,6 +61,8 @@ int weft_mbox_tryget(weft_mbox_t *mb, uint32_t *word);
 
 /**
  * @brief Put with a timeout (measured on CLOCK_MONOTONIC).
+ * @param mb an initialised mailbox
+ * @param word the word to put
  * @param timeout_ms 0 does not wait; negative waits forever
  * @retval 0 success
  * @retval -EINVAL mb NULL
@@ -60,6 +72,8 @@ int weft_mbox_timedput(weft_mbox_t *mb, uint32_t word, int timeout_ms);
 
 /**
  * @brief Get with a timeout (measured on CLOCK_MONOTONIC).
+ * @param mb an initialised mailbox
+ * @param word receives the word taken (left alone on a timeout)
  * @param timeout_ms 0 does not wait; negative waits forever
  * @retval 0 success
  * @retval -EINVAL a NULL argument

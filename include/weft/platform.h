@@ -28,6 +28,8 @@ typedef struct weft_dma_region {
     size_t size;  /**< size in bytes */
 } weft_dma_region_t;
 
+/** An open platform (struct weft_platform): what weft_sim_open() or weft_board_open()
+ *  returns and weft_init() runs on. */
 typedef struct weft_platform weft_platform_t;
 
 /** The outcome of a slot programming (weft_platform_ops_t.slot_program). */
@@ -120,6 +122,7 @@ typedef struct weft_platform_ops {
 
 /** A platform instance: the ops table plus backend state after it. */
 struct weft_platform {
+    /** The backend's operations: the runtime reaches the fabric through these alone. */
     const weft_platform_ops_t *ops;
     const char *name; /**< "sim", "board", "fake", for messages */
 };

@@ -32,7 +32,10 @@
 extern "C" {
 #endif
 
+/** A reconfiguration manager, from weft_reconf_open() to weft_reconf_close(). Opaque. */
 typedef struct weft_reconf weft_reconf_t;
+/** A request for one run of a hardware task, from weft_reconf_submit() to
+ *  weft_reconf_release(). Opaque. */
 typedef struct weft_reconf_req weft_reconf_req_t;
 
 /** A partition: slots of one shape (the platform description's partitions). */
@@ -59,11 +62,16 @@ typedef struct weft_reconf_task {
     int accelerator;
 } weft_reconf_task_t;
 
-/** What a manager schedules. */
+/** What a manager schedules. weft_reconf_open() reads it and keeps nothing that points
+ *  into it, so it need not outlive the call. */
 typedef struct weft_reconf_config {
+    /** The partitions; a task names its partition by index in this array. */
     const weft_reconf_partition_t *partitions;
+    /** Entries in partitions (at least 1). */
     unsigned num_partitions;
+    /** The hardware tasks; a request names its task by index in this array. */
     const weft_reconf_task_t *tasks;
+    /** Entries in tasks (at least 1). */
     unsigned num_tasks;
 } weft_reconf_config_t;
 
@@ -71,10 +79,13 @@ typedef struct weft_reconf_config {
 typedef struct weft_reconf_args {
     uint32_t init_data;               /**< GET_INIT_DATA */
     const weft_resource_t *resources; /**< copied */
+    /** Entries in resources. */
     unsigned num_resources;
     const weft_mem_window_t *windows; /**< the task's buffers (copied) */
+    /** Entries in windows, at most what the task's slots have. */
     unsigned num_windows;
     const uint64_t *acc_args; /**< an accelerator's arguments (copied), as weft_hwthread_attr_t */
+    /** Entries in acc_args, at most WEFT_HLS_MAX_ARGS. */
     unsigned num_acc_args;
 } weft_reconf_args_t;
 
@@ -90,7 +101,13 @@ typedef struct weft_reconf_result {
     uint32_t exit_value; /**< its THREAD_EXIT value when status is 0 */
     unsigned slot;       /**< the slot it ran in (or was programmed for) */
     int reconfigured;    /**< 1: its slot was programmed for it; 0: reused as it was */
-    uint64_t submit_ns, start_ns, end_ns; /**< arrival (its ticket), start of execution, end */
+    /** @var weft_reconf_result::submit_ns
+     *  When the request arrived: its ticket, which orders it among the others.
+     *  @var weft_reconf_result::start_ns
+     *  When its execution started (after the programming of its slot, if any).
+     *  @var weft_reconf_result::end_ns
+     *  When it ended. */
+    uint64_t submit_ns, start_ns, end_ns;
     uint64_t wait_ns;       /**< from arrival to the start of its programming or run */
     uint64_t reconf_ns;     /**< host time its slot's programming took (0: reused) */
     uint64_t wait_cycles;   /**< fabric cycles from arrival to the start of its programming
@@ -106,6 +123,8 @@ typedef struct weft_reconf_stats {
     uint64_t reused;       /**< started in a slot that already held their task */
     uint64_t reconfigured; /**< started after their slot was programmed */
     uint64_t failed;       /**< programming failed */
+    /** Taken back before they started: by weft_reconf_cancel(), or by an abort or a close
+     *  that found them waiting. */
     uint64_t cancelled;
 } weft_reconf_stats_t;
 
@@ -140,7 +159,9 @@ int weft_reconf_fd(const weft_reconf_req_t *q);
 
 /**
  * @brief Wait for the request to end.
+ * @param q the request
  * @param timeout_ms negative: no limit
+ * @param res receives how it ended (may be NULL)
  * @retval 0 it ended; *res (if not NULL) says how
  * @retval -ETIMEDOUT it has not ended yet
  */

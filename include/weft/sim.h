@@ -30,8 +30,15 @@ typedef struct weft_sim_config {
     uint32_t flags;   /**< WEFT_SIM_* flags */
     /** The image directory: the only place the reconfiguration port loads a slot's
      *  configuration from, an image named by a bitstream and matching its SHA-256
-     *  (docs/reconfiguration.md); NULL: the build's images (WEFT_SIM_IMAGE_DIR) */
+     *  (docs/reconfiguration.md); NULL: the build's images (WEFT_SIM_IMAGE_DIR), or for
+     *  the installed libweft_sim.so the images installed beside it */
     const char *image_dir;
+    /** Waveforms on demand (docs/waves.md): the slots whose thread's signals are recorded
+     *  into FST files, e.g. "slot=0 from=1000 to=5000 file=sort.fst; slot=2"; NULL: none.
+     *  The environment variable WEFT_WAVES, when set, is used instead, so a run can be
+     *  recorded without changing the program. A malformed request fails weft_sim_open()
+     *  with -EINVAL and a message on stderr naming what was wrong. */
+    const char *waves;
 } weft_sim_config_t;
 
 /** Fabric counters of a simulation platform. */
@@ -52,10 +59,11 @@ typedef struct weft_sim_stats {
 /**
  * @brief Build the fabric (static region model, empty slots, DMA region) and start its
  *        clock thread.
+ * @param out receives the platform, for weft_init(); release it with its close operation
  * @param cfg settings, or NULL for the defaults
  * @retval 0 success, *out set
  * @retval -EINVAL bad setting (DMA size not a multiple of 4096, base unaligned or region
- *         past 4 GiB)
+ *         past 4 GiB, a malformed waveform request)
  * @retval -ENOMEM out of memory
  */
 int weft_sim_open(weft_platform_t **out, const weft_sim_config_t *cfg);

@@ -44,6 +44,7 @@ int weft_trace_start(weft_t *w);
 /**
  * @brief weft_trace_start() with another cap on the events kept (memory grows as events
  *        arrive, about 100 bytes each).
+ * @param w the runtime whose threads to record
  * @param max_events at least 1
  * @retval 0 recording
  * @retval -EINVAL w is NULL or max_events is 0

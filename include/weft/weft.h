@@ -9,6 +9,29 @@
  *
  * Errors are negative errno values; nothing here aborts on a caller's mistake.
  */
+
+/**
+ * @mainpage Weft API reference
+ *
+ * The C API of Weft, generated from the comments of its public headers (`make api-docs`).
+ * The guides are in the source tree's docs/: getting-started.md to write a program and
+ * a hardware thread, calls.md for every OS call a hardware thread makes, hwt-api.md for
+ * the RTL side.
+ *
+ * The headers:
+ * - weft/weft.h: the runtime: hardware threads, their resource arrays and memory windows,
+ *   shared memory, hardware links
+ * - weft/mbox.h: mailboxes, the FIFOs of words software and hardware threads share
+ * - weft/trace.h: thread timelines, written as Chrome traces
+ * - weft/reconf.h: hardware tasks loaded on demand through the reconfiguration port
+ * - weft/bitstream.h: partial bitstream files, what a slot is reconfigured from
+ * - weft/weftd_client.h: the client library of weftd, the server that shares the fabric
+ * - weft/platform.h: the platform interface a backend implements
+ * - weft/sim.h: the simulation backend, the fabric as Verilator models in this process
+ * - weft/board.h: the board backend, through UIO, u-dma-buf and the FPGA manager
+ * - weft/osif_protocol.h: the OSIF protocol, generated from protocol/osif.yaml
+ */
+
 #ifndef WEFT_WEFT_H
 #define WEFT_WEFT_H
 
@@ -25,7 +48,11 @@
 extern "C" {
 #endif
 
+/** The runtime of one platform, from weft_init() to weft_shutdown(): its delegates, DMA
+ *  allocator and hardware links. Opaque. */
 typedef struct weft weft_t;
+/** A hardware thread, from weft_hwthread_create() to weft_hwthread_destroy(); join and
+ *  stats stay usable after it ended. Opaque. */
 typedef struct weft_hwthread weft_hwthread_t;
 /** A hardware link: a FIFO in the fabric from one slot to another (platform description). */
 typedef struct weft_link weft_link_t;
@@ -42,9 +69,12 @@ typedef struct weft_resource {
     void *object;
 } weft_resource_t;
 
-/** Memory a window grants: WEFT_MEM_READ, WEFT_MEM_WRITE or both. */
+/** Window permission (weft_mem_window_t.perm): the thread may read the window (memory
+ *  to thread). */
 #define WEFT_MEM_READ 0x1u
+/** Window permission: the thread may write the window (thread to memory). */
 #define WEFT_MEM_WRITE 0x2u
+/** Window permission: the thread may both read and write the window. */
 #define WEFT_MEM_RW (WEFT_MEM_READ | WEFT_MEM_WRITE)
 
 /** Most memory windows a hardware thread can be granted (WIN_* registers of a slot). */
@@ -108,10 +138,12 @@ typedef struct weft_mem_fault {
 
 /** Exit status of a joined hardware thread. */
 typedef struct weft_exit_status {
+    /** How it ended; it says which of the fields below mean something. */
     weft_exit_kind_t kind;
     uint32_t value;    /**< THREAD_EXIT value (NORMAL) or THREAD_YIELD state (YIELDED) */
     char message[256]; /**< for a fault: what happened, naming thread, slot, command, handle */
     int mem_faulted;   /**< 1: FAULTED by a memory access, described by mem_fault */
+    /** The access that faulted the thread, when mem_faulted is 1. */
     weft_mem_fault_t mem_fault;
 } weft_exit_status_t;
 
@@ -161,7 +193,9 @@ unsigned weft_num_links(weft_t *w);
 
 /**
  * @brief A hardware link, to bind into a resource array as {WEFT_RES_LINK, link}.
+ * @param w the runtime whose fabric has the link
  * @param index the link's number (0 .. weft_num_links() - 1)
+ * @param out receives the link; it belongs to the runtime (nothing to free)
  * @retval 0 success, *out set (valid until weft_shutdown())
  * @retval -EINVAL a NULL argument
  * @retval -ENOENT no such link
@@ -188,6 +222,7 @@ int weft_link_flush(weft_link_t *link);
 
 /**
  * @brief Allocate shared memory from the DMA region.
+ * @param w the runtime whose DMA region to allocate from
  * @param size bytes (rounded up to 64)
  * @param cpu receives the CPU pointer
  * @param bus receives the bus address hardware threads use
@@ -243,6 +278,7 @@ int weft_hwthread_create(weft_t *w, weft_hwthread_t **out, const weft_hwthread_a
 
 /**
  * @brief Wait until the hardware thread has ended.
+ * @param t the thread, which stays valid (joinable again) until weft_hwthread_destroy()
  * @param status receives how it ended (may be NULL)
  * @retval 0 success
  * @retval -EINVAL t is NULL
@@ -251,6 +287,8 @@ int weft_hwthread_join(weft_hwthread_t *t, weft_exit_status_t *status);
 
 /**
  * @brief Wait until the hardware thread has ended or timeout_ms passes.
+ * @param t the thread
+ * @param status receives how it ended, when it has (may be NULL)
  * @param timeout_ms 0 only polls; negative waits forever
  * @retval 0 success
  * @retval -EINVAL t is NULL
@@ -307,6 +345,7 @@ int weft_wait_abandoned(int timeout_ms);
  *        CANCELED within WEFT_SIGNAL_LATENCY_MS (a call on a hardware link at once: the
  *        static region sees CONTROL.SIGNAL). What the thread does is up to its RTL: a
  *        thread that ignores signals runs on (weft_hwthread_destroy() stops any thread).
+ * @param t the thread to signal
  * @param signals a non-zero OR of WEFT_SIGNAL_* bits
  * @retval 0 sent
  * @retval -EINVAL t is NULL, or signals is 0 or has unknown bits
@@ -327,7 +366,9 @@ int weft_fabric_cycles(weft_t *w, uint64_t *cycles);
 
 /**
  * @brief Where runtime messages (faults, protocol errors) go. Default: stderr.
+ * @param w the runtime whose messages to redirect
  * @param fn called with each message (one line, no newline); NULL restores the default
+ * @param arg passed to fn as its first argument, for the caller's own state
  */
 void weft_set_log(weft_t *w, void (*fn)(void *arg, const char *msg), void *arg);
 

@@ -26,6 +26,8 @@ extern "C" {
 /** Arguments of one request, at most. */
 #define WEFTD_MAX_ARGS 6u
 
+/** A connection to weftd, from weftd_connect() to weftd_disconnect(): the client's
+ *  buffers and requests belong to it. Opaque. */
 typedef struct weftd_client weftd_client_t;
 
 /** A hardware task as the server offers it. */
@@ -33,6 +35,7 @@ typedef struct weftd_task {
     uint16_t id;         /**< what a request names it by */
     uint8_t partition;   /**< index of its partition in the server's configuration */
     uint8_t accelerator; /**< 1: an HLS-style accelerator (docs/hls.md); 0: a Weft thread */
+    /** The name the server's configuration gives it, 0-terminated (weftd_task_id()). */
     char name[WEFTD_NAME_BYTES];
 } weftd_task_t;
 
@@ -40,15 +43,21 @@ typedef struct weftd_task {
  *  (the server puts the buffer's bus address there; a client never sees bus addresses). */
 typedef struct weftd_arg {
     uint8_t kind; /**< WEFTD_ARG_VALUE or WEFTD_ARG_BUFFER */
+    /** WEFTD_ARG_BUFFER: the buffer's id (weftd_buffer_t.id); unused for a value. */
     uint32_t buffer;
     uint64_t value; /**< the value, or the offset in the buffer */
 } weftd_arg_t;
+/** weftd_arg_t.kind: the task gets value as it is (weftd_value()). */
 #define WEFTD_ARG_VALUE 0u
+/** weftd_arg_t.kind: the task gets the bus address of buffer plus value
+ *  (weftd_buffer_arg()). */
 #define WEFTD_ARG_BUFFER 1u
 
 /** A buffer mapped into this process; the hardware reads and writes the same pages. */
 typedef struct weftd_buffer {
+    /** The server's number for it, by which arguments and weftd_free() name it. */
     uint32_t id;
+    /** Where it is mapped in this process (NULL after weftd_free()). */
     void *data;
     size_t size; /**< what was asked, rounded up to pages */
 } weftd_buffer_t;
@@ -63,7 +72,13 @@ typedef struct weftd_result {
     uint32_t exit_value; /**< a Weft thread's THREAD_EXIT value */
     unsigned slot;       /**< the slot it ran in */
     int reconfigured;    /**< 1: the slot was programmed for it; 0: it held the task */
-    uint64_t wait_cycles, reconf_cycles, exec_cycles; /**< fabric cycles */
+    /** @var weftd_result::wait_cycles
+     *  Fabric cycles from its arrival to the start of its slot's programming or its run.
+     *  @var weftd_result::reconf_cycles
+     *  Fabric cycles its slot's programming took (0 when the slot held the task).
+     *  @var weftd_result::exec_cycles
+     *  Fabric cycles from the start to the end of its execution. */
+    uint64_t wait_cycles, reconf_cycles, exec_cycles;
 } weftd_result_t;
 
 /** @brief A value argument. */
@@ -83,8 +98,10 @@ static inline weftd_arg_t weftd_buffer_arg(const weftd_buffer_t *b, uint64_t off
 /**
  * @brief Connect and agree on a protocol version.
  * @param path the server's socket; NULL: $WEFTD_SOCKET, else the server's default
- *        ($XDG_RUNTIME_DIR/weftd.sock, else /tmp/weftd-<uid>/weftd.sock)
+ *        (`$XDG_RUNTIME_DIR/weftd.sock`, else `/tmp/weftd-<uid>/weftd.sock`)
+ * @param out receives the connection
  * @param why if not NULL, receives what went wrong (the server's text when it refused)
+ * @param why_len bytes of room at why
  * @retval 0 *out set
  * @retval -EACCES the server's policy does not let this user in; -EUSERS it is full;
  *         -EPROTONOSUPPORT no common version; other -errno from connecting
@@ -120,6 +137,10 @@ int weftd_free(weftd_client_t *c, weftd_buffer_t *b);
 /**
  * @brief Submit a request for task with up to WEFTD_MAX_ARGS arguments (a Weft thread:
  *        at most one, its init data; an accelerator: its control block's arguments).
+ * @param c the connection
+ * @param task the task's id (weftd_tasks(), weftd_task_id())
+ * @param args the arguments (copied; NULL when num_args is 0)
+ * @param num_args entries in args
  * @param req receives the request's number, for weftd_wait/weftd_cancel
  * @retval 0 accepted: it ends with a result (weftd_wait, weftd_next)
  * @retval -ENOENT no such task or buffer; -EINVAL bad arguments; -EAGAIN this client's
@@ -135,7 +156,10 @@ int weftd_cancel(weftd_client_t *c, uint32_t req);
 
 /**
  * @brief Wait for request req to end.
+ * @param c the connection that submitted it
+ * @param req the request's number from weftd_submit()
  * @param timeout_ms negative: no limit
+ * @param res receives how it ended (may be NULL)
  * @retval 0 *res set; -ETIMEDOUT not yet; -EPIPE the connection is lost
  */
 int weftd_wait(weftd_client_t *c, uint32_t req, int timeout_ms, weftd_result_t *res);

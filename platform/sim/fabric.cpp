@@ -37,6 +37,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 
@@ -167,6 +168,17 @@ int Fabric::create(const weft_sim_config_t *cfg, std::unique_ptr<Fabric> *out)
     f->dma_bus_ = dma_bus;
     f->nslots_ = WEFT_PLATFORM_NUM_SLOTS;
     f->eval_all_ = cfg && (cfg->flags & WEFT_SIM_EVAL_ALL);
+    std::string why;
+    const char *waves = std::getenv("WEFT_WAVES");
+    const char *waves_from = "WEFT_WAVES";
+    if (!waves) {
+        waves = cfg ? cfg->waves : nullptr;
+        waves_from = "weft_sim_config_t.waves";
+    }
+    if (!parse_wave_requests(waves, f->nslots_, &f->waves_, &why)) {
+        std::fprintf(stderr, "weft sim: %s \"%s\": %s\n", waves_from, waves, why.c_str());
+        return -EINVAL;
+    }
     try {
         f->image_dir_ = cfg && cfg->image_dir ? cfg->image_dir : default_image_dir();
     } catch (const std::bad_alloc &) {
@@ -377,6 +389,8 @@ void Fabric::advance(bool fresh, uint64_t max_held)
     workers_.edges(slots_.data(), list, count, [this] { static_edge(); });
     ++cycle_;
     stat_cycles_.store(cycle_, std::memory_order_relaxed);
+    if (waving_)
+        sample_waves();
     if (t.fri_load_o && !t.fri_load_done_i)
         fri_loader();
     const uint64_t irq = bits_get(t.irq_o) | uint64_t{t.fri_irq_o} << kFriIrqLine;
@@ -403,6 +417,8 @@ void Fabric::hold_cycles(const uint8_t *list, unsigned count, uint64_t max_held)
         ++cycle_;
         ++held;
         stat_cycles_.store(cycle_, std::memory_order_relaxed);
+        if (waving_)
+            sample_waves();
         same = true;
         for (unsigned i = 0; i < count && same; ++i)
             same = words_equal(slots_[list[i]].req, req_all + list[i] * kReqWords, kReqWords);
@@ -533,11 +549,14 @@ void *Fabric::install(unsigned slot, const weft_slot_model_abi_t *abi, weft_slot
 {
     SlotModel &sl = slots_[slot];
     if (sl.model)
-        sl.abi->destroy(sl.model);
+        sl.abi->destroy(sl.model); // closes its waveform, if it had one
+    waves_[slot].open = false;
     void *old = sl.dl;
     sl.abi = abi;
     sl.model = model;
     sl.dl = dl;
+    if (model && waves_[slot].wanted && cycle_ <= waves_[slot].to)
+        wave_start(slot);
     std::memset(sl.rsp, 0, sizeof sl.rsp);
     std::memset(sl.req, 0, sizeof sl.req);
     sl.fresh = false;
@@ -545,6 +564,45 @@ void *Fabric::install(unsigned slot, const weft_slot_model_abi_t *abi, weft_slot
     // slot runs).
     std::memset(top_->slot_req_i.data() + slot * kReqWords, 0, sizeof sl.req);
     return old;
+}
+
+// ---- waveforms on demand (waves.h) ----------------------------------------------------
+
+// The clock thread: the model just installed in slot records into its file.
+void Fabric::wave_start(unsigned slot)
+{
+    WaveRequest &w = waves_[slot];
+    const std::string path = wave_file_name(w.file, w.loaded++);
+    int rc = slots_[slot].abi->wave_open(slots_[slot].model, path.c_str());
+    if (rc != 0) {
+        std::fprintf(stderr, "weft sim: slot %u: cannot write waveform %s: %s\n", slot,
+                     path.c_str(), std::strerror(-rc));
+        return;
+    }
+    w.open = true;
+    waving_ = true;
+}
+
+// The clock thread, after a cycle's edges: every open file gets the cycle (in
+// picoseconds at the platform's clock) while it is in its window, and is closed after.
+void Fabric::sample_waves()
+{
+    constexpr uint64_t kCyclePs = 1000000u / WEFT_PLATFORM_CLOCK_MHZ;
+    bool any = false;
+    for (unsigned s = 0; s < nslots_; ++s) {
+        WaveRequest &w = waves_[s];
+        if (!w.open)
+            continue;
+        if (cycle_ > w.to) {
+            slots_[s].abi->wave_close(slots_[s].model);
+            w.open = false;
+            continue;
+        }
+        if (cycle_ >= w.from)
+            slots_[s].abi->wave_sample(slots_[s].model, cycle_ * kCyclePs);
+        any = true;
+    }
+    waving_ = any;
 }
 
 // Holds mu_.

@@ -17,6 +17,7 @@
 #include "slot_model_abi.h"
 #include "slot_workers.h"
 #include "thread_image.h"
+#include "waves.h"
 #include "weft/bitstream.h"
 #include "weft/osif_protocol.h"
 #include "weft/sim.h"
@@ -106,6 +107,8 @@ class Fabric
     const weft_slot_model_abi_t *prepare_image(uint64_t bus, size_t size, std::string *why);
     void *install(unsigned slot, const weft_slot_model_abi_t *abi, weft_slot_model_t *model,
                   void *dl);
+    void wave_start(unsigned slot);
+    void sample_waves();
     int irq_wait_line(unsigned line, int timeout_ms);
     void rest();
     void run_on_caller(Request *req);
@@ -123,6 +126,10 @@ class Fabric
     bool eval_all_ = false; // WEFT_SIM_EVAL_ALL
     // Hold edges of the static region not evaluated yet (docs/architecture.md, "Holding").
     uint32_t skipped_ = 0;
+    // Waveforms on demand (waves.h): per slot; waving_ while any slot's file is open, the
+    // one test the clock loop makes when none is.
+    std::vector<WaveRequest> waves_;
+    bool waving_ = false;
 
     // The reconfiguration port (fabric_fri.cpp). slot_program() opens the image a file
     // names before it starts the FRI, on its caller's thread; the FRI's load (on whichever

@@ -22,7 +22,7 @@
 extern "C" {
 #endif
 
-#define WEFT_SLOT_MODEL_ABI_VERSION 2u
+#define WEFT_SLOT_MODEL_ABI_VERSION 3u
 
 typedef struct weft_slot_model weft_slot_model_t;
 
@@ -42,6 +42,16 @@ typedef struct weft_slot_model_abi {
      * registers sample what its logic computes from their old values and these inputs.
      */
     void (*eval)(weft_slot_model_t *m, int edge, int rst_n, const uint32_t *rsp, uint32_t *req);
+    /**
+     * Waveforms (docs/waves.md): start recording every signal of this instance into a new
+     * FST file at path, in picoseconds. Returns 0, or a negative errno when the file
+     * cannot be written. Until then the model records nothing and pays nothing for it.
+     */
+    int (*wave_open)(weft_slot_model_t *m, const char *path);
+    /** Record the signals as they are now, at time_ps (after the last edge). */
+    void (*wave_sample)(weft_slot_model_t *m, uint64_t time_ps);
+    /** Finish and close the file, if one is open (destroy closes it too). */
+    void (*wave_close)(weft_slot_model_t *m);
 } weft_slot_model_abi_t;
 
 /** Name of the one symbol an image exports. */

@@ -7,6 +7,7 @@
 //   WEFT_IMAGE_THREAD_NAME        the top module's name as a string
 // Everything here has hidden visibility except weft_slot_model_abi().
 
+#include <cerrno>
 #include <cstring>
 #include <memory>
 #include <new>
@@ -15,6 +16,9 @@
 #include "slot_model_abi.h"
 #include "verilated.h"
 #include "verilated_edge.h"
+#if VM_TRACE_FST
+#include "verilated_fst_c.h"
+#endif
 #include "weft/osif_protocol.h"
 
 #include WEFT_IMAGE_MODEL_HEADER
@@ -29,6 +33,9 @@
 struct weft_slot_model {
     std::unique_ptr<VerilatedContext> context;
     std::unique_ptr<WEFT_IMAGE_MODEL_CLASS> top;
+#if VM_TRACE_FST
+    std::unique_ptr<VerilatedFstC> wave; // open while a waveform is recorded
+#endif
 };
 
 namespace
@@ -69,6 +76,12 @@ weft_slot_model_t *model_create()
         // idle worker threads (one per host core) for every slot.
         m->context->threads(1);
         m->context->fatalOnError(false);
+        // Tracing is compiled in (--trace-fst) but costs nothing until a file is opened;
+        // the context must allow it before the model exists. Times are picoseconds.
+#if VM_TRACE_FST
+        m->context->traceEverOn(true);
+        m->context->timeprecision(-12);
+#endif
         m->top = std::make_unique<WEFT_IMAGE_MODEL_CLASS>(m->context.get(), WEFT_IMAGE_THREAD_NAME);
     } catch (...) {
         return nullptr;
@@ -80,10 +93,51 @@ weft_slot_model_t *model_create()
     return m.release();
 }
 
+// An image verilated without tracing (WEFT_IMAGE_WAVES off) has none of this.
+#if VM_TRACE_FST
+void wave_close(weft_slot_model_t *m)
+{
+    if (m->wave) {
+        m->wave->close();
+        m->wave.reset();
+    }
+}
+
+int wave_open(weft_slot_model_t *m, const char *path)
+{
+    wave_close(m);
+    try {
+        auto wave = std::make_unique<VerilatedFstC>();
+        m->top->trace(wave.get(), 99); // every level of the hierarchy
+        wave->open(path);
+        if (!wave->isOpen())
+            return -EIO;
+        m->wave = std::move(wave);
+    } catch (const std::bad_alloc &) {
+        return -ENOMEM;
+    }
+    return 0;
+}
+
+void wave_sample(weft_slot_model_t *m, uint64_t time_ps)
+{
+    if (m->wave)
+        m->wave->dump(time_ps);
+}
+#else
+void wave_close(weft_slot_model_t *) {}
+int wave_open(weft_slot_model_t *, const char *)
+{
+    return -ENOTSUP;
+}
+void wave_sample(weft_slot_model_t *, uint64_t) {}
+#endif
+
 void model_destroy(weft_slot_model_t *m)
 {
     if (!m)
         return;
+    wave_close(m);
     m->top->final();
     delete m;
 }
@@ -108,6 +162,9 @@ const weft_slot_model_abi_t kAbi = {
     model_create,
     model_destroy,
     model_eval,
+    wave_open,
+    wave_sample,
+    wave_close,
 };
 
 } // namespace

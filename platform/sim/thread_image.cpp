@@ -42,7 +42,7 @@ int open_thread_image(const std::string &path, const std::string &shown, ThreadI
     auto fn = reinterpret_cast<weft_slot_model_abi_fn>(dlsym(dl, WEFT_SLOT_MODEL_ABI_SYMBOL));
     const weft_slot_model_abi_t *abi = fn ? fn() : nullptr;
     if (!abi || abi->abi_version != WEFT_SLOT_MODEL_ABI_VERSION || !abi->create || !abi->destroy ||
-        !abi->eval) {
+        !abi->eval || !abi->wave_open || !abi->wave_sample || !abi->wave_close) {
         if (!fn) {
             const char *e = dlerror();
             *why = shown + " is not a thread image: " +

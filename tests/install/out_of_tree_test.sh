@@ -9,12 +9,13 @@
 #      installed image;
 #   4. the installed libweft_sim.so takes its default image directory from where it
 #      lies (the prefix's lib/weft/images), not from the build it came from;
-#   5. a thread with one port more than the slot boundary fails the configure with a
+#   5. the installed Python package runs an installed image;
+#   6. a thread with one port more than the slot boundary fails the configure with a
 #      message that names the boundary and the port.
 #
-# usage: out_of_tree_test.sh BUILD_DIR SOURCE_DIR GENERATOR
+# usage: out_of_tree_test.sh BUILD_DIR SOURCE_DIR GENERATOR PYTHON
 set -euo pipefail
-build=$1 src=$2 generator=$3
+build=$1 src=$2 generator=$3 python=$4
 work=$(mktemp -d "${TMPDIR:-/tmp}/weft-install-XXXXXX")
 trap 'rm -rf "$work"' EXIT
 prefix=$work/prefix
@@ -37,7 +38,7 @@ cc -std=c11 -Wall -Werror -o "$work/hello" "$src/apps/hello/hello.c" \
 "$work/hello" "$prefix/lib/weft/images/hwt_task_fib.so"
 
 echo "== the installed library's image directory"
-dir=$(python3 -c 'import ctypes, sys
+dir=$("$python" -c 'import ctypes, sys
 lib = ctypes.CDLL(sys.argv[1])
 lib.weft_sim_installed_image_dir.restype = ctypes.c_char_p
 print(lib.weft_sim_installed_image_dir().decode())' "$prefix/lib/libweft_sim.so")
@@ -46,6 +47,16 @@ if [ "$(realpath "$dir")" != "$(realpath "$prefix/lib/weft/images")" ]; then
     exit 1
 fi
 echo "$dir"
+
+echo "== the installed Python package"
+PYTHONPATH=$prefix/lib/python3/dist-packages PYTHONDONTWRITEBYTECODE=1 "$python" - "$prefix" <<'PY'
+import sys, weft, weftd
+with weft.Fabric() as fab:
+    t = fab.hwthread(sys.argv[1] + "/lib/weft/images/hwt_task_fib.so", init_data=30)
+    st = t.join(timeout=60)
+    assert (st.kind, st.value) == ("normal", 832040), st
+    print("F(30) =", st.value, "from the installed package; weftd client", weftd.__name__)
+PY
 
 echo "== a thread off the slot boundary"
 sed -i 's/`include "weft_slot_ports.svh"/`include "weft_slot_ports.svh",\n  output logic busy_o/' \

@@ -29,7 +29,7 @@ class CheckDocCode(unittest.TestCase):
         rc, out = self.run_on("text\n<!-- c-prelude: weft_t *w; -->\n```c\n"
                               "uint64_t c;\n...\nweft_fabric_cycles(w, &c);\n```\n")
         self.assertEqual(rc, 0, out)
-        self.assertIn("1 C blocks in README.md and docs/ checked, 0 failed", out)
+        self.assertIn("1 C and Python blocks in README.md and docs/ checked, 0 failed", out)
 
     def test_a_wrong_field_is_named_with_its_place(self):
         rc, out = self.run_on("# t\n", "one\ntwo\n```c\nweft_hwthread_attr_t a = {.mem_base = 1};\n"
@@ -67,3 +67,9 @@ if __name__ == "__main__":
         self.assertIn("docs/a.md:3: this listing is not t.sv as it is", out.getvalue())
         self.assertIn("names gone.sv, which does not exist", out.getvalue())
         self.assertNotIn("README.md", out.getvalue())
+
+    def test_a_python_block_that_does_not_parse_is_named(self):
+        rc, out = self.run_on("# t\n", "x\n```python\nimport weft\nif True print(1)\n```\n"
+                                       "```python\nprint('fine')\n```\n")
+        self.assertEqual(rc, 1)
+        self.assertIn("docs/a.md:4: this Python block does not compile", out)

@@ -1,0 +1,206 @@
+"""The objects threads share: semaphores, mutexes, condition variables, mailboxes and
+message queues, each the C object a software thread uses (sem_t, pthread_mutex_t, ...), so
+a hardware thread given one in its resource list (HwThread) and Python share the same
+object. Timeouts are in seconds; None waits for ever."""
+import errno
+import itertools
+import os
+
+from ._errors import WeftError, check, timeout_ms
+from ._native import ffi, lib
+
+_mq_names = itertools.count()
+
+
+class _Object:
+    """What a resource list needs of an object: its type and its C address."""
+
+    _res_type = None
+
+    def __init__(self, ctype):
+        self._c = ffi.new(ctype)
+        self._alive = False
+
+    def _resource(self):
+        if not self._alive:
+            raise WeftError(22, f"{type(self).__name__} is closed")
+        return self._res_type, self._c
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def __del__(self):
+        if getattr(self, "_alive", False):
+            self.close()
+
+
+class Semaphore(_Object):
+    """A POSIX counting semaphore (sem_t)."""
+
+    _res_type = lib.WEFT_RES_SEM
+
+    def __init__(self, value=0):
+        super().__init__("sem_t *")
+        check(lib.pyweft_sem_init(self._c, value), "sem_init")
+        self._alive = True
+
+    def post(self):
+        check(lib.pyweft_sem_post(self._c), "sem_post")
+
+    def wait(self, timeout=None):
+        """Take one count; False if the timeout passed first."""
+        rc = lib.pyweft_sem_wait(self._c, timeout_ms(timeout))
+        if rc == -errno.ETIMEDOUT:
+            return False
+        check(rc, "sem_wait")
+        return True
+
+    @property
+    def value(self):
+        return check(lib.pyweft_sem_value(self._c), "sem_getvalue")
+
+    def close(self):
+        if self._alive:
+            self._alive = False
+            check(lib.pyweft_sem_destroy(self._c), "sem_destroy")
+
+
+class Mutex(_Object):
+    """A pthread mutex (default kind). As a context manager it is held for the block."""
+
+    _res_type = lib.WEFT_RES_MUTEX
+
+    def __init__(self):
+        super().__init__("pthread_mutex_t *")
+        check(lib.pyweft_mutex_init(self._c), "pthread_mutex_init")
+        self._alive = True
+
+    def lock(self, timeout=None):
+        """False if the timeout passed first."""
+        rc = lib.pyweft_mutex_lock(self._c, timeout_ms(timeout))
+        if rc == -errno.ETIMEDOUT:
+            return False
+        check(rc, "pthread_mutex_lock")
+        return True
+
+    def unlock(self):
+        check(lib.pyweft_mutex_unlock(self._c), "pthread_mutex_unlock")
+
+    def __enter__(self):
+        self.lock()
+        return self
+
+    def __exit__(self, *exc):
+        self.unlock()
+
+    def close(self):
+        if self._alive:
+            self._alive = False
+            check(lib.pyweft_mutex_destroy(self._c), "pthread_mutex_destroy")
+
+
+class Cond(_Object):
+    """A pthread condition variable, waited on with a Mutex held."""
+
+    _res_type = lib.WEFT_RES_COND
+
+    def __init__(self):
+        super().__init__("pthread_cond_t *")
+        check(lib.pyweft_cond_init(self._c), "pthread_cond_init")
+        self._alive = True
+
+    def signal(self):
+        check(lib.pyweft_cond_signal(self._c, 0), "pthread_cond_signal")
+
+    def broadcast(self):
+        check(lib.pyweft_cond_signal(self._c, 1), "pthread_cond_broadcast")
+
+    def wait(self, mutex, timeout=None):
+        """mutex must be held; it is held again on return. False if the timeout passed."""
+        rc = lib.pyweft_cond_wait(self._c, mutex._c, timeout_ms(timeout))
+        if rc == -errno.ETIMEDOUT:
+            return False
+        check(rc, "pthread_cond_wait")
+        return True
+
+    def close(self):
+        if self._alive:
+            self._alive = False
+            check(lib.pyweft_cond_destroy(self._c), "pthread_cond_destroy")
+
+
+class Mailbox(_Object):
+    """A Weft mailbox of 32-bit words (weft_mbox_t)."""
+
+    _res_type = lib.WEFT_RES_MBOX
+
+    def __init__(self, capacity=16):
+        super().__init__("weft_mbox_t *")
+        check(lib.weft_mbox_init(self._c, capacity), "weft_mbox_init")
+        self._alive = True
+
+    def put(self, word, timeout=None):
+        """False if the timeout passed while the mailbox was full."""
+        if not 0 <= word < 2**32:
+            raise ValueError(f"a mailbox word is 32 bits unsigned, not {word!r}")
+        rc = lib.weft_mbox_timedput(self._c, word, timeout_ms(timeout))
+        if rc == -errno.ETIMEDOUT:
+            return False
+        check(rc, "weft_mbox_put")
+        return True
+
+    def get(self, timeout=None):
+        """The next word; None if the timeout passed while the mailbox was empty."""
+        word = ffi.new("uint32_t *")
+        rc = lib.weft_mbox_timedget(self._c, word, timeout_ms(timeout))
+        if rc == -errno.ETIMEDOUT:
+            return None
+        check(rc, "weft_mbox_get")
+        return word[0]
+
+    def close(self):
+        if self._alive:
+            self._alive = False
+            check(lib.weft_mbox_destroy(self._c), "weft_mbox_destroy")
+
+
+class MessageQueue(_Object):
+    """A POSIX message queue of this process (a fresh name, unlinked at close); a hardware
+    thread sends and receives whole messages on it (docs/calls.md)."""
+
+    _res_type = lib.WEFT_RES_MQ
+
+    def __init__(self, maxmsg=8, msgsize=64):
+        super().__init__("mqd_t *")
+        self.msgsize = msgsize
+        self._name = f"/weft-py-{os.getpid()}-{next(_mq_names)}".encode()
+        check(lib.pyweft_mq_open(self._name, maxmsg, msgsize, self._c),
+              f"mq_open (maxmsg {maxmsg}, msgsize {msgsize})")
+        self._alive = True
+
+    def send(self, data, priority=0, timeout=None):
+        """False if the timeout passed while the queue was full."""
+        data = bytes(data)
+        rc = lib.pyweft_mq_send(self._c[0], data, len(data), priority, timeout_ms(timeout))
+        if rc == -errno.ETIMEDOUT:
+            return False
+        check(rc, f"mq_send of {len(data)} bytes")
+        return True
+
+    def receive(self, timeout=None):
+        """(bytes, priority); None if the timeout passed while the queue was empty."""
+        buf = ffi.new("char[]", self.msgsize)
+        prio = ffi.new("unsigned *")
+        n = lib.pyweft_mq_receive(self._c[0], buf, self.msgsize, prio, timeout_ms(timeout))
+        if n == -errno.ETIMEDOUT:
+            return None
+        check(n, "mq_receive")
+        return ffi.unpack(buf, n), prio[0]
+
+    def close(self):
+        if self._alive:
+            self._alive = False
+            check(lib.pyweft_mq_close(self._c[0], self._name), "mq_close")
