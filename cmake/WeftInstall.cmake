@@ -7,7 +7,10 @@
 #   share/weft/hw/, rtl/             the hardware-thread API, its lint configuration and
 #                                    the generated OSIF package
 #   share/weft/platform/sim/         the glue that turns a thread into an image
-#   share/weft/cmake/                weft_add_hw_thread() and what it needs
+#   share/weft/cmake/                weft_add_hw_thread(), weft_add_thread_testbench()
+#   share/weft/testbench/            the static side's model for a thread's test bench
+#   share/weft/tools/, platform/     what the weft command runs, the build's platform
+#   bin/weft                         the weft command
 #   share/weft/bitstreams/           the platform's partial bitstream files
 #   lib/cmake/Weft/                  find_package(Weft): Weft::weft, Weft::weft_sim
 #   lib/pkgconfig/weft.pc, weft-sim.pc
@@ -41,6 +44,15 @@ install(FILES ${PROJECT_SOURCE_DIR}/platform/sim/slot_model_image.cpp
   ${PROJECT_SOURCE_DIR}/platform/sim/slot_model_abi.h
   ${PROJECT_SOURCE_DIR}/platform/sim/verilated_edge.h
   DESTINATION ${WEFT_INSTALL_SHARE}/platform/sim)
+install(FILES ${PROJECT_SOURCE_DIR}/tests/rtl/tb_hwlib_slot_model.h
+  ${PROJECT_SOURCE_DIR}/tests/rtl/tb_check.h DESTINATION ${WEFT_INSTALL_SHARE}/testbench)
+# The API's files in the order every tool reads them (packages first), for `weft area`.
+list(TRANSFORM WEFT_HWLIB_SOURCES REPLACE "^.*/" "" OUTPUT_VARIABLE _weft_hwlib_names)
+list(JOIN _weft_hwlib_names "\n" _weft_hwlib_names)
+file(WRITE ${WEFT_GEN_DIR}/hwlib_sources.txt "${_weft_hwlib_names}\n")
+install(FILES ${WEFT_GEN_DIR}/hwlib_sources.txt DESTINATION ${WEFT_INSTALL_SHARE}/hw/lib
+  RENAME sources.txt)
+install(FILES ${PROJECT_SOURCE_DIR}/hw/synth/weft_area.ys DESTINATION ${WEFT_INSTALL_SHARE}/hw/synth)
 install(FILES ${PROJECT_SOURCE_DIR}/cmake/WeftHwLib.cmake ${PROJECT_SOURCE_DIR}/cmake/WeftThread.cmake
   ${PROJECT_SOURCE_DIR}/cmake/WeftVerilatedRuntime.cmake
   DESTINATION ${WEFT_INSTALL_SHARE}/cmake)
@@ -60,6 +72,16 @@ endif()
 if(TARGET weft-bitstream)
   install(TARGETS weft-bitstream RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
+# The weft command (docs/weft-command.md): bin/weft finds its modules in share/weft/tools,
+# the platform this build was made for as share/weft/platform/platform.yaml.
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/weft DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/tools/weftcmd DESTINATION ${WEFT_INSTALL_SHARE}/tools
+  PATTERN "__pycache__" EXCLUDE)
+install(FILES ${PROJECT_SOURCE_DIR}/tools/area_report.py ${PROJECT_SOURCE_DIR}/tools/trace_plot.py
+  ${PROJECT_SOURCE_DIR}/tools/gen_platform.py DESTINATION ${WEFT_INSTALL_SHARE}/tools)
+install(FILES ${PROJECT_SOURCE_DIR}/platform/description.schema.json
+  DESTINATION ${WEFT_INSTALL_SHARE}/platform)
+install(FILES ${WEFT_PLATFORM} DESTINATION ${WEFT_INSTALL_SHARE}/platform RENAME platform.yaml)
 
 # ---- find_package(Weft) and pkg-config ---------------------------------------------------
 install(EXPORT WeftTargets NAMESPACE Weft:: DESTINATION ${WEFT_INSTALL_CMAKE})

@@ -34,6 +34,8 @@ if(NOT DEFINED WEFT_SLOT_MODEL_IMAGE_SOURCE)
   get_filename_component(WEFT_SLOT_MODEL_IMAGE_SOURCE
     ${CMAKE_CURRENT_LIST_DIR}/../platform/sim/slot_model_image.cpp ABSOLUTE)
   set(WEFT_SLOT_MODEL_INCLUDE_DIRS ${PROJECT_SOURCE_DIR}/platform/sim ${WEFT_GEN_DIR}/include)
+  # The static side's model for test benches of a thread alone (tb_hwlib_slot_model.h).
+  set(WEFT_TESTBENCH_INCLUDE_DIRS ${PROJECT_SOURCE_DIR}/tests/rtl ${WEFT_GEN_DIR}/include)
 endif()
 set(WEFT_IMAGE_DIR ${CMAKE_BINARY_DIR}/images)
 # Partial bitstreams of the platform's hardware tasks (tools/CMakeLists.txt), <image>.wbit.
@@ -171,4 +173,35 @@ function(weft_add_hw_thread)
   if(TARGET weft_protocol_gen)
     add_dependencies(${target} weft_protocol_gen)
   endif()
+endfunction()
+
+# weft_add_thread_testbench(<test> TOP <module> SOURCES <sv...> BENCH <cpp...>)
+#
+# A Verilator test bench of a hardware thread on its own: the executable <test>, built
+# from the C++ BENCH files and module TOP verilated from SOURCES (after the OSIF package
+# and the hardware-thread API, which SOURCES need not and may name; with assertions),
+# with tb_hwlib_slot_model.h (the static
+# side of a slot, answering OS calls and memory commands) and tb_check.h on its include
+# path. Used by Weft's own thread benches (tests/rtl) and by projects that
+# `weft new-thread` makes.
+function(weft_add_thread_testbench test)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "TOP" "SOURCES;BENCH")
+  if(NOT ARG_TOP OR NOT ARG_SOURCES OR NOT ARG_BENCH)
+    message(FATAL_ERROR "weft_add_thread_testbench(${test}): TOP, SOURCES and BENCH are required")
+  endif()
+  add_executable(${test} ${ARG_BENCH})
+  set(sources ${WEFT_OSIF_PKG_SV} ${WEFT_HWLIB_SOURCES})
+  foreach(src IN LISTS ARG_SOURCES)
+    get_filename_component(src ${src} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
+    list(APPEND sources ${src})
+  endforeach()
+  list(REMOVE_DUPLICATES sources) # an API file named again keeps its place in the API
+  verilate(${test}
+    SOURCES ${WEFT_HWLIB_LINT_VLT} ${sources}
+    TOP_MODULE ${ARG_TOP}
+    PREFIX V${ARG_TOP}
+    VERILATOR_ARGS -Wall --assert -O3 ${WEFT_HWLIB_INCLUDE})
+  weft_share_verilated_runtime(${test})
+  target_include_directories(${test} PRIVATE ${WEFT_TESTBENCH_INCLUDE_DIRS})
+  target_link_libraries(${test} PRIVATE Threads::Threads)
 endfunction()

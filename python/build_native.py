@@ -110,24 +110,18 @@ SOURCE = r"""
 #include <semaphore.h>
 #include <time.h>
 
+#include "deadline.h"
 #include "weft/mbox.h"
 #include "weft/platform.h"
 #include "weft/sim.h"
 #include "weft/trace.h"
 #include "weft/weft.h"
 
-/* An absolute CLOCK_REALTIME time timeout_ms from now, as the POSIX timed calls take. */
+/* An absolute CLOCK_REALTIME time timeout_ms from now, as the POSIX timed calls take
+ * (the runtime's own helper, runtime/deadline.h). */
 static struct timespec pyweft_deadline(int timeout_ms)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_sec += timeout_ms / 1000;
-    ts.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-    if (ts.tv_nsec >= 1000000000L) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000L;
-    }
-    return ts;
+    return weft_deadline_after(CLOCK_REALTIME, timeout_ms);
 }
 
 /* -errno of a call that sets errno; a pthread call returns its error itself. */

@@ -38,14 +38,14 @@ def load_tracks(path):
     return [(names.get(t, f"thread {t}"), spans[t]) for t in tids]
 
 
-def main():
+def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("trace")
     ap.add_argument("out")
     ap.add_argument("--from", dest="t0", type=float, default=None, help="start, ms")
     ap.add_argument("--to", dest="t1", type=float, default=None, help="end, ms")
     ap.add_argument("--title", default=None)
-    args = ap.parse_args()
+    args = ap.parse_args(argv)
     tracks = [t for t in load_tracks(args.trace) if t[0] != "main"]
     if not tracks:
         sys.exit(f"trace_plot: {args.trace} has no spans")

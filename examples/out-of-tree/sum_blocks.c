@@ -20,7 +20,7 @@
 enum { BLOCKS = 8, WORDS = 256 };
 
 /* Sends every block's job and checks every sum; 0 when all were right. A sum that does
- * not come within 10 s means the thread has stopped: join says why. */
+ * not come within 60 s means the thread has stopped: join says why. */
 static int run_jobs(weft_mbox_t *jobs, weft_mbox_t *sums, const uint32_t *data, uint64_t bus)
 {
     int wrong = 0;
@@ -30,7 +30,7 @@ static int run_jobs(weft_mbox_t *jobs, weft_mbox_t *sums, const uint32_t *data, 
             want += data[b * WORDS + i];
         weft_mbox_put(jobs, (uint32_t)(bus + b * WORDS * 4u));
         weft_mbox_put(jobs, WORDS * 4u);
-        if (weft_mbox_timedget(sums, &got, 10000) != 0) {
+        if (weft_mbox_timedget(sums, &got, 60000) != 0) {
             fprintf(stderr, "sum-blocks: block %u: no sum from the thread\n", b);
             return 1;
         }
@@ -86,7 +86,7 @@ int main(int argc, char **argv)
     int wrong = 1;
     if (rc == 0 && (rc = weft_hwthread_create(w, &t, &attr)) == 0) {
         wrong = run_jobs(&jobs, &sums, data, bus);
-        rc = weft_hwthread_timedjoin(t, &st, 10000);
+        rc = weft_hwthread_timedjoin(t, &st, 60000);
         if (rc == 0 && (st.kind != WEFT_EXIT_NORMAL || st.value != 0)) {
             fprintf(stderr, "sum-blocks: the thread ended badly: %s (value 0x%08x)\n", st.message,
                     st.value);

@@ -82,8 +82,8 @@ class Fabric:
         check(lib.weft_mem_alloc(self._live(), size, cpu, bus), f"weft_mem_alloc of {size} bytes")
         addr = int(ffi.cast("uintptr_t", cpu[0]))
         self._buffers[addr] = size
-        ffi.memmove(cpu[0], b"\0" * size, size)
         raw = np.frombuffer(ffi.buffer(cpu[0], size), dtype=np.uint8)
+        raw[:] = 0
         arr = raw[:count * dtype.itemsize].view(dtype).reshape(shape).view(DmaArray)
         arr._fabric = self
         return arr
@@ -172,5 +172,10 @@ class Fabric:
         self.close()
 
     def __del__(self):
+        # A fabric left open is closed when collected; at interpreter exit the module may
+        # already be torn down, and then there is nothing left to do it with.
         if getattr(self, "_w", None) is not None:
-            self.close()
+            try:
+                self.close()
+            except Exception:  # noqa: BLE001 (nothing can be reported from here)
+                pass

@@ -10,7 +10,9 @@
 #   4. the installed libweft_sim.so takes its default image directory from where it
 #      lies (the prefix's lib/weft/images), not from the build it came from;
 #   5. the installed Python package runs an installed image;
-#   6. a thread with one port more than the slot boundary fails the configure with a
+#   6. the installed weft command: a thread made by `weft new-thread` builds and passes its
+#      test bench and its program as made, and `weft info` names the build's platform;
+#   7. a thread with one port more than the slot boundary fails the configure with a
 #      message that names the boundary and the port.
 #
 # usage: out_of_tree_test.sh BUILD_DIR SOURCE_DIR GENERATOR PYTHON
@@ -57,6 +59,14 @@ with weft.Fabric() as fab:
     assert (st.kind, st.value) == ("normal", 832040), st
     print("F(30) =", st.value, "from the installed package; weftd client", weftd.__name__)
 PY
+
+echo "== weft new-thread, built and tested as made"
+(cd "$work" && "$prefix/bin/weft" new-thread hwt_made >/dev/null)
+cmake -S "$work/hwt_made" -B "$work/hwt_made/build" -G "$generator" -DCMAKE_PREFIX_PATH="$prefix" \
+    >"$work/made.log" 2>&1 && cmake --build "$work/hwt_made/build" >>"$work/made.log" 2>&1 ||
+    { cat "$work/made.log"; exit 1; }
+ctest --test-dir "$work/hwt_made/build" --output-on-failure | tail -1
+"$prefix/bin/weft" info | head -1
 
 echo "== a thread off the slot boundary"
 sed -i 's/`include "weft_slot_ports.svh"/`include "weft_slot_ports.svh",\n  output logic busy_o/' \

@@ -9,18 +9,14 @@ endif()
 set(_hwlib_tb_dir ${CMAKE_CURRENT_LIST_DIR})
 set(_hw_threads_dir ${PROJECT_SOURCE_DIR}/hw/threads)
 
-# weft_hwlib_tb(<test> TOP <module> SOURCES <sv...>)
+# weft_hwlib_tb(<test> TOP <module> SOURCES <sv...>): <test>.cpp of this directory as a
+# test bench (weft_add_thread_testbench(), cmake/WeftThread.cmake), run by ctest.
 function(weft_hwlib_tb test)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "TOP" "SOURCES")
-  add_executable(${test} ${_hwlib_tb_dir}/${test}.cpp)
-  verilate(${test}
-    SOURCES ${WEFT_HWLIB_LINT_VLT} ${WEFT_OSIF_PKG_SV} ${ARG_SOURCES}
-    TOP_MODULE ${ARG_TOP}
-    PREFIX V${ARG_TOP}
-    VERILATOR_ARGS -Wall --assert -O3 ${WEFT_HWLIB_INCLUDE})
-  weft_share_verilated_runtime(${test})
+  weft_add_thread_testbench(${test} TOP ${ARG_TOP} SOURCES ${ARG_SOURCES}
+    BENCH ${_hwlib_tb_dir}/${test}.cpp)
   target_include_directories(${test} PRIVATE ${_hwlib_tb_dir})
-  target_link_libraries(${test} PRIVATE weft_headers Threads::Threads)
+  target_link_libraries(${test} PRIVATE weft_headers)
   add_test(NAME ${test} COMMAND ${test})
   set_tests_properties(${test} PROPERTIES LABELS "rtl" TIMEOUT 600)
 endfunction()
