@@ -1,6 +1,6 @@
 // Unit tests of the board backend's mainline reconfiguration method: device-tree overlays
 // on FPGA regions, applied through configfs (platform/board/board_fpga_overlay.c), against
-// a fake board (as in board_test.cpp) and a fake configfs with a fake kernel behind it.
+// a fake board (board_fixture.h) and a fake configfs with a fake kernel behind it.
 //
 // configfs gives a directory made under overlays/ its attribute files at once, takes them
 // away again at rmdir, and applies an overlay before the close() of its "dtbo" returns. A
@@ -22,60 +22,31 @@
 #include <atomic>
 #include <cerrno>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
 #include <filesystem>
-#include <fstream>
 #include <libfdt.h>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <set>
-#include <sstream>
 #include <string>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
 
+#include "board_fixture.h"
 #include "weft/bitstream.h"
 #include "weft/board.h"
 #include "weft/osif_protocol.h"
 
+using namespace weft_board_test;
+
 namespace
 {
-
-std::string slurp(const std::string &path)
-{
-    std::ifstream f(path, std::ios::binary);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
-
-void put(const std::string &path, const std::string &bytes)
-{
-    std::ofstream f(path, std::ios::binary | std::ios::trunc);
-    f << bytes;
-}
-
-int count_fds()
-{
-    int n = 0;
-    DIR *d = opendir("/proc/self/fd");
-    if (d == nullptr) {
-        return -1;
-    }
-    while (readdir(d) != nullptr) {
-        n++;
-    }
-    closedir(d);
-    return n;
-}
 
 std::vector<std::string> list_dir(const std::string &path)
 {
@@ -418,54 +389,21 @@ extern "C" int rmdir(const char *path) noexcept
 namespace
 {
 
-constexpr size_t kMapSize = 0x10000;
-constexpr size_t kDmaSize = 0x10000;
-constexpr unsigned kSlots = 4;
 constexpr uint32_t kPayload = 3000;
 
-class BoardOverlayTest : public ::testing::Test
+// The fake board with the overlay method's files: a live device tree with an FPGA region
+// per slot, and the fake configfs overlays directory.
+class BoardOverlayTest : public FakeBoard
 {
   protected:
+    BoardOverlayTest() : FakeBoard("weft-board-overlay-test") {}
+
     void SetUp() override
     {
-        char tmpl[] = "/tmp/weft-board-overlay-test-XXXXXX";
-        ASSERT_NE(mkdtemp(tmpl), nullptr);
-        dir_ = tmpl;
-        regs_path_ = dir_ + "/uio0";
-        irq_path_ = dir_ + "/irq";
-        irq_en_path_ = dir_ + "/irq_enable";
-        dma_path_ = dir_ + "/udmabuf0";
-        fw_dir_ = dir_ + "/firmware";
+        ASSERT_NO_FATAL_FAILURE(FakeBoard::SetUp());
+        reg(WEFT_REG_CLOCK_MHZ) = 100;
         dt_dir_ = dir_ + "/devicetree";
         overlays_ = dir_ + "/config/device-tree/overlays";
-
-        // Register window, interrupt FIFOs and DMA buffer, as board_test.cpp makes them.
-        int fd = open(regs_path_.c_str(), O_RDWR | O_CREAT, 0600);
-        ASSERT_GE(fd, 0);
-        ASSERT_EQ(ftruncate(fd, kMapSize), 0);
-        void *m = mmap(nullptr, kMapSize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-        close(fd);
-        ASSERT_NE(m, MAP_FAILED);
-        regs_ = static_cast<volatile uint32_t *>(m);
-        reg(WEFT_REG_ID) = WEFT_REG_ID_VALUE;
-        reg(WEFT_REG_VERSION) = WEFT_OSIF_VERSION;
-        reg(WEFT_REG_NUM_SLOTS) = kSlots;
-        reg(WEFT_REG_CLOCK_MHZ) = 100;
-        for (unsigned s = 0; s < kSlots; s++) {
-            reg(WEFT_SLOT_REG(s, WEFT_SLOT_REG_CONTROL)) = WEFT_CONTROL_RESET;
-        }
-        ASSERT_EQ(mkfifo(irq_path_.c_str(), 0600), 0);
-        ASSERT_EQ(mkfifo(irq_en_path_.c_str(), 0600), 0);
-        irq_w_ = open(irq_path_.c_str(), O_RDWR | O_CLOEXEC);
-        ASSERT_GE(irq_w_, 0);
-        irq_en_r_ = open(irq_en_path_.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-        ASSERT_GE(irq_en_r_, 0);
-        fd = open(dma_path_.c_str(), O_RDWR | O_CREAT, 0600);
-        ASSERT_GE(fd, 0);
-        ASSERT_EQ(ftruncate(fd, kDmaSize), 0);
-        close(fd);
-        put(dir_ + "/phys_addr", "0x1f000000\n");
-        put(dir_ + "/size", std::to_string(kDmaSize) + "\n");
 
         // The live device tree: the full-FPGA region with one PR region per slot, and a
         // node that is not a region. Property files hold the raw value, NUL included.
@@ -481,22 +419,9 @@ class BoardOverlayTest : public ::testing::Test
         ASSERT_EQ(mkdirs(dt_dir_ + "/axi"), 0);
         put(dt_dir_ + "/axi/compatible", std::string("simple-bus\0", 11));
 
-        ASSERT_EQ(mkdirs(fw_dir_), 0);
-        put(fw_dir_ + "/slot_a.bin", "partial bitstream bytes");
         ASSERT_EQ(mkdirs(overlays_), 0);
         use_protocol(FakeConfigfs::Protocol::kConfigfsPatch);
 
-        cfg_ = weft_board_config_t{};
-        cfg_.uio_path = regs_path_.c_str();
-        cfg_.uio_map_size = kMapSize;
-        cfg_.irq_path = irq_path_.c_str();
-        cfg_.irq_enable_path = irq_en_path_.c_str();
-        cfg_.dma_path = dma_path_.c_str();
-        phys_path_ = dir_ + "/phys_addr";
-        size_path_ = dir_ + "/size";
-        cfg_.dma_phys_addr_path = phys_path_.c_str();
-        cfg_.dma_size_path = size_path_.c_str();
-        cfg_.firmware_dir = fw_dir_.c_str();
         // No fpga_mgr_dir: the overlay method does not use the manager's sysfs files.
         cfg_.reconf_method = WEFT_BOARD_RECONF_OVERLAY;
         cfg_.overlays_dir = overlays_.c_str();
@@ -506,29 +431,16 @@ class BoardOverlayTest : public ::testing::Test
         }
         cfg_.fpga_regions = region_ptrs_;
         cfg_.num_fpga_regions = kSlots;
-        cfg_.log = &BoardOverlayTest::log_cb;
-        cfg_.log_arg = this;
     }
 
     void TearDown() override
     {
+        // The backend removes its overlays at close, through the fake configfs.
         if (p_ != nullptr) {
-            p_->ops->close(p_);
+            close_board();
         }
         drop_fake();
-        if (regs_ != nullptr) {
-            munmap(const_cast<uint32_t *>(regs_), kMapSize);
-        }
-        if (irq_w_ >= 0) {
-            close(irq_w_);
-        }
-        if (irq_en_r_ >= 0) {
-            close(irq_en_r_);
-        }
-        if (!dir_.empty()) {
-            std::string cmd = "rm -rf '" + dir_ + "'";
-            (void)!system(cmd.c_str());
-        }
+        FakeBoard::TearDown();
     }
 
     static int mkdirs(const std::string &path)
@@ -555,90 +467,18 @@ class BoardOverlayTest : public ::testing::Test
         }
     }
 
-    static void log_cb(void *arg, const char *msg)
-    {
-        auto *self = static_cast<BoardOverlayTest *>(arg);
-        std::lock_guard<std::mutex> g(self->log_lock_);
-        self->logs_.push_back(msg);
-    }
-
-    bool logged(const std::string &needle)
-    {
-        std::lock_guard<std::mutex> g(log_lock_);
-        for (const auto &l : logs_) {
-            if (l.find(needle) != std::string::npos) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    std::string all_logs()
-    {
-        std::lock_guard<std::mutex> g(log_lock_);
-        std::string s;
-        for (const auto &l : logs_) {
-            s += l + "\n";
-        }
-        return s;
-    }
-
-    volatile uint32_t &reg(uint32_t offset) { return regs_[offset / 4]; }
-
-    int open_board() { return weft_board_open(&p_, &cfg_); }
-
-    void close_board()
-    {
-        p_->ops->close(p_);
-        p_ = nullptr;
-    }
-
     // Open, and put a partial bitstream file for slots 1 and 2 in the DMA region.
-    void open_with_file()
-    {
-        ASSERT_EQ(open_board(), 0) << all_logs();
-        ASSERT_EQ(p_->ops->dma_region(p_, &dma_), 0);
-        weft_bitstream_info_t info{};
-        info.payload_size = kPayload;
-        info.slot_mask = (1u << 1) | (1u << 2);
-        std::strcpy(info.partition, "big");
-        std::strcpy(info.image, "hwt_task_fib.so");
-        info.image_sha256[0] = 0x42;
-        ASSERT_EQ(weft_bitstream_build(&info, dma_.cpu), 0);
-    }
-
-    int program(unsigned slot)
-    {
-        res_ = weft_program_result_t{};
-        return p_->ops->slot_program(p_, slot, dma_.bus, WEFT_BITSTREAM_HEADER_BYTES + kPayload,
-                                     &res_);
-    }
-
-    std::string payload() const
-    {
-        return std::string(static_cast<const char *>(dma_.cpu) + WEFT_BITSTREAM_HEADER_BYTES,
-                           kPayload);
-    }
+    void open_with_file() { FakeBoard::open_with_file(kPayload, (1u << 1) | (1u << 2)); }
 
     std::string item(unsigned slot) const
     {
         return overlays_ + "/weft-slot" + std::to_string(slot);
     }
 
-    std::string dir_, regs_path_, irq_path_, irq_en_path_, dma_path_, phys_path_, size_path_,
-        fw_dir_, dt_dir_, overlays_;
+    std::string dt_dir_, overlays_;
     std::vector<std::string> regions_;
     const char *region_ptrs_[kSlots] = {};
-    volatile uint32_t *regs_ = nullptr;
-    int irq_w_ = -1;
-    int irq_en_r_ = -1;
-    weft_board_config_t cfg_{};
-    weft_platform_t *p_ = nullptr;
     std::unique_ptr<FakeConfigfs> fake_;
-    weft_dma_region_t dma_{};
-    weft_program_result_t res_{};
-    std::mutex log_lock_;
-    std::vector<std::string> logs_;
 };
 
 // ---- slot_program ----------------------------------------------------------------------------

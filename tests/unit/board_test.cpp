@@ -7,181 +7,42 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdint>
-#include <cstdlib>
 #include <cstring>
-#include <dirent.h>
 #include <fcntl.h>
-#include <fstream>
-#include <mutex>
 #include <poll.h>
-#include <sstream>
 #include <string>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
-#include <vector>
 
+#include "board_fixture.h"
 #include "weft/bitstream.h"
 #include "weft/board.h"
 #include "weft/osif_protocol.h"
 
+using namespace weft_board_test;
+
 namespace
 {
 
-constexpr size_t kMapSize = 0x10000;
-constexpr size_t kDmaSize = 0x10000;
-constexpr unsigned kSlots = 4;
-
-int count_fds()
-{
-    int n = 0;
-    DIR *d = opendir("/proc/self/fd");
-    if (d == nullptr) {
-        return -1;
-    }
-    while (readdir(d) != nullptr) {
-        n++;
-    }
-    closedir(d);
-    return n;
-}
-
-std::string slurp(const std::string &path)
-{
-    std::ifstream f(path);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
-
-void put(const std::string &path, const std::string &text)
-{
-    std::ofstream f(path, std::ios::trunc);
-    f << text;
-}
-
-class BoardTest : public ::testing::Test
+// The fake board with the FPGA manager's sysfs files, the default reconfiguration method.
+class BoardTest : public FakeBoard
 {
   protected:
+    BoardTest() : FakeBoard("weft-board-test") {}
+
     void SetUp() override
     {
-        char tmpl[] = "/tmp/weft-board-test-XXXXXX";
-        ASSERT_NE(mkdtemp(tmpl), nullptr);
-        dir_ = tmpl;
-        regs_path_ = dir_ + "/uio0";
-        irq_path_ = dir_ + "/irq";
-        irq_en_path_ = dir_ + "/irq_enable";
-        dma_path_ = dir_ + "/udmabuf0";
-        phys_path_ = dir_ + "/phys_addr";
-        size_path_ = dir_ + "/size";
+        ASSERT_NO_FATAL_FAILURE(FakeBoard::SetUp());
         mgr_dir_ = dir_ + "/fpga0";
-        fw_dir_ = dir_ + "/firmware";
 
-        // Register window: ID, VERSION, NUM_SLOTS as the static region reports them.
-        int fd = open(regs_path_.c_str(), O_RDWR | O_CREAT, 0600);
-        ASSERT_GE(fd, 0);
-        ASSERT_EQ(ftruncate(fd, kMapSize), 0);
-        void *m = mmap(nullptr, kMapSize, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-        close(fd);
-        ASSERT_NE(m, MAP_FAILED);
-        regs_ = static_cast<volatile uint32_t *>(m);
-        reg(WEFT_REG_ID) = WEFT_REG_ID_VALUE;
-        reg(WEFT_REG_VERSION) = WEFT_OSIF_VERSION;
-        reg(WEFT_REG_NUM_SLOTS) = kSlots;
-        for (unsigned s = 0; s < kSlots; s++) {
-            reg(WEFT_SLOT_REG(s, WEFT_SLOT_REG_CONTROL)) = WEFT_CONTROL_RESET;
-        }
-
-        // Interrupt: the test holds the write end of irq and the read end of irq_enable.
-        ASSERT_EQ(mkfifo(irq_path_.c_str(), 0600), 0);
-        ASSERT_EQ(mkfifo(irq_en_path_.c_str(), 0600), 0);
-        irq_w_ = open(irq_path_.c_str(), O_RDWR | O_CLOEXEC);
-        ASSERT_GE(irq_w_, 0);
-        irq_en_r_ = open(irq_en_path_.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-        ASSERT_GE(irq_en_r_, 0);
-
-        // DMA buffer and its sysfs files.
-        fd = open(dma_path_.c_str(), O_RDWR | O_CREAT, 0600);
-        ASSERT_GE(fd, 0);
-        ASSERT_EQ(ftruncate(fd, kDmaSize), 0);
-        close(fd);
-        put(phys_path_, "0x1f000000\n");
-        put(size_path_, std::to_string(kDmaSize) + "\n");
-
-        // FPGA manager and firmware directory.
+        // FPGA manager.
         ASSERT_EQ(mkdir(mgr_dir_.c_str(), 0700), 0);
-        ASSERT_EQ(mkdir(fw_dir_.c_str(), 0700), 0);
         put(mgr_dir_ + "/flags", "0\n");
         put(mgr_dir_ + "/firmware", "");
         put(mgr_dir_ + "/state", "operating\n");
-        put(fw_dir_ + "/slot_a.bin", "partial bitstream bytes");
-
-        cfg_ = weft_board_config_t{};
-        cfg_.uio_path = regs_path_.c_str();
-        cfg_.uio_map_size = kMapSize;
-        cfg_.irq_path = irq_path_.c_str();
-        cfg_.irq_enable_path = irq_en_path_.c_str();
-        cfg_.dma_path = dma_path_.c_str();
-        cfg_.dma_phys_addr_path = phys_path_.c_str();
-        cfg_.dma_size_path = size_path_.c_str();
         cfg_.fpga_mgr_dir = mgr_dir_.c_str();
-        cfg_.firmware_dir = fw_dir_.c_str();
-        cfg_.log = &BoardTest::log_cb;
-        cfg_.log_arg = this;
     }
-
-    void TearDown() override
-    {
-        if (p_ != nullptr) {
-            p_->ops->close(p_);
-        }
-        if (regs_ != nullptr) {
-            munmap(const_cast<uint32_t *>(regs_), kMapSize);
-        }
-        if (irq_w_ >= 0) {
-            close(irq_w_);
-        }
-        if (irq_en_r_ >= 0) {
-            close(irq_en_r_);
-        }
-        std::string cmd = "rm -rf '" + dir_ + "'";
-        if (!dir_.empty()) {
-            (void)!system(cmd.c_str());
-        }
-    }
-
-    static void log_cb(void *arg, const char *msg)
-    {
-        auto *self = static_cast<BoardTest *>(arg);
-        std::lock_guard<std::mutex> g(self->log_lock_);
-        self->logs_.push_back(msg);
-    }
-
-    bool logged(const std::string &needle)
-    {
-        std::lock_guard<std::mutex> g(log_lock_);
-        for (const auto &l : logs_) {
-            if (l.find(needle) != std::string::npos) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    std::string all_logs()
-    {
-        std::lock_guard<std::mutex> g(log_lock_);
-        std::string s;
-        for (const auto &l : logs_) {
-            s += l + "\n";
-        }
-        return s;
-    }
-
-    volatile uint32_t &reg(uint32_t offset) { return regs_[offset / 4]; }
-
-    int open_board() { return weft_board_open(&p_, &cfg_); }
 
     // Deliver one interrupt: the UIO count the kernel would hand to read().
     void raise_irq()
@@ -207,15 +68,7 @@ class BoardTest : public ::testing::Test
         return n;
     }
 
-    std::string dir_, regs_path_, irq_path_, irq_en_path_, dma_path_, phys_path_, size_path_,
-        mgr_dir_, fw_dir_;
-    volatile uint32_t *regs_ = nullptr;
-    int irq_w_ = -1;
-    int irq_en_r_ = -1;
-    weft_board_config_t cfg_{};
-    weft_platform_t *p_ = nullptr;
-    std::mutex log_lock_;
-    std::vector<std::string> logs_;
+    std::string mgr_dir_;
 };
 
 // ---- weft_board_open / close ------------------------------------------------------------
@@ -653,45 +506,23 @@ class BoardProgramTest : public BoardTest
 
     void SetUp() override
     {
-        BoardTest::SetUp();
-        ASSERT_EQ(open_board(), 0) << all_logs();
-        ASSERT_EQ(p_->ops->dma_region(p_, &dma_), 0);
-        weft_bitstream_info_t info{};
-        info.payload_size = kPayload;
-        info.slot_mask = 1u << 1;
-        std::strcpy(info.partition, "big");
-        std::strcpy(info.image, "hwt_task_fib.so");
-        info.image_sha256[0] = 0x42;
-        ASSERT_EQ(weft_bitstream_build(&info, dma_.cpu), 0);
+        ASSERT_NO_FATAL_FAILURE(BoardTest::SetUp());
+        ASSERT_NO_FATAL_FAILURE(open_with_file(kPayload, 1u << 1));
         file_ = static_cast<uint8_t *>(dma_.cpu);
     }
 
-    int Program(unsigned slot, size_t size = WEFT_BITSTREAM_HEADER_BYTES + kPayload)
-    {
-        res_ = weft_program_result_t{};
-        return p_->ops->slot_program(p_, slot, dma_.bus, size, &res_);
-    }
-
-    std::string Payload() const
-    {
-        return std::string(reinterpret_cast<const char *>(file_) + WEFT_BITSTREAM_HEADER_BYTES,
-                           kPayload);
-    }
-
-    weft_dma_region_t dma_{};
     uint8_t *file_ = nullptr;
-    weft_program_result_t res_{};
 };
 
 TEST_F(BoardProgramTest, ThePayloadIsLoadedAsAPartialBitstreamIntoADecoupledSlot)
 {
     reg(WEFT_SLOT_REG(1, WEFT_SLOT_REG_CONTROL)) = WEFT_CONTROL_RUN | WEFT_CONTROL_IRQ_EN;
-    ASSERT_EQ(Program(1), 0) << res_.message << all_logs();
+    ASSERT_EQ(program(1), 0) << res_.message << all_logs();
     EXPECT_EQ(res_.error, 0u);
     EXPECT_EQ(res_.bytes, WEFT_BITSTREAM_HEADER_BYTES + kPayload);
     EXPECT_EQ(slurp(mgr_dir_ + "/flags"), "1");
     EXPECT_EQ(slurp(mgr_dir_ + "/firmware"), "weft-slot1.bin");
-    EXPECT_EQ(slurp(fw_dir_ + "/weft-slot1.bin"), Payload());
+    EXPECT_EQ(slurp(fw_dir_ + "/weft-slot1.bin"), payload());
     // Stopped and held in reset: the static region isolates it until the runtime starts it.
     EXPECT_EQ(reg(WEFT_SLOT_REG(1, WEFT_SLOT_REG_CONTROL)),
               WEFT_CONTROL_IRQ_EN | WEFT_CONTROL_RESET);
@@ -700,18 +531,18 @@ TEST_F(BoardProgramTest, ThePayloadIsLoadedAsAPartialBitstreamIntoADecoupledSlot
 TEST_F(BoardProgramTest, ADamagedFileFailsWithThePortsErrorAndLoadsNothing)
 {
     file_[WEFT_BITSTREAM_HEADER_BYTES + 100] ^= 0x08;
-    EXPECT_EQ(Program(1), -EIO);
+    EXPECT_EQ(program(1), -EIO);
     EXPECT_EQ(res_.error, WEFT_FRI_ERR_PAYLOAD_CRC);
     EXPECT_NE(std::string(res_.message).find("payload CRC-32"), std::string::npos) << res_.message;
     file_[WEFT_BITSTREAM_HEADER_BYTES + 100] ^= 0x08;
 
-    EXPECT_EQ(Program(1, WEFT_BITSTREAM_HEADER_BYTES + kPayload - 1), -EIO);
+    EXPECT_EQ(program(1, WEFT_BITSTREAM_HEADER_BYTES + kPayload - 1), -EIO);
     EXPECT_EQ(res_.error, WEFT_FRI_ERR_TRUNCATED);
-    EXPECT_EQ(Program(1, 100), -EIO);
+    EXPECT_EQ(program(1, 100), -EIO);
     EXPECT_EQ(res_.error, WEFT_FRI_ERR_TRUNCATED);
 
     file_[0] = 'X';
-    EXPECT_EQ(Program(1), -EIO);
+    EXPECT_EQ(program(1), -EIO);
     EXPECT_EQ(res_.error, WEFT_FRI_ERR_MAGIC);
     EXPECT_NE(std::string(res_.message).find("slot 1"), std::string::npos) << res_.message;
 
@@ -722,7 +553,7 @@ TEST_F(BoardProgramTest, ADamagedFileFailsWithThePortsErrorAndLoadsNothing)
 TEST_F(BoardProgramTest, AFileBuiltForAnotherSlotIsRefused)
 {
     // Real partial bitstreams do not relocate: the file names the slot it was built for.
-    EXPECT_EQ(Program(2), -EIO);
+    EXPECT_EQ(program(2), -EIO);
     EXPECT_EQ(res_.error, WEFT_FRI_ERR_SLOT);
     EXPECT_NE(std::string(res_.message).find("slots 0x2"), std::string::npos) << res_.message;
     EXPECT_EQ(slurp(mgr_dir_ + "/firmware"), "");
@@ -746,7 +577,7 @@ TEST_F(BoardProgramTest, ItWaitsForTheSlotsMemoryTrafficToEnd)
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
         reg(WEFT_SLOT_REG(1, WEFT_SLOT_REG_MEM_ACTIVE)) = 0;
     });
-    EXPECT_EQ(Program(1), 0) << res_.message << all_logs();
+    EXPECT_EQ(program(1), 0) << res_.message << all_logs();
     ends.join();
     EXPECT_EQ(slurp(mgr_dir_ + "/firmware"), "weft-slot1.bin");
 }
@@ -754,7 +585,7 @@ TEST_F(BoardProgramTest, ItWaitsForTheSlotsMemoryTrafficToEnd)
 TEST_F(BoardProgramTest, TrafficThatNeverEndsIsBusyAndLoadsNothing)
 {
     reg(WEFT_SLOT_REG(1, WEFT_SLOT_REG_MEM_ACTIVE)) = 1;
-    EXPECT_EQ(Program(1), -EBUSY);
+    EXPECT_EQ(program(1), -EBUSY);
     EXPECT_TRUE(logged("memory traffic did not end")) << all_logs();
     EXPECT_EQ(slurp(mgr_dir_ + "/firmware"), "");
 }
@@ -762,7 +593,7 @@ TEST_F(BoardProgramTest, TrafficThatNeverEndsIsBusyAndLoadsNothing)
 TEST_F(BoardProgramTest, AManagerInAnErrorStateIsALoadError)
 {
     put(mgr_dir_ + "/state", "write error\n");
-    EXPECT_EQ(Program(1), -EIO);
+    EXPECT_EQ(program(1), -EIO);
     EXPECT_EQ(res_.error, WEFT_FRI_ERR_LOAD);
     EXPECT_NE(std::string(res_.message).find("FPGA manager"), std::string::npos) << res_.message;
     EXPECT_TRUE(logged("write error")) << all_logs();
@@ -770,6 +601,6 @@ TEST_F(BoardProgramTest, AManagerInAnErrorStateIsALoadError)
 
 TEST_F(BoardProgramTest, BadArgumentsAreEinval)
 {
-    EXPECT_EQ(Program(kSlots), -EINVAL);
+    EXPECT_EQ(program(kSlots), -EINVAL);
     EXPECT_EQ(p_->ops->slot_program(p_, 0, dma_.bus, 1000, nullptr), -EINVAL);
 }
