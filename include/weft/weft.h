@@ -30,6 +30,8 @@
  * - weft/sim.h: the simulation backend, the fabric as Verilator models in this process
  * - weft/board.h: the board backend, through UIO, u-dma-buf and the FPGA manager
  * - weft/osif_protocol.h: the OSIF protocol, generated from protocol/osif.yaml
+ * - weft/platform_config.h: the platform the build was made for (slots, links, DMA
+ *   region, partitions, tasks), generated from its platform description
  */
 
 #ifndef WEFT_WEFT_H

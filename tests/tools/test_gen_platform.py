@@ -7,6 +7,7 @@ import tempfile
 import unittest
 
 from run_generator import run_generator
+from test_gen_protocol import undocumented
 
 SRC = pathlib.Path(os.environ.get("WEFT_SOURCE_DIR", pathlib.Path(__file__).resolve().parents[2]))
 GEN = SRC / "tools" / "gen_platform.py"
@@ -74,7 +75,24 @@ class GenPlatform(unittest.TestCase):
         self.assertIn("#define WEFT_PLATFORM_FRI_RATE 307u", h)
         self.assertIn("set(WEFT_PLATFORM_DMA_SIZE 1048576)", cm)
         self.assertIn("#define WEFT_PLATFORM_DMA_BUS 0x20000000u", h)
-        self.assertIn("#define WEFT_LINK_UP 0u /* slot 0 -> slot 1, 16 words */", h)
+        self.assertIn("#define WEFT_LINK_UP 0u /**< hardware link up: slot 0 -> slot 1, 16 words */", h)
+
+    def test_c_header_is_documented_for_doxygen(self):
+        """docs.api_reference runs Doxygen on the header and fails on anything undocumented:
+        every declaration has a Doxygen comment, with links, partitions and tasks or none."""
+        for text in (DEFAULT, GOOD, PARTS):
+            res, _, h = run(text)
+            self.assertEqual(res.returncode, 0, res.stderr)
+            first = h[:h.index("*/") + 2]
+            self.assertTrue(first.startswith("/**\n * @file platform_config.h\n * @brief "), first)
+            for words in ("input.yaml", "tools/gen_platform.py", "Do not edit"):
+                self.assertIn(words, " ".join(first.replace(" * ", " ").split()))
+            missing, checked = undocumented(h)
+            self.assertEqual(missing, [], "declared without a Doxygen comment")
+            self.assertEqual(checked, h.count("#define ") - 1 + 5, "every macro (not the guard), the struct "
+                             "and its members were checked")
+            if text is PARTS:
+                self.assertIn("#define WEFT_SLOTS_OF_BIG 0x5u /**< slots of partition big (bit i: slot i) */", h)
 
     def expect_error(self, text, line, field, words):
         res, cm, _ = run(text)

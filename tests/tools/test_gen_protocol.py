@@ -2,6 +2,7 @@
 agree with it."""
 import os
 import pathlib
+import re
 import subprocess
 import tempfile
 import unittest
@@ -18,6 +19,52 @@ SPEC = SRC / "protocol" / "osif.yaml"
 def run_gen(spec_text):
     res, (h, sv) = run_generator(GEN, spec_text, "--c-header", "--sv-package")
     return res, h, sv
+
+
+def _has_text(comment):
+    return re.search(r"[A-Za-z0-9]", comment) is not None
+
+
+def undocumented(header):
+    """What a generated C header declares without a Doxygen comment, as (line number, line)
+    pairs, and how many declarations it checked. A declaration is a #define (not the
+    include guard), a function, a typedef, or an enumerator or member of a typedef's
+    body; its comment is one of its own after it on the line (/**< ... */), or, except for
+    an enumerator or member, a /** ... */ block that ends on the line before it (not one
+    that only opens or closes a member group, nor the @file block). A comment without a
+    word documents nothing."""
+    guard = re.search(r"^#ifndef (\w+)$", header, re.M)
+    missing, checked = [], 0
+    block = None        # the text of the /** block being read
+    doc_before = False  # the line before ends a /** block that documents the next line
+    in_body = False     # inside the braces of a typedef enum or struct
+    for n, line in enumerate(header.splitlines(), 1):
+        s = line.strip()
+        if block is not None or (s.startswith("/**") and not s.startswith("/**<")):
+            block = s if block is None else block + " " + s
+            if "*/" in s:
+                doc_before = (not re.search(r"@file|@name|@\{|@\}", block)
+                              and _has_text(block.replace("/**", "").replace("*/", "")))
+                block = None
+            continue
+        own = re.search(r"/\*\*<(.*?)\*/\s*$", s)
+        own = own is not None and _has_text(own.group(1))
+        if in_body and s.startswith("}"):
+            in_body = False
+            declares, member = False, False
+        else:
+            member = in_body and s != ""
+            is_guard = guard is not None and s == f"#define {guard.group(1)}"
+            declares = (member or (s.startswith("#define ") and not is_guard)
+                        or s.startswith(("static inline ", "typedef ")))
+        if declares:
+            checked += 1
+            if not (own or (doc_before and not member)):
+                missing.append((n, line))
+        if s.startswith("typedef ") and s.endswith("{"):
+            in_body = True
+        doc_before = False
+    return missing, checked
 
 
 class GenProtocol(unittest.TestCase):
@@ -119,6 +166,61 @@ class GenProtocol(unittest.TestCase):
                                 capture_output=True, text=True)
             self.assertEqual(cc.returncode, 0, cc.stderr)
             self.assertEqual(subprocess.run([str(pathlib.Path(d, "t"))]).returncode, 0)
+
+    def test_c_header_is_documented_for_doxygen(self):
+        """docs.api_reference runs Doxygen on the header and fails on anything undocumented;
+        this says which generator line lost its comment without running Doxygen."""
+        res, h, _ = run_gen(SPEC.read_text())
+        self.assertEqual(res.returncode, 0, res.stderr)
+        first = h[:h.index("*/") + 2]
+        self.assertTrue(first.startswith("/**\n * @file osif_protocol.h\n * @brief "), first)
+        for words in ("protocol/osif.yaml", "tools/gen_protocol.py", "Do not edit"):
+            self.assertIn(words, " ".join(first.replace(" * ", " ").split()))
+        missing, checked = undocumented(h)
+        self.assertEqual(missing, [], "declared without a Doxygen comment")
+        defines = len(re.findall(r"^#define ", h, re.M)) - 1  # all but the include guard
+        functions_and_types = len(re.findall(r"^(static inline|typedef) ", h, re.M))
+        enumerators = sum(len(self.spec[k]) for k in ("resource_types", "commands", "errors"))
+        self.assertGreater(checked, defines + functions_and_types + enumerators,
+                           "every declaration was checked, struct members too")
+        # The check finds a comment gone, after the line or before it.
+        lines = h.splitlines()
+        i = next(n for n, x in enumerate(lines) if x.startswith("#define WEFT_OSIF_REQ_CMD_SHIFT "))
+        lines[i] = lines[i][:lines[i].index(" /**<")]
+        self.assertEqual(undocumented("\n".join(lines))[0], [(i + 1, lines[i])])
+        lines = h.splitlines()
+        i = next(n for n, x in enumerate(lines) if x.startswith("static inline uint32_t weft_osif_req_header("))
+        start = max(n for n in range(i) if lines[n].startswith("/**"))
+        del lines[start:i]
+        self.assertEqual(undocumented("\n".join(lines))[0], [(start + 1, lines[start])])
+
+    def test_c_header_documents_fields_from_the_yaml(self):
+        res, h, _ = run_gen(SPEC.read_text())
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertIn("#define WEFT_OSIF_REQ_CMD_SHIFT 24u /**< bit position of cmd (WEFT_OSIF_REQ_CMD_MASK) */", h)
+        self.assertIn("#define WEFT_OSIF_REQ_CMD_MASK  0xffu /**< cmd, bits 31:24: command code (commands below) */", h)
+        self.assertIn("#define WEFT_SLOT_REQ_OSIF_OUT_VALID_LSB 32u /**< lowest bit of osif.out_valid: out_data is "
+                      "valid */", h)
+        self.assertIn("#define WEFT_SLOT_REG_FIFO_DEPTH 0x30u /**< ro: [15:0] HW2SW depth, [31:16] SW2HW depth */", h)
+        # A one-bit value of a register says its bit, from the value.
+        self.assertIn("#define WEFT_CONTROL_RUN 0x2u /**< WEFT_SLOT_REG_CONTROL bit 1, RUN: ", h)
+        # A bit without a register is its doc alone; a bit without a doc is refused.
+        self.spec["registers"]["bits"][0].pop("reg")
+        self.spec["registers"]["bits"][0]["doc"] = "holds the thread in reset"
+        res, h, _ = run_gen(yaml.safe_dump(self.spec))
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertIn("#define WEFT_CONTROL_RESET 0x1u /**< holds the thread in reset */", h)
+        self.assertEqual(undocumented(h)[0], [])
+        self.spec["registers"]["bits"].append({"name": "NEW_BIT", "value": 0x100})
+        res, h, _ = run_gen(yaml.safe_dump(self.spec))
+        self.assertNotEqual(res.returncode, 0)
+        self.assertIn("NEW_BIT has no doc", res.stderr)
+
+    def test_a_doc_cannot_end_the_comment(self):
+        self.spec["errors"][0]["doc"] = "success */ int oops;"
+        res, h, _ = run_gen(yaml.safe_dump(self.spec))
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertIn("WEFT_OSIF_OK = 0, /**< success * / int oops; */", h)
 
     def test_slot_boundary_channels_must_pair_up(self):
         self.spec["slot_boundary"]["response"].reverse()
