@@ -90,7 +90,7 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/WeftConfig.cmake.in
   INSTALL_DESTINATION ${WEFT_INSTALL_CMAKE}
   PATH_VARS WEFT_INSTALL_SHARE CMAKE_INSTALL_INCLUDEDIR CMAKE_INSTALL_LIBDIR)
 write_basic_package_version_file(${CMAKE_BINARY_DIR}/WeftConfigVersion.cmake
-  COMPATIBILITY SameMinorVersion)
+  COMPATIBILITY SameMajorVersion)
 install(FILES ${CMAKE_BINARY_DIR}/WeftConfig.cmake ${CMAKE_BINARY_DIR}/WeftConfigVersion.cmake
   DESTINATION ${WEFT_INSTALL_CMAKE})
 # The .pc files name the prefix relative to themselves, so a moved prefix still works.

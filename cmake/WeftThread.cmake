@@ -68,6 +68,29 @@ set(WEFT_IMAGE_VERSION_SCRIPT ${CMAKE_BINARY_DIR}/weft_image.map)
 file(WRITE ${WEFT_IMAGE_VERSION_SCRIPT}.tmp "{\n  global: weft_slot_model_abi;\n  local: *;\n};\n")
 configure_file(${WEFT_IMAGE_VERSION_SCRIPT}.tmp ${WEFT_IMAGE_VERSION_SCRIPT} COPYONLY)
 
+# weft_thread_sources(<var> <files...>): what Verilator reads for a thread, in order: the
+# lint configuration and any .vlt among the files first (Verilator applies a
+# configuration file only to what it reads after it), then the OSIF package, the
+# hardware-thread API and the files (relative ones from the calling directory); a file of
+# the API named again keeps its place in the API.
+function(weft_thread_sources var)
+  set(vconfigs)
+  if(DEFINED WEFT_VLT_CONFIG AND EXISTS ${WEFT_VLT_CONFIG})
+    list(APPEND vconfigs ${WEFT_VLT_CONFIG})
+  endif()
+  set(vsources ${WEFT_OSIF_PKG_SV} ${WEFT_HWLIB_SOURCES})
+  foreach(src IN LISTS ARGN)
+    get_filename_component(src ${src} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
+    if(src MATCHES "\\.vlt$")
+      list(APPEND vconfigs ${src})
+    else()
+      list(APPEND vsources ${src})
+    endif()
+  endforeach()
+  list(REMOVE_DUPLICATES vsources)
+  set(${var} ${vconfigs} ${vsources} PARENT_SCOPE)
+endfunction()
+
 function(weft_add_hw_thread)
   # PARAMS: top-module parameters (name=value), so one module can make several images.
   cmake_parse_arguments(PARSE_ARGV 0 ARG "" "NAME;TOP" "SOURCES;PARAMS")
@@ -81,54 +104,37 @@ function(weft_add_hw_thread)
   set(target ${ARG_NAME})
   set(prefix V${ARG_TOP})
 
-  # Verilator applies a configuration file only to what it reads after it, so every
-  # .vlt (the project's, then any among SOURCES) goes first.
-  set(vconfigs)
-  if(DEFINED WEFT_VLT_CONFIG AND EXISTS ${WEFT_VLT_CONFIG})
-    list(APPEND vconfigs ${WEFT_VLT_CONFIG})
-  endif()
-  set(vsources ${WEFT_OSIF_PKG_SV})
-  if(DEFINED WEFT_HWLIB_SOURCES)
-    list(APPEND vsources ${WEFT_HWLIB_SOURCES})
-  endif()
-  foreach(src IN LISTS ARG_SOURCES)
-    get_filename_component(src ${src} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
-    if(src MATCHES "\\.vlt$")
-      list(APPEND vconfigs ${src})
-    else()
-      list(APPEND vsources ${src})
-    endif()
-  endforeach()
-  set(vsources ${vconfigs} ${vsources})
+  weft_thread_sources(vsources ${ARG_SOURCES})
   set(vargs -Wall ${WEFT_HWLIB_INCLUDE} ${WEFT_MODEL_VERILATOR_ARGS})
   foreach(param IN LISTS ARG_PARAMS)
     list(APPEND vargs -G${param})
   endforeach()
 
   # verilate() runs Verilator while configuring and a failure there stops the whole
-  # configure; check first, so a thread Verilator rejects only loses its own image.
-  # The boundary first (the wrapper has no parameters: the top's defaults), then the
-  # thread as it will be built: --cc rather than --lint-only, some warnings (UNOPTFLAT)
-  # only appear when verilating.
+  # configure; check first, so a thread Verilator rejects only loses its own image. The
+  # thread as it will be built first (--cc rather than --lint-only: some warnings, such
+  # as UNOPTFLAT, only appear when verilating), so that its own faults are named as such;
+  # then its ports against the slot boundary (the wrapper has no parameters: the top's
+  # defaults).
   set(check_dir ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/${target}.dir/check)
   file(MAKE_DIRECTORY ${check_dir})
-  set(boundary_args ${vargs})
-  list(FILTER boundary_args EXCLUDE REGEX "^-G")
   execute_process(
-    COMMAND ${VERILATOR_BIN} --lint-only -Wno-DECLFILENAME --top-module weft_slot_check
-            +define+WEFT_SLOT_CHECK_TOP=${ARG_TOP} ${boundary_args} ${vsources}
-            ${WEFT_SLOT_CHECK_SV}
+    COMMAND ${VERILATOR_BIN} --cc --Mdir ${check_dir} --top-module ${ARG_TOP} ${vargs} ${vsources}
     RESULT_VARIABLE lint_rc
     OUTPUT_VARIABLE lint_out
     ERROR_VARIABLE lint_out)
-  set(why "does not match the slot boundary (weft_slot_ports.svh)")
+  set(why "is rejected by Verilator")
   if(lint_rc EQUAL 0)
+    set(boundary_args ${vargs})
+    list(FILTER boundary_args EXCLUDE REGEX "^-G")
     execute_process(
-      COMMAND ${VERILATOR_BIN} --cc --Mdir ${check_dir} --top-module ${ARG_TOP} ${vargs} ${vsources}
+      COMMAND ${VERILATOR_BIN} --lint-only -Wno-DECLFILENAME --top-module weft_slot_check
+              +define+WEFT_SLOT_CHECK_TOP=${ARG_TOP} ${boundary_args} ${vsources}
+              ${WEFT_SLOT_CHECK_SV}
       RESULT_VARIABLE lint_rc
       OUTPUT_VARIABLE lint_out
       ERROR_VARIABLE lint_out)
-    set(why "is rejected by Verilator")
+    set(why "does not match the slot boundary (weft_slot_ports.svh)")
   endif()
   if(NOT lint_rc EQUAL 0)
     set(level WARNING)
@@ -190,14 +196,9 @@ function(weft_add_thread_testbench test)
     message(FATAL_ERROR "weft_add_thread_testbench(${test}): TOP, SOURCES and BENCH are required")
   endif()
   add_executable(${test} ${ARG_BENCH})
-  set(sources ${WEFT_OSIF_PKG_SV} ${WEFT_HWLIB_SOURCES})
-  foreach(src IN LISTS ARG_SOURCES)
-    get_filename_component(src ${src} ABSOLUTE BASE_DIR ${CMAKE_CURRENT_SOURCE_DIR})
-    list(APPEND sources ${src})
-  endforeach()
-  list(REMOVE_DUPLICATES sources) # an API file named again keeps its place in the API
+  weft_thread_sources(sources ${ARG_SOURCES})
   verilate(${test}
-    SOURCES ${WEFT_HWLIB_LINT_VLT} ${sources}
+    SOURCES ${sources}
     TOP_MODULE ${ARG_TOP}
     PREFIX V${ARG_TOP}
     VERILATOR_ARGS -Wall --assert -O3 ${WEFT_HWLIB_INCLUDE})

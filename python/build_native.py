@@ -78,27 +78,29 @@ typedef struct { ...; } pthread_mutex_t;
 typedef struct { ...; } pthread_cond_t;
 typedef int mqd_t;
 
-/* The helpers below (pyweft_*): blocking calls with a timeout in milliseconds (negative:
- * forever), answering 0 or a negative errno as the rest of Weft does. */
+/* Bounded waits of the runtime (runtime/wait_slice.h): at most ms milliseconds on
+ * CLOCK_MONOTONIC, 0 or a negative errno; the package waits in slices of them. */
+int weft_slice_sem_wait(sem_t *sem, int ms);
+int weft_slice_mutex_lock(pthread_mutex_t *m, int ms);
+int weft_slice_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, int ms);
+int weft_slice_mq_send(mqd_t q, const char *msg, size_t len, unsigned prio, int ms);
+int weft_slice_mq_receive(mqd_t q, char *buf, size_t size, unsigned *prio, size_t *len, int ms);
+
+/* The helpers below (pyweft_*) answer 0 or a negative errno as the rest of Weft does. */
 void pyweft_platform_close(weft_platform_t *p);
 unsigned pyweft_num_slots(weft_platform_t *p);
 int pyweft_sem_init(sem_t *s, unsigned value);
 int pyweft_sem_destroy(sem_t *s);
 int pyweft_sem_post(sem_t *s);
-int pyweft_sem_wait(sem_t *s, int timeout_ms);
 int pyweft_sem_value(sem_t *s);
 int pyweft_mutex_init(pthread_mutex_t *m);
 int pyweft_mutex_destroy(pthread_mutex_t *m);
-int pyweft_mutex_lock(pthread_mutex_t *m, int timeout_ms);
 int pyweft_mutex_unlock(pthread_mutex_t *m);
 int pyweft_cond_init(pthread_cond_t *c);
 int pyweft_cond_destroy(pthread_cond_t *c);
 int pyweft_cond_signal(pthread_cond_t *c, int broadcast);
-int pyweft_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, int timeout_ms);
 int pyweft_mq_open(const char *name, long maxmsg, long msgsize, mqd_t *out);
 int pyweft_mq_close(mqd_t q, const char *unlink_name);
-int pyweft_mq_send(mqd_t q, const char *data, size_t size, unsigned prio, int timeout_ms);
-long pyweft_mq_receive(mqd_t q, char *data, size_t size, unsigned *prio, int timeout_ms);
 """
 
 SOURCE = r"""
@@ -108,21 +110,13 @@ SOURCE = r"""
 #include <mqueue.h>
 #include <pthread.h>
 #include <semaphore.h>
-#include <time.h>
 
-#include "deadline.h"
+#include "wait_slice.h"
 #include "weft/mbox.h"
 #include "weft/platform.h"
 #include "weft/sim.h"
 #include "weft/trace.h"
 #include "weft/weft.h"
-
-/* An absolute CLOCK_REALTIME time timeout_ms from now, as the POSIX timed calls take
- * (the runtime's own helper, runtime/deadline.h). */
-static struct timespec pyweft_deadline(int timeout_ms)
-{
-    return weft_deadline_after(CLOCK_REALTIME, timeout_ms);
-}
 
 /* -errno of a call that sets errno; a pthread call returns its error itself. */
 static int pyweft_errno(int rc) { return rc == 0 ? 0 : -errno; }
@@ -133,15 +127,6 @@ unsigned pyweft_num_slots(weft_platform_t *p) { return p->ops->num_slots(p); }
 int pyweft_sem_init(sem_t *s, unsigned value) { return pyweft_errno(sem_init(s, 0, value)); }
 int pyweft_sem_destroy(sem_t *s) { return pyweft_errno(sem_destroy(s)); }
 int pyweft_sem_post(sem_t *s) { return pyweft_errno(sem_post(s)); }
-int pyweft_sem_wait(sem_t *s, int timeout_ms)
-{
-    int rc;
-    struct timespec ts = pyweft_deadline(timeout_ms < 0 ? 0 : timeout_ms);
-    do
-        rc = timeout_ms < 0 ? sem_wait(s) : sem_timedwait(s, &ts);
-    while (rc != 0 && errno == EINTR);
-    return pyweft_errno(rc);
-}
 int pyweft_sem_value(sem_t *s)
 {
     int v = 0;
@@ -150,11 +135,6 @@ int pyweft_sem_value(sem_t *s)
 
 int pyweft_mutex_init(pthread_mutex_t *m) { return -pthread_mutex_init(m, NULL); }
 int pyweft_mutex_destroy(pthread_mutex_t *m) { return -pthread_mutex_destroy(m); }
-int pyweft_mutex_lock(pthread_mutex_t *m, int timeout_ms)
-{
-    struct timespec ts = pyweft_deadline(timeout_ms < 0 ? 0 : timeout_ms);
-    return -(timeout_ms < 0 ? pthread_mutex_lock(m) : pthread_mutex_timedlock(m, &ts));
-}
 int pyweft_mutex_unlock(pthread_mutex_t *m) { return -pthread_mutex_unlock(m); }
 
 int pyweft_cond_init(pthread_cond_t *c) { return -pthread_cond_init(c, NULL); }
@@ -162,11 +142,6 @@ int pyweft_cond_destroy(pthread_cond_t *c) { return -pthread_cond_destroy(c); }
 int pyweft_cond_signal(pthread_cond_t *c, int broadcast)
 {
     return -(broadcast ? pthread_cond_broadcast(c) : pthread_cond_signal(c));
-}
-int pyweft_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, int timeout_ms)
-{
-    struct timespec ts = pyweft_deadline(timeout_ms < 0 ? 0 : timeout_ms);
-    return -(timeout_ms < 0 ? pthread_cond_wait(c, m) : pthread_cond_timedwait(c, m, &ts));
 }
 
 int pyweft_mq_open(const char *name, long maxmsg, long msgsize, mqd_t *out)
@@ -184,26 +159,6 @@ int pyweft_mq_close(mqd_t q, const char *unlink_name)
     if (unlink_name != NULL && mq_unlink(unlink_name) != 0 && rc == 0)
         rc = -errno;
     return rc;
-}
-int pyweft_mq_send(mqd_t q, const char *data, size_t size, unsigned prio, int timeout_ms)
-{
-    int rc;
-    struct timespec ts = pyweft_deadline(timeout_ms < 0 ? 0 : timeout_ms);
-    do
-        rc = timeout_ms < 0 ? mq_send(q, data, size, prio)
-                            : mq_timedsend(q, data, size, prio, &ts);
-    while (rc != 0 && errno == EINTR);
-    return pyweft_errno(rc);
-}
-long pyweft_mq_receive(mqd_t q, char *data, size_t size, unsigned *prio, int timeout_ms)
-{
-    ssize_t n;
-    struct timespec ts = pyweft_deadline(timeout_ms < 0 ? 0 : timeout_ms);
-    do
-        n = timeout_ms < 0 ? mq_receive(q, data, size, prio)
-                           : mq_timedreceive(q, data, size, prio, &ts);
-    while (n < 0 && errno == EINTR);
-    return n < 0 ? -errno : (long)n;
 }
 """
 

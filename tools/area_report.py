@@ -106,6 +106,7 @@ def summarise(cells):
 
 def synthesise(yosys, script, workdir, sources, top, params=None, includes=(), flatten=False):
     """One Yosys run in `workdir`; returns the modules of its `stat -json`, or raises."""
+    workdir = os.path.abspath(workdir)  # Yosys runs in it and is told the log's path
     os.makedirs(workdir, exist_ok=True)
     incs = "".join(f" -I{os.path.abspath(d)}" for d in includes)
     reads = f"read_verilog -sv -DSYNTHESIS{incs} " + " ".join(os.path.abspath(s) for s in sources)

@@ -26,14 +26,17 @@ def load_tracks(path):
     except (OSError, ValueError, KeyError, TypeError) as err:
         sys.exit(f"trace_plot: {path} is not a trace: {err}")
     names, order, spans = {}, {}, {}
-    for e in events:
-        tid = e.get("tid")
-        if e.get("ph") == "M" and e.get("name") == "thread_name":
-            names[tid] = e["args"]["name"]
-        elif e.get("ph") == "M" and e.get("name") == "thread_sort_index":
-            order[tid] = e["args"]["sort_index"]
-        elif e.get("ph") == "X":
-            spans.setdefault(tid, []).append((e["ts"] / 1e3, e["dur"] / 1e3, e["name"]))
+    for i, e in enumerate(events):
+        try:
+            tid = e.get("tid")
+            if e.get("ph") == "M" and e.get("name") == "thread_name":
+                names[tid] = e["args"]["name"]
+            elif e.get("ph") == "M" and e.get("name") == "thread_sort_index":
+                order[tid] = e["args"]["sort_index"]
+            elif e.get("ph") == "X":
+                spans.setdefault(tid, []).append((e["ts"] / 1e3, e["dur"] / 1e3, str(e["name"])))
+        except (AttributeError, KeyError, TypeError) as err:
+            sys.exit(f"trace_plot: {path}: event {i} is not a trace event ({err!r} missing or wrong)")
     tids = sorted(spans, key=lambda t: (order.get(t, t), t))
     return [(names.get(t, f"thread {t}"), spans[t]) for t in tids]
 

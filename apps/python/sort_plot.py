@@ -12,6 +12,7 @@ usage: sort_plot.py [--build DIR] [--blocks N] [--words N] [--plot PNG]
 """
 # %% Set-up: the package from the build tree
 import argparse
+import atexit
 import pathlib
 import sys
 
@@ -20,15 +21,19 @@ import numpy as np
 ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
 ap.add_argument("--build", default="build", help="the build directory (default: build)")
 ap.add_argument("--blocks", type=int, default=16)
-ap.add_argument("--words", type=int, default=256, help="words per block, at most 1024")
+ap.add_argument("--words", type=int, default=256, help="words per block, 1 to 2048 (hwt_sort's RAM)")
 ap.add_argument("--plot", default=None, help="PNG to write (default: BUILD/sort_plot.png)")
 args = ap.parse_args()
+if not 1 <= args.words <= 2048 or args.blocks < 1:
+    ap.error("--words must be 1 to 2048 and --blocks at least 1")
 build = pathlib.Path(args.build).resolve()
 sys.path.insert(0, str(build / "python"))
 import weft  # noqa: E402  (found through --build)
 
-# %% The fabric, the data and the objects the threads share
+# %% The fabric, the data and the objects the threads share (closed at exit, however the
+# script ends)
 fab = weft.Fabric()
+atexit.register(fab.close)
 data = fab.alloc((args.blocks, args.words), np.uint32)
 data[:] = np.random.default_rng(2026).integers(0, 2**32, data.shape, dtype=np.uint32)
 before = np.array(data)  # a copy in ordinary memory, for the plot and the check
@@ -48,7 +53,10 @@ cycles = fab.cycles() - start
 for _ in threads:  # address 0: the thread exits with the number of blocks it sorted
     jobs.put(0)
     jobs.put(0)
-per_slot = [t.join(timeout=60).value for t in threads]
+statuses = [t.join(timeout=60) for t in threads]
+if None in statuses or any(st.kind != "normal" for st in statuses):
+    sys.exit(f"sort_plot: the sort threads did not end normally: {statuses}")
+per_slot = [st.value for st in statuses]
 
 # %% Check against numpy, then plot
 ok = np.array_equal(data, np.sort(before, axis=1))
@@ -71,5 +79,4 @@ fig.tight_layout()
 out = pathlib.Path(args.plot) if args.plot else build / "sort_plot.png"
 fig.savefig(out)
 print(f"sort_plot: plot in {out}")
-fab.close()
 sys.exit(0 if ok and sum(per_slot) == args.blocks else 1)

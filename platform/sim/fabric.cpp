@@ -568,7 +568,9 @@ void *Fabric::install(unsigned slot, const weft_slot_model_abi_t *abi, weft_slot
 
 // ---- waveforms on demand (waves.h) ----------------------------------------------------
 
-// The clock thread: the model just installed in slot records into its file.
+// Whichever thread runs the fabric (the clock thread, or a runtime thread that borrowed
+// it for its register access, fabric_fri.cpp): the model just installed in slot records
+// into its file.
 void Fabric::wave_start(unsigned slot)
 {
     WaveRequest &w = waves_[slot];
@@ -583,8 +585,9 @@ void Fabric::wave_start(unsigned slot)
     waving_ = true;
 }
 
-// The clock thread, after a cycle's edges: every open file gets the cycle (in
-// picoseconds at the platform's clock) while it is in its window, and is closed after.
+// The thread running the fabric, after a cycle's edges: every open file gets the cycle
+// (in picoseconds at the platform's clock) while it is in its window, and is closed with
+// the window's last cycle, so that it is whole even if the fabric then goes quiet.
 void Fabric::sample_waves()
 {
     constexpr uint64_t kCyclePs = 1000000u / WEFT_PLATFORM_CLOCK_MHZ;
@@ -593,13 +596,13 @@ void Fabric::sample_waves()
         WaveRequest &w = waves_[s];
         if (!w.open)
             continue;
-        if (cycle_ > w.to) {
+        if (cycle_ >= w.from && cycle_ <= w.to)
+            slots_[s].abi->wave_sample(slots_[s].model, cycle_ * kCyclePs);
+        if (cycle_ >= w.to) {
             slots_[s].abi->wave_close(slots_[s].model);
             w.open = false;
             continue;
         }
-        if (cycle_ >= w.from)
-            slots_[s].abi->wave_sample(slots_[s].model, cycle_ * kCyclePs);
         any = true;
     }
     waving_ = any;

@@ -105,6 +105,14 @@ bool parse_wave_requests(const char *text, unsigned nslots, std::vector<WaveRequ
             *why = "slot " + std::to_string(slot) + " is named twice";
             return false;
         }
+        // Two writers on one file would corrupt it (later images' files, x-1.fst, ...,
+        // are the user's to keep apart).
+        for (const WaveRequest &other : reqs) {
+            if (other.wanted && other.file == r.file) {
+                *why = "two slots record into " + r.file;
+                return false;
+            }
+        }
         reqs[slot] = r;
     }
     *out = std::move(reqs);

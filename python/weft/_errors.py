@@ -1,5 +1,7 @@
-"""WeftError and the check every call's answer goes through."""
+"""WeftError, the check every call's answer goes through, and waits in slices."""
+import errno
 import os
+import time
 
 
 class WeftError(OSError):
@@ -14,10 +16,26 @@ def check(rc, what):
     return rc
 
 
-def timeout_ms(timeout):
-    """A timeout in seconds (None: forever) as the C calls take it."""
-    if timeout is None:
-        return -1
-    if timeout < 0:
+# Longest one blocking C call lasts: between slices Python runs its signal handlers, so
+# Ctrl-C ends a wait that would otherwise block for ever.
+SLICE_S = 0.1
+
+
+def wait(call, timeout):
+    """call(ms) -> rc, a bounded wait, repeated until it answers anything but -ETIMEDOUT or
+    timeout seconds (None: for ever) have passed; returns its last answer."""
+    if timeout is not None and timeout < 0:
         raise ValueError(f"timeout must be None or >= 0 seconds, not {timeout!r}")
-    return min(int(timeout * 1000), 2**31 - 1)
+    deadline = None if timeout is None else time.monotonic() + timeout
+    while True:
+        left = SLICE_S if deadline is None else min(SLICE_S, max(0.0, deadline - time.monotonic()))
+        rc = call(int(left * 1000))
+        if rc != -errno.ETIMEDOUT or (deadline is not None and time.monotonic() >= deadline):
+            return rc
+
+
+def u32(value, what):
+    """value as a 32-bit unsigned word, or ValueError naming what it was for."""
+    if not isinstance(value, int) or not 0 <= value < 2**32:
+        raise ValueError(f"{what} is a 32-bit unsigned word, not {value!r}")
+    return value

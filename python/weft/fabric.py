@@ -1,8 +1,10 @@
 """The fabric: the simulated platform and the runtime on it, DMA buffers as numpy arrays,
 hardware threads, links, cycles and the trace."""
+import errno
 import json
 import os
 import tempfile
+import weakref
 
 import numpy as np
 
@@ -11,14 +13,25 @@ from ._native import ffi, lib
 from .hwthread import READ, WRITE, HwThread
 
 
+class _Region:
+    """The simulated platform, which owns the DMA region's mapping: closed when the fabric
+    is closed and no array over the region is left, so an array kept past close() reads
+    memory that is still there (a stale copy) rather than crashing the interpreter."""
+
+    def __init__(self, p):
+        self.p = p
+        weakref.finalize(self, lib.pyweft_platform_close, p)
+
+
 class DmaArray(np.ndarray):
     """A numpy array whose memory is in the fabric's DMA region: hardware threads read and
     write the same bytes, nothing is copied. bus is the bus address of its first element
-    (a slice has its own). Made by Fabric.alloc(); valid until Fabric.free() or close(),
-    after which using it is as wrong as using freed memory in C."""
+    (a slice has its own). Made by Fabric.alloc(); after Fabric.free() its bytes may be
+    another allocation's, as with freed memory in C; after close() it stays readable."""
 
     def __array_finalize__(self, obj):
         self._fabric = getattr(obj, "_fabric", None)
+        self._region = getattr(obj, "_region", None)
 
     @property
     def bus(self):
@@ -53,10 +66,11 @@ class Fabric:
         p = ffi.new("weft_platform_t **")
         check(lib.weft_sim_open(p, cfg), "weft_sim_open" + (f" (waves {waves!r})" if waves else ""))
         self._p = p[0]
+        self._region = _Region(self._p)  # closes the platform when the last holder goes
         w = ffi.new("weft_t **")
         rc = lib.weft_init(w, self._p)
         if rc < 0:
-            lib.pyweft_platform_close(self._p)
+            self._w = None
             check(rc, "weft_init")
         self._w = w[0]
         self._buffers = {}  # CPU address of each allocation -> its size
@@ -64,7 +78,7 @@ class Fabric:
 
     def _live(self):
         if self._w is None:
-            raise WeftError(22, "the fabric is closed")
+            raise WeftError(errno.EINVAL, "the fabric is closed")
         return self._w
 
     @property
@@ -85,7 +99,7 @@ class Fabric:
         raw = np.frombuffer(ffi.buffer(cpu[0], size), dtype=np.uint8)
         raw[:] = 0
         arr = raw[:count * dtype.itemsize].view(dtype).reshape(shape).view(DmaArray)
-        arr._fabric = self
+        arr._fabric, arr._region = self, self._region
         return arr
 
     def free(self, arr):
@@ -106,11 +120,16 @@ class Fabric:
 
     def _window(self, w):
         """A memory window as (bus, size, perm) from an array (read and write), (array,
-        perm) or (bus, size, perm)."""
-        if isinstance(w, np.ndarray):
-            return self.bus(w), w.nbytes, READ | WRITE
-        if len(w) == 2 and isinstance(w[0], np.ndarray):
-            return self.bus(w[0]), w[0].nbytes, w[1]
+        perm) or (bus, size, perm). An array must be contiguous: the window is its bytes
+        and no others."""
+        arr, perm = (w, READ | WRITE) if isinstance(w, np.ndarray) else (None, None)
+        if arr is None and isinstance(w, tuple) and len(w) == 2 and isinstance(w[0], np.ndarray):
+            arr, perm = w
+        if arr is not None:
+            if not arr.flags.c_contiguous:
+                raise ValueError("a memory window must be a contiguous array (a strided or "
+                                 "transposed view spans other memory); use a contiguous slice")
+            return self.bus(arr), arr.nbytes, perm
         if len(w) == 3:
             return tuple(int(x) for x in w)
         raise TypeError(f"a memory window is an array, (array, perm) or (bus, size, perm), "
@@ -154,16 +173,22 @@ class Fabric:
 
     # ---- teardown ------------------------------------------------------------------------
     def close(self):
+        """Stop every hardware thread, shut the runtime down; the platform goes once no
+        DmaArray is left. The first error met is raised after everything was done."""
         if self._w is None:
             return
+        error = None
         for t in list(self._threads):
-            t.destroy()
-        for addr in list(self._buffers):
-            lib.weft_mem_free(self._w, ffi.cast("void *", addr))
-        self._buffers.clear()
+            try:
+                t.destroy()
+            except WeftError as e:
+                error = error or e
+        self._buffers.clear()  # the allocator goes with the runtime
         lib.weft_shutdown(self._w)
-        lib.pyweft_platform_close(self._p)
         self._w = self._p = None
+        self._region = None
+        if error is not None:
+            raise error
 
     def __enter__(self):
         return self

@@ -3,8 +3,9 @@ windows and its init data, joined for its exit status, stopped by destroy."""
 import collections
 import errno
 import os
+import weakref
 
-from ._errors import WeftError, check, timeout_ms
+from ._errors import WeftError, check, u32, wait
 from ._native import ffi, lib
 
 #: How a thread ended (weft_exit_kind_t).
@@ -24,15 +25,19 @@ READ, WRITE = lib.WEFT_MEM_READ, lib.WEFT_MEM_WRITE
 
 
 class HwThread:
-    """Made by Fabric.hwthread(); holds its resources and the fabric until destroyed."""
+    """Made by Fabric.hwthread(); holds its resources until destroyed (they cannot be
+    closed before). It refers to its fabric weakly, so that a fabric dropped or collected
+    stops its threads before anything they use goes."""
 
     def __init__(self, fabric, image, slot, resources, init_data, windows, name):
         if len(resources) > 65536:
             raise ValueError(f"at most 65536 resources, not {len(resources)}")
         if len(windows) > lib.WEFT_MAX_WINDOWS:
             raise ValueError(f"at most {lib.WEFT_MAX_WINDOWS} memory windows, not {len(windows)}")
-        self._fabric = fabric
-        self._resources = list(resources)  # kept alive while the thread may use them
+        init_data = u32(init_data, "init_data")
+        self._t = None
+        self._fabric = weakref.ref(fabric)
+        self._resources = []
         res = ffi.new("weft_resource_t[]", max(1, len(resources)))
         for i, obj in enumerate(resources):
             try:
@@ -57,16 +62,21 @@ class HwThread:
               f"weft_hwthread_create of {image} in slot {slot}")
         self._t = out[0]
         self.name, self.slot = name, slot
+        self._resources = list(resources)
+        for obj in self._resources:
+            if hasattr(obj, "_users"):
+                obj._users += 1
 
     def _live(self):
         if self._t is None:
-            raise WeftError(22, f"hardware thread {self.name} was destroyed")
+            raise WeftError(errno.EINVAL, f"hardware thread {self.name} was destroyed")
         return self._t
 
     def join(self, timeout=None):
         """The exit status once the thread has ended; None if the timeout passed first."""
         st = ffi.new("weft_exit_status_t *")
-        rc = lib.weft_hwthread_timedjoin(self._live(), st, timeout_ms(timeout))
+        t = self._live()
+        rc = wait(lambda ms: lib.weft_hwthread_timedjoin(t, st, ms), timeout)
         if rc == -errno.ETIMEDOUT:
             return None
         check(rc, f"join of {self.name}")
@@ -88,9 +98,16 @@ class HwThread:
         """Stop the thread if it still runs and free its slot."""
         if self._t is not None:
             t, self._t = self._t, None
-            self._fabric._threads.discard(self)
-            check(lib.weft_hwthread_destroy(t), f"destroy of {self.name}")
-            self._resources = []
+            fabric = self._fabric()
+            if fabric is not None:
+                fabric._threads.discard(self)
+            try:
+                check(lib.weft_hwthread_destroy(t), f"destroy of {self.name}")
+            finally:  # the delegate has stopped: its objects are free again
+                for obj in self._resources:
+                    if hasattr(obj, "_users"):
+                        obj._users -= 1
+                self._resources = []
 
     def __enter__(self):
         return self

@@ -1,30 +1,43 @@
 """The objects threads share: semaphores, mutexes, condition variables, mailboxes and
 message queues, each the C object a software thread uses (sem_t, pthread_mutex_t, ...), so
 a hardware thread given one in its resource list (HwThread) and Python share the same
-object. Timeouts are in seconds; None waits for ever."""
+object. Timeouts are in seconds; None waits for ever (in slices, so Ctrl-C still works)."""
 import errno
 import itertools
 import os
 
-from ._errors import WeftError, check, timeout_ms
+from ._errors import WeftError, check, u32, wait
 from ._native import ffi, lib
 
 _mq_names = itertools.count()
 
 
 class _Object:
-    """What a resource list needs of an object: its type and its C address."""
+    """What a resource list needs of an object, and its lifetime: while a hardware thread
+    holds it (users > 0) it cannot be closed, since the thread's delegate may be waiting
+    in it; a collected object still held is left alone rather than destroyed."""
 
     _res_type = None
 
     def __init__(self, ctype):
         self._c = ffi.new(ctype)
         self._alive = False
+        self._users = 0
 
     def _resource(self):
         if not self._alive:
-            raise WeftError(22, f"{type(self).__name__} is closed")
+            raise WeftError(errno.EINVAL, f"{type(self).__name__} is closed")
         return self._res_type, self._c
+
+    def close(self):
+        """Destroy the C object; WeftError EBUSY while a hardware thread holds it."""
+        if not self._alive:
+            return
+        if self._users:
+            raise WeftError(errno.EBUSY, f"{type(self).__name__} is held by {self._users} "
+                                         f"hardware thread(s); destroy them first")
+        self._alive = False
+        self._destroy()
 
     def __enter__(self):
         return self
@@ -33,7 +46,7 @@ class _Object:
         self.close()
 
     def __del__(self):
-        if getattr(self, "_alive", False):
+        if getattr(self, "_alive", False) and not self._users:
             self.close()
 
 
@@ -44,7 +57,7 @@ class Semaphore(_Object):
 
     def __init__(self, value=0):
         super().__init__("sem_t *")
-        check(lib.pyweft_sem_init(self._c, value), "sem_init")
+        check(lib.pyweft_sem_init(self._c, u32(value, "a semaphore's value")), "sem_init")
         self._alive = True
 
     def post(self):
@@ -52,7 +65,7 @@ class Semaphore(_Object):
 
     def wait(self, timeout=None):
         """Take one count; False if the timeout passed first."""
-        rc = lib.pyweft_sem_wait(self._c, timeout_ms(timeout))
+        rc = wait(lambda ms: lib.weft_slice_sem_wait(self._c, ms), timeout)
         if rc == -errno.ETIMEDOUT:
             return False
         check(rc, "sem_wait")
@@ -62,10 +75,8 @@ class Semaphore(_Object):
     def value(self):
         return check(lib.pyweft_sem_value(self._c), "sem_getvalue")
 
-    def close(self):
-        if self._alive:
-            self._alive = False
-            check(lib.pyweft_sem_destroy(self._c), "sem_destroy")
+    def _destroy(self):
+        check(lib.pyweft_sem_destroy(self._c), "sem_destroy")
 
 
 class Mutex(_Object):
@@ -80,7 +91,7 @@ class Mutex(_Object):
 
     def lock(self, timeout=None):
         """False if the timeout passed first."""
-        rc = lib.pyweft_mutex_lock(self._c, timeout_ms(timeout))
+        rc = wait(lambda ms: lib.weft_slice_mutex_lock(self._c, ms), timeout)
         if rc == -errno.ETIMEDOUT:
             return False
         check(rc, "pthread_mutex_lock")
@@ -96,10 +107,8 @@ class Mutex(_Object):
     def __exit__(self, *exc):
         self.unlock()
 
-    def close(self):
-        if self._alive:
-            self._alive = False
-            check(lib.pyweft_mutex_destroy(self._c), "pthread_mutex_destroy")
+    def _destroy(self):
+        check(lib.pyweft_mutex_destroy(self._c), "pthread_mutex_destroy")
 
 
 class Cond(_Object):
@@ -119,17 +128,16 @@ class Cond(_Object):
         check(lib.pyweft_cond_signal(self._c, 1), "pthread_cond_broadcast")
 
     def wait(self, mutex, timeout=None):
-        """mutex must be held; it is held again on return. False if the timeout passed."""
-        rc = lib.pyweft_cond_wait(self._c, mutex._c, timeout_ms(timeout))
+        """mutex must be held; it is held again on return. False if the timeout passed.
+        A wake-up may be spurious, as with any condition wait: check the condition."""
+        rc = wait(lambda ms: lib.weft_slice_cond_wait(self._c, mutex._c, ms), timeout)
         if rc == -errno.ETIMEDOUT:
             return False
         check(rc, "pthread_cond_wait")
         return True
 
-    def close(self):
-        if self._alive:
-            self._alive = False
-            check(lib.pyweft_cond_destroy(self._c), "pthread_cond_destroy")
+    def _destroy(self):
+        check(lib.pyweft_cond_destroy(self._c), "pthread_cond_destroy")
 
 
 class Mailbox(_Object):
@@ -139,14 +147,14 @@ class Mailbox(_Object):
 
     def __init__(self, capacity=16):
         super().__init__("weft_mbox_t *")
-        check(lib.weft_mbox_init(self._c, capacity), "weft_mbox_init")
+        check(lib.weft_mbox_init(self._c, u32(capacity, "a mailbox's capacity")),
+              "weft_mbox_init")
         self._alive = True
 
     def put(self, word, timeout=None):
         """False if the timeout passed while the mailbox was full."""
-        if not 0 <= word < 2**32:
-            raise ValueError(f"a mailbox word is 32 bits unsigned, not {word!r}")
-        rc = lib.weft_mbox_timedput(self._c, word, timeout_ms(timeout))
+        word = u32(word, "a mailbox word")
+        rc = wait(lambda ms: lib.weft_mbox_timedput(self._c, word, ms), timeout)
         if rc == -errno.ETIMEDOUT:
             return False
         check(rc, "weft_mbox_put")
@@ -155,16 +163,14 @@ class Mailbox(_Object):
     def get(self, timeout=None):
         """The next word; None if the timeout passed while the mailbox was empty."""
         word = ffi.new("uint32_t *")
-        rc = lib.weft_mbox_timedget(self._c, word, timeout_ms(timeout))
+        rc = wait(lambda ms: lib.weft_mbox_timedget(self._c, word, ms), timeout)
         if rc == -errno.ETIMEDOUT:
             return None
         check(rc, "weft_mbox_get")
         return word[0]
 
-    def close(self):
-        if self._alive:
-            self._alive = False
-            check(lib.weft_mbox_destroy(self._c), "weft_mbox_destroy")
+    def _destroy(self):
+        check(lib.weft_mbox_destroy(self._c), "weft_mbox_destroy")
 
 
 class MessageQueue(_Object):
@@ -184,7 +190,8 @@ class MessageQueue(_Object):
     def send(self, data, priority=0, timeout=None):
         """False if the timeout passed while the queue was full."""
         data = bytes(data)
-        rc = lib.pyweft_mq_send(self._c[0], data, len(data), priority, timeout_ms(timeout))
+        q = self._c[0]
+        rc = wait(lambda ms: lib.weft_slice_mq_send(q, data, len(data), priority, ms), timeout)
         if rc == -errno.ETIMEDOUT:
             return False
         check(rc, f"mq_send of {len(data)} bytes")
@@ -193,14 +200,13 @@ class MessageQueue(_Object):
     def receive(self, timeout=None):
         """(bytes, priority); None if the timeout passed while the queue was empty."""
         buf = ffi.new("char[]", self.msgsize)
-        prio = ffi.new("unsigned *")
-        n = lib.pyweft_mq_receive(self._c[0], buf, self.msgsize, prio, timeout_ms(timeout))
-        if n == -errno.ETIMEDOUT:
+        prio, n = ffi.new("unsigned *"), ffi.new("size_t *")
+        q = self._c[0]
+        rc = wait(lambda ms: lib.weft_slice_mq_receive(q, buf, self.msgsize, prio, n, ms), timeout)
+        if rc == -errno.ETIMEDOUT:
             return None
-        check(n, "mq_receive")
-        return ffi.unpack(buf, n), prio[0]
+        check(rc, "mq_receive")
+        return ffi.unpack(buf, n[0]), prio[0]
 
-    def close(self):
-        if self._alive:
-            self._alive = False
-            check(lib.pyweft_mq_close(self._c[0], self._name), "mq_close")
+    def _destroy(self):
+        check(lib.pyweft_mq_close(self._c[0], self._name), "mq_close")

@@ -117,6 +117,11 @@ def test_bad_requests_raise_and_the_fabric_goes_on(fabric, images):
         fabric.hwthread(images / "hwt_sort.so", resources=[weft.Mailbox(), object()])
     with pytest.raises(TypeError, match="memory window"):
         fabric.hwthread(images / "hwt_sort.so", windows=["x"])
+    grid = fabric.alloc((4, 8), np.uint32)
+    with pytest.raises(ValueError, match="contiguous"):
+        fabric.hwthread(images / "hwt_sort.so", windows=[grid[:, ::2]])
+    with pytest.raises(ValueError, match="init_data is a 32-bit"):
+        fabric.hwthread(images / "hwt_sort.so", init_data=2**32)
     # Still usable: a whole sort afterwards.
     data = fabric.alloc((1, 32), np.uint32)
     data[0] = np.arange(32, 0, -1)
@@ -133,6 +138,26 @@ def test_trace_and_counters(fabric, images):
     names = {e.get("name") for e in events}
     assert any("MBOX_GET" in (n or "") for n in names), sorted(n for n in names if n)[:20]
     assert fabric.cycles() > 0
+
+
+def test_an_object_a_thread_holds_cannot_be_closed_under_it(fabric, images):
+    jobs, done, lock = weft.Mailbox(), weft.Semaphore(), weft.Mutex()
+    t = fabric.hwthread(images / "hwt_sort.so", resources=[jobs, done, lock], init_data=SORT_INIT)
+    with pytest.raises(weft.WeftError) as e:
+        jobs.close()  # the thread's delegate waits in it for a job
+    assert e.value.errno == errno.EBUSY and "destroy them first" in str(e.value)
+    t.destroy()
+    jobs.close()  # free now
+    done.close()
+    lock.close()
+
+
+def test_an_array_outlives_its_fabric_without_crashing(images):
+    with weft.Fabric() as fab:
+        data = fab.alloc(16, np.uint32)
+        data[:] = np.arange(16)
+    assert list(data[:4]) == [0, 1, 2, 3]  # still mapped: the platform waits for it
+    del data
 
 
 def test_closed_fabric_refuses_calls(images):

@@ -47,6 +47,7 @@ TEST(WaveRequests, EachMistakeIsNamed)
         {"slot=0 file=", "\"file=\" is not key=value"},
         {"from=3", "names no slot"},
         {"slot=1; slot=1", "slot 1 is named twice"},
+        {"slot=0 file=a.fst; slot=2 file=a.fst", "two slots record into a.fst"},
         {"slot=99999999999999999999", "is not a number"},
     };
     for (const auto &[text, want] : bad) {

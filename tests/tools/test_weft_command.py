@@ -66,7 +66,8 @@ class NewThread(unittest.TestCase):
     def test_refuses_bad_names_and_existing_directories_writing_nothing(self):
         with tempfile.TemporaryDirectory() as d:
             for name, why in (("9x", "cannot name a thread"), ("Hwt", "cannot name a thread"),
-                              ("module", "reserved word"), ("a-b", "cannot name a thread")):
+                              ("module", "reserved word"), ("a-b", "cannot name a thread"),
+                              ("wait", "reserved word"), ("weft_ram", "Weft's own")):
                 rc, out, err = weft("new-thread", name, cwd=d)
                 self.assertEqual(rc, 1, name)
                 self.assertIn(why, err)
@@ -91,6 +92,10 @@ class Area(unittest.TestCase):
     def test_errors_name_the_file_or_the_top(self):
         rc, out, err = weft("area", "/no/such.sv")
         self.assertEqual((rc, "/no/such.sv: no such file" in err), (1, True), err)
+        rc, out, err = weft("area", str(SRC / "examples/out-of-tree/hwt_sum.sv"), "--top", "x; shell")
+        self.assertEqual((rc, "not a module name" in err), (1, True), err)
+        rc, out, err = weft("area", str(SRC / "examples/out-of-tree/hwt_sum.sv"), "--param", "N=1;x")
+        self.assertEqual((rc, "not NAME=VALUE" in err), (1, True), err)
         with tempfile.TemporaryDirectory() as d:
             weft("new-thread", "hwt_small", cwd=d)
             rc, out, err = weft("area", "hwt_small/hwt_small.sv", "--top", "nope", "--build",
@@ -114,6 +119,11 @@ class Trace(unittest.TestCase):
             rc, out, err = weft("trace", str(t), "-o", str(pathlib.Path(d) / "u.png"))
             self.assertEqual(rc, 1)
             self.assertIn("is not a trace", err)
+            self.assertNotIn("Traceback", err)
+            t.write_text(json.dumps({"traceEvents": events}))
+            rc, out, err = weft("trace", str(t), "-o", str(pathlib.Path(d) / "no" / "x.png"))
+            self.assertEqual(rc, 1)
+            self.assertIn("No such file or directory", err)
             self.assertNotIn("Traceback", err)
 
 

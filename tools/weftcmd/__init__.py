@@ -29,4 +29,9 @@ def main(argv=None):
         return args.run(args, ROOT) or 0
     except CommandError as e:
         sys.stderr.write(f"weft {args.command}: {e}\n")
-        return 1
+    except OSError as e:  # a file or directory it could not read or write
+        where = f"{e.filename}: " if e.filename else ""
+        sys.stderr.write(f"weft {args.command}: {where}{e.strerror or e}\n")
+    except ValueError as e:  # e.g. a file that is not text
+        sys.stderr.write(f"weft {args.command}: {e}\n")
+    return 1

@@ -4,6 +4,7 @@ read with the hardware-thread API and the OSIF package; or, with --report, the a
 of the tree's static region and threads from the last `make bench`.
 Needs yosys (Debian's, from scripts/setup.sh in the tree)."""
 import pathlib
+import re
 import shutil
 import tempfile
 
@@ -50,24 +51,31 @@ def run(args, root):
         return print_report(args, root, area_report)
     if not args.sources:
         raise CommandError("name the thread's SystemVerilog files (or --report)")
+    # Everything below ends up in one Yosys command line: names only, no separators.
     for src in args.sources:
         if not pathlib.Path(src).is_file():
             raise CommandError(f"{src}: no such file")
+        if re.search(r"[\s;\"']", src):
+            raise CommandError(f"{src}: a path with spaces, quotes or ';' cannot be read by "
+                               f"Yosys's command line; rename or link it")
     yosys = shutil.which("yosys")
     if not yosys:
         raise CommandError("yosys is not installed (Debian: apt-get install yosys)")
+    ident = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*")
     params = {}
     for p in args.param:
         name, sep, value = p.partition("=")
-        if not sep or not name:
-            raise CommandError(f"--param {p}: not NAME=VALUE")
+        if not sep or not ident.fullmatch(name) or not re.fullmatch(r"[\w'.+-]+", value):
+            raise CommandError(f"--param {p}: not NAME=VALUE (an identifier and a number)")
         params[name] = value
     top = args.top or pathlib.Path(args.sources[0]).stem
+    if not ident.fullmatch(top):
+        raise CommandError(f"--top {top}: not a module name")
     pkg, order = build_files(root, args.build)
     lib = root / "hw" / "lib"
     hwlib = [str(pkg)] + [str(lib / n) for n in order.read_text().split()]
     with tempfile.TemporaryDirectory(prefix="weft-area-") as tmp:
-        work = args.keep or tmp
+        work = str(pathlib.Path(args.keep or tmp).resolve())
         try:
             mods = area_report.synthesise(yosys, str(root / "hw" / "synth" / "weft_area.ys"), work,
                                           hwlib + list(args.sources), top, params,
