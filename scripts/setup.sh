@@ -33,7 +33,25 @@ PACKAGES=(
   "python3-pytest=7.2.1-2"     # runs the Python package's tests
   "pkgconf=1.8.1-1"            # install.out_of_tree builds a program with pkg-config
   "doxygen=1.9.4-4"            # the API reference (make api-docs) and its check, docs.api_reference
+  "python3-pip=23.0.1+dfsg-1"  # installs the one tool Debian's version of does not serve (below)
 )
+
+# From PyPI, pinned, into a directory of its own (not the system's Python): z3 for the
+# formal proofs of the hardware blocks (tests/formal). Debian's z3 4.8.12 does not finish
+# even the first step of yosys-smtbmc's check of weft_sched; this one takes seconds.
+PYPI_TOOLS_DIR=/opt/weft-tools
+PYPI_TOOLS=("z3-solver==5.4.1.0")
+
+pypi_missing=()
+for entry in "${PYPI_TOOLS[@]}"; do
+  name=${entry%%==*}
+  want=${entry#*==}
+  have=$(PYTHONPATH=$PYPI_TOOLS_DIR/$name /usr/bin/python3 -m pip show "$name" 2>/dev/null |
+         sed -n 's/^Version: //p' || true)
+  if [[ "$have" != "$want" ]]; then
+    pypi_missing+=("$entry")
+  fi
+done
 
 missing=()
 for entry in "${PACKAGES[@]}"; do
@@ -45,17 +63,26 @@ for entry in "${PACKAGES[@]}"; do
   fi
 done
 
-if [[ ${#missing[@]} -eq 0 ]]; then
+if [[ ${#missing[@]} -eq 0 && ${#pypi_missing[@]} -eq 0 ]]; then
   exit 0
 fi
 
-echo "setup: installing ${missing[*]}"
 if [[ $(id -u) -ne 0 ]]; then
-  echo "setup: these packages are missing and installing them needs root:" >&2
-  printf '  %s\n' "${missing[@]}" >&2
+  echo "setup: these are missing and installing them needs root:" >&2
+  printf '  %s\n' "${missing[@]}" "${pypi_missing[@]}" >&2
   echo "setup: run 'sudo scripts/setup.sh' once, then try again." >&2
   exit 1
 fi
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq
-apt-get install -y -qq --no-install-recommends --allow-downgrades "${missing[@]}"
+
+if [[ ${#missing[@]} -gt 0 ]]; then
+  echo "setup: installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq
+  apt-get install -y -qq --no-install-recommends --allow-downgrades "${missing[@]}"
+fi
+
+for entry in "${pypi_missing[@]}"; do
+  name=${entry%%==*}
+  echo "setup: installing $entry into $PYPI_TOOLS_DIR/$name"
+  /usr/bin/python3 -m pip install --quiet --no-deps --root-user-action=ignore --target "$PYPI_TOOLS_DIR/$name" "$entry"
+done

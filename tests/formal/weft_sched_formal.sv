@@ -1,0 +1,158 @@
+// Formal harness of weft_sched (docs/hw-services.md), for Yosys's SMT flow
+// (tests/formal/CMakeLists.txt): a small shape (4 threads, 2 priorities), every request
+// the solver can think of, and a shadow of what the queues must hold (which threads are
+// queued, at which priority, in which order they came). Proved for every sequence of
+// requests up to the run's depth (tests/formal/CMakeLists.txt: 16 cycles, three requests
+// and the start of a fourth; deeper runs took z3 minutes a step):
+//   - bounded latency: every request is answered exactly 4 cycles after it was taken,
+//     and no other is taken meanwhile;
+//   - queue order: a dequeue takes a thread of the most urgent non-empty priority, the
+//     one that came first among them; the decision (top_*) is that thread;
+//   - no lost waiter: a dequeue answers empty only when nothing is queued, a remove finds
+//     every queued thread, the count is the number queued;
+//   - no double grant: a dequeued or removed thread is no longer queued, an enqueue of a
+//     queued thread is refused.
+module weft_sched_formal (
+  input logic       clk_i,
+  input logic       rst_ni,
+  input logic       req_valid_i,
+  input logic [1:0] req_op_i,
+  input logic [7:0] req_tid_i,
+  input logic [6:0] req_prio_i
+);
+  localparam int unsigned N = 4;
+  localparam int unsigned P = 2;
+  localparam logic [1:0] OpEnqueue = 2'd0, OpDequeue = 2'd1, OpRemove = 2'd2;
+  localparam logic [2:0] StOk = 3'd0, StEmpty = 3'd1, StBusy = 3'd2, StIdle = 3'd3, StRange = 3'd4;
+
+  logic req_ready, rsp_valid, top_valid;
+  logic [2:0] rsp_status;
+  logic [1:0] rsp_tid, top_tid;
+  logic rsp_prio, top_prio;
+  logic [2:0] count;
+
+  weft_sched #(.NumThreads(N), .NumPrios(P)) dut (
+    .clk_i, .rst_ni, .req_valid_i, .req_ready_o(req_ready), .req_op_i, .req_tid_i, .req_prio_i,
+    .rsp_valid_o(rsp_valid), .rsp_status_o(rsp_status), .rsp_tid_o(rsp_tid),
+    .rsp_prio_o(rsp_prio), .top_valid_o(top_valid), .top_tid_o(top_tid),
+    .top_prio_o(top_prio), .count_o(count));
+
+  // Reset in the first cycle and never again.
+  always @* begin
+    if ($initstate) assume (!rst_ni);
+    else assume (rst_ni);
+  end
+
+  // ---- the request in flight ---------------------------------------------------------
+  logic busy_q;
+  logic [2:0] age_q;
+  logic [1:0] op_q;
+  logic [7:0] tid_q;
+  logic [6:0] prio_q;
+  wire take = req_valid_i && req_ready;
+
+  // ---- the shadow ------------------------------------------------------------------------
+  logic [N-1:0] sh_q;        // queued
+  logic sh_prio [N];         // at which priority
+  logic [4:0] sh_stamp [N];  // when it came (enqueue order)
+  logic [4:0] stamp_q;
+
+  // The thread a dequeue must take: most urgent priority, then first come.
+  logic best_valid, best_p;
+  logic [1:0] best;
+  logic [4:0] best_s;
+  integer j;
+  always @* begin
+    best_valid = 1'b0;
+    best = 2'd0;
+    best_p = 1'b0;
+    best_s = 5'd0;
+    for (j = 0; j < N; j = j + 1) begin
+      if (sh_q[j] && (!best_valid || sh_prio[j] < best_p ||
+                      (sh_prio[j] == best_p && sh_stamp[j] < best_s))) begin
+        best_valid = 1'b1;
+        best = j[1:0];
+        best_p = sh_prio[j];
+        best_s = sh_stamp[j];
+      end
+    end
+  end
+  logic [2:0] sh_count;
+  always @* begin
+    sh_count = 3'd0;
+    for (j = 0; j < N; j = j + 1) sh_count = sh_count + {2'd0, sh_q[j]};
+  end
+
+  wire tid_ok = tid_q < N;
+  wire prio_ok = prio_q < P;
+  wire [1:0] t = tid_q[1:0];
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      busy_q <= 1'b0;
+      age_q <= 3'd0;
+      sh_q <= '0;
+      stamp_q <= 5'd0;
+    end else begin
+      // A request may be taken in the very cycle the previous one is answered.
+      if (take) begin
+        busy_q <= 1'b1;
+        age_q <= 3'd0;  // the edge that takes it is cycle 0
+        op_q <= req_op_i;
+        tid_q <= req_tid_i;
+        prio_q <= req_prio_i;
+      end else if (rsp_valid) begin
+        busy_q <= 1'b0;
+      end else if (busy_q) begin
+        age_q <= age_q + 3'd1;
+      end
+      if (rsp_valid) begin
+        // The shadow follows what the model says must happen.
+        if (op_q == OpEnqueue && tid_ok && prio_ok && !sh_q[t]) begin
+          sh_q[t] <= 1'b1;
+          sh_prio[t] <= prio_q[0];
+          sh_stamp[t] <= stamp_q;
+          stamp_q <= stamp_q + 5'd1;
+        end
+        if (op_q == OpDequeue && best_valid) sh_q[best] <= 1'b0;
+        if (op_q == OpRemove && tid_ok) sh_q[t] <= 1'b0;
+      end
+    end
+  end
+
+  // Ids and priorities: every valid one and one past the end stand for all out of range
+  // (the block compares them with the shape as a whole), which keeps the search small.
+  always @* assume (req_tid_i <= 8'd4 && req_prio_i <= 7'd2);
+
+  // The stamps of a bounded run never wrap.
+  always @* assume (stamp_q != 5'd31);
+
+  always @(posedge clk_i) begin
+    if (rst_ni && !$initstate) begin
+      // Bounded latency: answered exactly 4 cycles after it was taken, nothing else taken.
+      assert (rsp_valid == (busy_q && age_q == 3'd4));
+      assert (!(busy_q && req_ready && !rsp_valid));
+      if (rsp_valid) begin
+        unique case (op_q)
+          OpEnqueue: assert (rsp_status == (!(tid_ok && prio_ok) ? StRange :
+                                            sh_q[t] ? StBusy : StOk));
+          OpDequeue: begin
+            assert (rsp_status == (best_valid ? StOk : StEmpty));
+            if (best_valid) assert (rsp_tid == best && rsp_prio == best_p);
+          end
+          OpRemove: begin
+            assert (rsp_status == (!tid_ok ? StRange : sh_q[t] ? StOk : StIdle));
+            if (tid_ok && sh_q[t]) assert (rsp_tid == t && rsp_prio == sh_prio[t]);
+          end
+          default: assert (rsp_status == (!tid_ok ? StRange : sh_q[t] ? StOk : StEmpty));
+        endcase
+      end
+      // Between requests: the count and the decision agree with the shadow.
+      if (!busy_q) begin
+        assert (count == sh_count);
+        assert (top_valid == best_valid);
+        if (best_valid) assert (top_tid == best && top_prio == best_p);
+      end
+    end
+  end
+endmodule
