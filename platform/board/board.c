@@ -164,12 +164,12 @@ int board_read_u64_file(const struct board *b, const char *path, bool hex, const
     return 0;
 }
 
-int board_write_text(const struct board *b, const char *path, const char *text)
+int board_write_bytes(const struct board *b, const char *path, const void *data, size_t size,
+                      bool truncate, const char *what)
 {
-    size_t len = strlen(text);
     ssize_t n;
     int ret = 0;
-    int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+    int fd = open(path, O_WRONLY | O_CLOEXEC | (truncate ? O_TRUNC : 0));
 
     if (fd < 0) {
         ret = -errno;
@@ -177,20 +177,28 @@ int board_write_text(const struct board *b, const char *path, const char *text)
         return ret;
     }
     do {
-        n = write(fd, text, len);
+        n = write(fd, data, size);
     } while (n < 0 && errno == EINTR);
     if (n < 0) {
         ret = -errno;
-    } else if ((size_t)n != len) {
+    } else if ((size_t)n != size) {
         ret = -EIO;
     }
     if (close(fd) != 0 && ret == 0) {
         ret = -errno;
     }
     if (ret != 0) {
-        board_log(b, "%s: writing \"%s\" failed: %s", path, text, strerror(-ret));
+        board_log(b, "%s: writing %s failed: %s", path, what, strerror(-ret));
     }
     return ret;
+}
+
+int board_write_text(const struct board *b, const char *path, const char *text)
+{
+    char what[96];
+
+    snprintf(what, sizeof(what), "\"%s\"", text);
+    return board_write_bytes(b, path, text, strlen(text), true, what);
 }
 
 int board_read_line(const struct board *b, const char *path, char *buf, size_t cap, bool missing_ok)

@@ -276,32 +276,10 @@ static int remove_overlay(struct board *b, unsigned slot, const char *item)
  * proposed change returns it from close(), so close() is checked too. */
 static int write_blob(const struct board *b, const char *path, const void *blob, size_t size)
 {
-    ssize_t n;
-    int ret = 0;
-    int fd = open(path, O_WRONLY | O_CLOEXEC);
+    char what[64];
 
-    if (fd < 0) {
-        ret = -errno;
-        board_log(b,
-                  "%s: cannot open: %s (is the overlays directory a configfs overlay directory?)",
-                  path, strerror(-ret));
-        return ret;
-    }
-    do {
-        n = write(fd, blob, size);
-    } while (n < 0 && errno == EINTR);
-    if (n < 0) {
-        ret = -errno;
-    } else if ((size_t)n != size) {
-        ret = -EIO;
-    }
-    if (close(fd) != 0 && ret == 0) {
-        ret = -errno;
-    }
-    if (ret != 0) {
-        board_log(b, "%s: writing the overlay (%zu bytes) failed: %s", path, size, strerror(-ret));
-    }
-    return ret;
+    snprintf(what, sizeof(what), "the overlay (%zu bytes)", size);
+    return board_write_bytes(b, path, blob, size, false, what);
 }
 
 /* Whether the overlay went in, by its status attribute; with dtbocfg ("0": stored, not

@@ -113,8 +113,13 @@ char *board_path_join(const char *dir, const char *name);
 int board_read_u64_file(const struct board *b, const char *path, bool hex, const char *what,
                         uint64_t *value);
 
-/* Write text to a sysfs or configfs attribute in one write(), as both want it; failures
- * are logged naming the file. Returns 0 or a negative errno. */
+/* Write size bytes to a sysfs or configfs attribute in one write(), as both want it
+ * (truncating it first when asked: not for a configfs binary attribute); failures are
+ * logged naming the file and what (a phrase) was written. Returns 0 or a negative errno. */
+int board_write_bytes(const struct board *b, const char *path, const void *data, size_t size,
+                      bool truncate, const char *what);
+
+/* board_write_bytes() of a string, truncating. */
 int board_write_text(const struct board *b, const char *path, const char *text);
 
 /*

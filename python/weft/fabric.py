@@ -65,10 +65,9 @@ class Fabric:
         cfg.image_dir, cfg.waves = keep
         p = ffi.new("weft_platform_t **")
         check(lib.weft_sim_open(p, cfg), "weft_sim_open" + (f" (waves {waves!r})" if waves else ""))
-        self._p = p[0]
-        self._region = _Region(self._p)  # closes the platform when the last holder goes
+        self._region = _Region(p[0])  # closes the platform when the last holder goes
         w = ffi.new("weft_t **")
-        rc = lib.weft_init(w, self._p)
+        rc = lib.weft_init(w, self._region.p)
         if rc < 0:
             self._w = None
             check(rc, "weft_init")
@@ -84,7 +83,7 @@ class Fabric:
     @property
     def num_slots(self):
         self._live()
-        return lib.pyweft_num_slots(self._p)
+        return lib.pyweft_num_slots(self._region.p)
 
     # ---- memory ------------------------------------------------------------------------
     def alloc(self, shape, dtype=np.uint8):
@@ -185,7 +184,7 @@ class Fabric:
                 error = error or e
         self._buffers.clear()  # the allocator goes with the runtime
         lib.weft_shutdown(self._w)
-        self._w = self._p = None
+        self._w = None
         self._region = None
         if error is not None:
             raise error
