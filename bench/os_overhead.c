@@ -29,6 +29,7 @@
 #include <math.h>
 #include <pthread.h>
 #include <semaphore.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,7 @@
 
 #include "bench_util.h"
 #include "projection.h"
+#include "weft/hwsync.h"
 #include "weft/platform_config.h"
 #include "weft/sim.h"
 #include "weft/weft.h"
@@ -217,6 +219,8 @@ enum {
     R_MTX_UNLOCK_SW,
     R_MTX_PAIR_SW,
     R_MTX_PAIR_HW,
+    R_SEM_RAW_HW_SYNC, /* the same calls on the synchronisation manager's objects */
+    R_MTX_PAIR_HW_SYNC,
     R_COUNT
 };
 
@@ -514,6 +518,57 @@ static void mutex_turnaround_hw_hw(struct bench *b, double *v)
     r->cycles = (double)cycles / (2.0 * n * HWHW_BATCHES);
 }
 
+/* ---- objects of the synchronisation manager (raw_hw's targets in the fabric) ---------- */
+
+static weft_hwsem_t *hw_sem(struct bench *b, unsigned max)
+{
+    weft_hwsem_t *s = NULL;
+    int rc = weft_hwsem_create(b->w, 0, max, &s);
+    if (rc)
+        die("weft_hwsem_create", rc);
+    return s;
+}
+
+static weft_hwmutex_t *hw_mutex(struct bench *b)
+{
+    weft_hwmutex_t *m = NULL;
+    int rc = weft_hwmutex_create(b->w, PTHREAD_MUTEX_NORMAL, PTHREAD_PRIO_NONE, &m);
+    if (rc)
+        die("weft_hwmutex_create", rc);
+    return m;
+}
+
+/* A thread that ended leaves its mutexes to the manager, which gives them up within a few
+ * cycles of its slot's reset: a destroy that comes first is refused, so it is retried. */
+static void hw_destroy_retry(int (*destroy)(void *), void *o, const char *what)
+{
+    int rc;
+    for (int tries = 0; (rc = destroy(o)) == -EBUSY && tries < 1000; tries++)
+        sleep_us(1000);
+    if (rc)
+        die(what, rc);
+}
+
+static int hw_sem_destroy_fn(void *o)
+{
+    return weft_hwsem_destroy(o);
+}
+
+static int hw_mutex_destroy_fn(void *o)
+{
+    return weft_hwmutex_destroy(o);
+}
+
+static void hw_sem_destroy(weft_hwsem_t *s)
+{
+    hw_destroy_retry(hw_sem_destroy_fn, s, "weft_hwsem_destroy");
+}
+
+static void hw_mutex_destroy(weft_hwmutex_t *m)
+{
+    hw_destroy_retry(hw_mutex_destroy_fn, m, "weft_hwmutex_destroy");
+}
+
 /* ---- raw calls --------------------------------------------------------------------- */
 
 static void raw_sw(struct bench *b, double *v)
@@ -560,7 +615,7 @@ static void raw_sw(struct bench *b, double *v)
 
 /* Hardware raw calls: rounds of gate / K calls / done, minus the median SemPing round
  * trip (gate / done only) of the same run, divided by K. */
-static void raw_hw(struct bench *b, double *v, unsigned mode, int which)
+static void raw_hw(struct bench *b, double *v, unsigned mode, int which, bool in_fabric)
 {
     sem_t gate, done, target;
     pthread_mutex_t m;
@@ -572,7 +627,19 @@ static void raw_hw(struct bench *b, double *v, unsigned mode, int which)
                              {WEFT_RES_SEM, &done},
                              mode == PP_SEM_RAW ? (weft_resource_t){WEFT_RES_SEM, &target}
                                                 : (weft_resource_t){WEFT_RES_MUTEX, &m}};
+    /* In the fabric: the target is an object of the synchronisation manager (the thread
+     * posts 65535 at most: HW_K per round). */
+    weft_hwsem_t *hs = NULL;
+    weft_hwmutex_t *hm = NULL;
+    if (in_fabric && mode == PP_SEM_RAW)
+        res[2] = (weft_resource_t){WEFT_RES_HWSEM, hs = hw_sem(b, 0xffffu)};
+    else if (in_fabric)
+        res[2] = (weft_resource_t){WEFT_RES_HWMUTEX, hm = hw_mutex(b)};
     double cyc = hw_gate_rounds(b, mode, res, 3, v);
+    if (hs)
+        hw_sem_destroy(hs);
+    if (hm)
+        hw_mutex_destroy(hm);
     for (unsigned i = 0; i < b->reps; i++) {
         v[i] = (v[i] - sem_ping_rt_median) / HW_K;
         b->proj[i] = (b->proj[i] - sem_ping_rt_proj) / HW_K;
@@ -769,6 +836,33 @@ static void describe(void)
                    "response received; per round 16 pairs between gate and done; sample = (round "
                    "trip - median SW<->HW semaphore round trip) / 16. Lock and unlock are not "
                    "separated. Cycles as for the HW post"};
+    /* The same calls served by the synchronisation manager (docs/hw-services.md). */
+    results[R_SEM_RAW_HW_SYNC] = (result_t){
+        "sem_post_raw_hw_sync",
+        "semaphore",
+        "raw",
+        "HW post fabric",
+        {0},
+        {0},
+        NAN,
+        NAN,
+        NAN,
+        695,
+        "HW post",
+        "as sem_post_raw_hw, the 16 posts on a semaphore of the synchronisation manager"};
+    results[R_MTX_PAIR_HW_SYNC] = (result_t){
+        "mutex_lock_unlock_raw_hw_sync",
+        "mutex",
+        "raw",
+        "HW pair fabric",
+        {0},
+        {0},
+        NAN,
+        NAN,
+        NAN,
+        959 + 679,
+        "HW lock + HW unlock",
+        "as mutex_lock_unlock_raw_hw, the 16 pairs on a mutex of the synchronisation manager"};
 }
 
 /* ---- output ------------------------------------------------------------------------ */
@@ -919,13 +1013,17 @@ int main(int argc, char **argv)
     mutex_turnaround_sw_hw(&b, v);
     mutex_turnaround_hw_hw(&b, v);
     raw_sw(&b, v);
-    raw_hw(&b, v, PP_SEM_RAW, R_SEM_RAW_HW);
-    raw_hw(&b, v, PP_MUTEX_RAW, R_MTX_PAIR_HW);
+    raw_hw(&b, v, PP_SEM_RAW, R_SEM_RAW_HW, false);
+    raw_hw(&b, v, PP_MUTEX_RAW, R_MTX_PAIR_HW, false);
+    raw_hw(&b, v, PP_SEM_RAW, R_SEM_RAW_HW_SYNC, true);
+    raw_hw(&b, v, PP_MUTEX_RAW, R_MTX_PAIR_HW_SYNC, true);
     free(v);
     free(b.proj);
 
-    for (int i = R_SEM_TA_SWSW; i <= R_MTX_TA_HWHW; i++) {
-        int base = i <= R_SEM_TA_HWHW ? R_SEM_TA_SWSW : R_MTX_TA_SWSW;
+    for (int i = 0; i < R_COUNT; i++) {
+        if (strcmp(results[i].kind, "turnaround"))
+            continue;
+        int base = strcmp(results[i].prim, "mutex") ? R_SEM_TA_SWSW : R_MTX_TA_SWSW;
         results[i].ratio = results[i].st.median / results[base].st.median;
         results[i].proj_ratio = results[i].proj.median / results[base].proj.median;
     }

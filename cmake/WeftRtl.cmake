@@ -2,27 +2,34 @@
 # any subdirectory, after WEFT_OSIF_PKG_SV and WEFT_VLT_CONFIG are set.
 #
 # WEFT_STATIC_RTL_SOURCES  ordered list for Verilator/Yosys: the generated protocol
-#                          package first, then the modules (leaf modules first).
+#                          package first, then Weft's packages, then the modules (leaf
+#                          modules first).
 # WEFT_STATIC_RTL_TOP      top module of the static region.
 # WEFT_RTL_VERILATOR_ARGS  flags every Verilator run of Weft RTL should get (the lint
 #                          configuration with its documented waivers).
 
 set(WEFT_RTL_DIR ${PROJECT_SOURCE_DIR}/hw/rtl)
 set(WEFT_STATIC_RTL_TOP weft_static)
+# Packages the modules import, after the generated protocol package.
+set(WEFT_STATIC_RTL_PACKAGES weft_sync_pkg)
 set(WEFT_STATIC_RTL_MODULES
   weft_fifo
   weft_rr_arbiter
+  weft_index_mux
   weft_axil_regs
   weft_mem_guard
   weft_link_router
+  weft_sync_router
   weft_osif_stage
   weft_slot_acc
   weft_slot_if
   weft_memif_master
   weft_fri
+  weft_sync
+  weft_sync_regs
   weft_static)
 set(WEFT_STATIC_RTL_SOURCES ${WEFT_OSIF_PKG_SV})
-foreach(_m IN LISTS WEFT_STATIC_RTL_MODULES)
+foreach(_m IN LISTS WEFT_STATIC_RTL_PACKAGES WEFT_STATIC_RTL_MODULES)
   list(APPEND WEFT_STATIC_RTL_SOURCES ${WEFT_RTL_DIR}/${_m}.sv)
 endforeach()
 unset(_m)

@@ -708,7 +708,10 @@ static const char *reject_reason(const weft_hwthread_t *t, const weft_osif_decod
                  WEFT_OSIF_MAX_ARGS);
         return buf;
     case WEFT_REJECT_COND_MUTEX:
-        return "argument names no mutex of the resource array";
+        return "argument names no software mutex of the resource array";
+    case WEFT_REJECT_HW_OBJECT:
+        return "handle bound to an object of the synchronisation manager, whose calls the "
+               "static region serves: this one should not have reached software";
     default:
         return "rejected";
     }

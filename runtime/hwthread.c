@@ -68,6 +68,39 @@ static bool link_ok(const weft_t *w, const weft_link_t *k, unsigned slot)
     return k->from == slot || k->to == slot;
 }
 
+static bool is_hwsync(weft_res_type_t type)
+{
+    return type == WEFT_RES_HWSEM || type == WEFT_RES_HWMUTEX || type == WEFT_RES_HWCOND;
+}
+
+/* The SYNC_BIND ranges of a resource array: runs of consecutive handles bound to
+ * consecutive objects of the synchronisation manager. The number of ranges, or -ENOSPC
+ * when the slot's registers cannot hold them all. */
+static int sync_ranges(const weft_resource_t *res, unsigned n,
+                       uint32_t bind[WEFT_SLOT_REG_SYNC_BIND_COUNT])
+{
+    int used = 0;
+    unsigned first_h = 0, first_o = 0, len = 0;
+    for (unsigned h = 0; h <= n; h++) {
+        bool hw = h < n && is_hwsync(res[h].type);
+        unsigned o = hw ? weft_hwobj_index(res[h].object) : 0;
+        if (len > 0 && (!hw || o != first_o + len || len == WEFT_SYNC_BIND_MAX_COUNT)) {
+            if (used == WEFT_SLOT_REG_SYNC_BIND_COUNT)
+                return -ENOSPC;
+            bind[used++] = WEFT_SYNC_BIND_EN | (len - 1) << WEFT_SYNC_BIND_COUNT_SHIFT |
+                           first_o << WEFT_SYNC_BIND_OBJ_SHIFT | first_h;
+            len = 0;
+        }
+        if (hw && len == 0) {
+            first_h = h;
+            first_o = o;
+        }
+        if (hw)
+            len++;
+    }
+    return used;
+}
+
 static int validate(weft_t *w, const weft_hwthread_attr_t *a, const slot_caps_t *caps)
 {
     if ((!a->image && !a->name) || a->slot >= w->num_slots || a->num_resources > WEFT_MAX_RESOURCES)
@@ -77,13 +110,19 @@ static int validate(weft_t *w, const weft_hwthread_attr_t *a, const slot_caps_t 
     unsigned links = 0;
     for (unsigned i = 0; i < a->num_resources; i++) {
         const weft_resource_t *r = &a->resources[i];
-        if (r->type < WEFT_RES_SEM || r->type > WEFT_RES_LINK || !r->object)
+        if (r->type < WEFT_RES_SEM || r->type > WEFT_RES_HWCOND || !r->object)
+            return -EINVAL;
+        if (is_hwsync(r->type) && !weft_hwobj_valid(w, r->type, r->object))
             return -EINVAL;
         if (r->type == WEFT_RES_MQ && validate_mq(*(const mqd_t *)r->object) != 0)
             return -EINVAL;
         if (r->type == WEFT_RES_LINK && (!link_ok(w, r->object, a->slot) || ++links > caps->binds))
             return -EINVAL;
     }
+    uint32_t bind[WEFT_SLOT_REG_SYNC_BIND_COUNT];
+    if (a->sync_priority > WEFT_SYNC_PRIO_MAX ||
+        (a->num_resources > 0 && sync_ranges(a->resources, a->num_resources, bind) < 0))
+        return -EINVAL;
     if (a->num_windows > caps->windows || (a->num_windows > 0 && !a->windows))
         return -EINVAL;
     for (unsigned i = 0; i < a->num_windows; i++)
@@ -155,6 +194,7 @@ static weft_hwthread_t *thread_new(weft_t *w, const weft_hwthread_attr_t *a)
     t->init_data = a->init_data;
     t->resume = a->resume != 0;
     t->resume_state = a->resume_state;
+    t->sync_priority = a->sync_priority;
     t->num_windows = a->num_windows;
     if (a->num_windows)
         memcpy(t->windows, a->windows, a->num_windows * sizeof(*t->windows));
@@ -227,6 +267,14 @@ static int slot_grant(weft_hwthread_t *t, const slot_caps_t *caps)
     }
     for (; b < caps->binds && rc == 0; b++)
         rc = slot_write(p, t->slot, WEFT_SLOT_REG_LINK_BIND(b), 0);
+    /* Handles bound to the synchronisation manager's objects, in ranges (validate()
+     * checked that they fit); the rest cleared. */
+    uint32_t bind[WEFT_SLOT_REG_SYNC_BIND_COUNT];
+    int ranges = sync_ranges(t->res, t->num_res, bind);
+    for (int r = 0; r < (int)WEFT_SLOT_REG_SYNC_BIND_COUNT && rc == 0; r++)
+        rc = slot_write(p, t->slot, WEFT_SLOT_REG_SYNC_BIND(r), r < ranges ? bind[r] : 0);
+    if (rc == 0)
+        rc = slot_write(p, t->slot, WEFT_SLOT_REG_SYNC_PRIO, t->sync_priority);
     return rc;
 }
 

@@ -88,8 +88,17 @@ void weft_osif_decode(uint32_t header, const uint32_t *args, const weft_resource
         return;
     }
 
+    /* The static region serves every well-formed call on the synchronisation manager's
+     * objects; software has no such object to act on. */
+    if (out->res && (out->res->type == WEFT_RES_HWSEM || out->res->type == WEFT_RES_HWMUTEX ||
+                     out->res->type == WEFT_RES_HWCOND)) {
+        reject(out, WEFT_OSIF_INTERNAL, WEFT_REJECT_HW_OBJECT);
+        return;
+    }
+
     if (info->code == WEFT_OSIF_CMD_COND_WAIT || info->code == WEFT_OSIF_CMD_COND_TIMEDWAIT) {
         uint32_t m = args[0];
+        /* A software condition needs a software mutex (a hardware one is BADARGS). */
         if (m >= num_res || res[m].type != WEFT_RES_MUTEX) {
             reject(out, WEFT_OSIF_BADARGS, WEFT_REJECT_COND_MUTEX);
             return;

@@ -65,6 +65,9 @@ typedef enum weft_osif_reject {
     WEFT_REJECT_BURST_EMPTY,     /**< BADARGS: a burst put without words */
     WEFT_REJECT_BURST_COUNT,     /**< BADARGS: a burst get's count is 0 or too large */
     WEFT_REJECT_COND_MUTEX,      /**< BADARGS: a condition wait's argument is no mutex */
+    WEFT_REJECT_HW_OBJECT,       /**< INTERNAL: a well-formed call on an object of the
+                                      synchronisation manager, which the static region
+                                      should have served */
 } weft_osif_reject_t;
 
 /** A request header taken apart. */

@@ -140,10 +140,13 @@ int weft_init(weft_t **out, weft_platform_t *platform)
     if (rc == 0)
         rc = weft_links_probe(w);
     if (rc == 0)
+        rc = weft_hwsync_probe(w);
+    if (rc == 0)
         rc = weft_dma_init(&w->dma, &region);
     if (rc == 0 && (rc = weft_trace_init(w)) != 0)
         weft_dma_fini(&w->dma);
     if (rc != 0) {
+        weft_hwsync_fini(w);
         free(w->links);
         pthread_mutex_destroy(&w->log_lock);
         pthread_mutex_destroy(&w->cycle_lock);
@@ -182,6 +185,7 @@ void weft_shutdown(weft_t *w)
 
     weft_trace_fini(w);
     weft_dma_fini(&w->dma);
+    weft_hwsync_fini(w);
     free(w->links);
     pthread_mutex_destroy(&w->log_lock);
     pthread_mutex_destroy(&w->cycle_lock);

@@ -52,7 +52,10 @@ struct weft {
     weft_dma_t dma;
     weft_link_t *links; /**< the fabric's hardware links (LINK_INFO) */
     unsigned num_links;
-    struct weft_trace *trace; /**< thread-timeline recording (trace.c) */
+    struct weft_hwobj *hwobj; /**< the synchronisation manager's objects (SYNC_INFO) */
+    unsigned num_hwobj;
+    pthread_mutex_t hwobj_lock; /**< guards hwobj[].type and SYNC_CFG/SYNC_INSPECT pairs */
+    struct weft_trace *trace;   /**< thread-timeline recording (trace.c) */
 };
 
 /** Why a delegate should stop; 0 while it should run on. */
@@ -88,6 +91,7 @@ struct weft_hwthread {
     atomic_uint signals;  /**< WEFT_SIGNAL_* bits sent and pending */
     int resume;           /**< created to resume (GET_RESUME_STATE) */
     uint32_t resume_state;
+    unsigned sync_priority; /**< SYNC_PRIO: its calls' priority in the synchronisation manager */
     atomic_uint_fast64_t calls;          /**< requests served */
     atomic_uint_fast64_t cond_fallbacks; /**< condition waits ended by the fallback wake-up */
     unsigned *held;      /**< held[k]: times the delegate locked mutex key k for the thread */
@@ -131,6 +135,23 @@ int weft_slot_stop(weft_platform_t *p, unsigned slot);
 
 /** Every FAULT bit, for clearing them all. */
 #define WEFT_FAULT_ALL (WEFT_FAULT_MEM | WEFT_FAULT_OVERFLOW | WEFT_FAULT_STAGE | WEFT_FAULT_ACC)
+
+/** An object of the synchronisation manager (hwsync.c); weft_hwsem_t, weft_hwmutex_t
+ *  and weft_hwcond_t point to one. */
+typedef struct weft_hwobj {
+    weft_t *w;
+    unsigned index; /**< its number in the manager */
+    unsigned type;  /**< WEFT_SYNC_TYPE_*: NONE while free */
+} weft_hwobj_t;
+
+/** Read the synchronisation manager's size (SYNC_INFO) and set up its objects. */
+int weft_hwsync_probe(weft_t *w);
+/** Free what weft_hwsync_probe() set up. */
+void weft_hwsync_fini(weft_t *w);
+/** Whether handle is a live object of w of the type a WEFT_RES_HW* resource names. */
+bool weft_hwobj_valid(weft_t *w, weft_res_type_t type, const void *handle);
+/** The manager's number of a live object. */
+unsigned weft_hwobj_index(const void *handle);
 
 /** Read the fabric's hardware links (NUM_LINKS, LINK_INFO) into w. */
 int weft_links_probe(weft_t *w);

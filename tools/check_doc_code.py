@@ -42,6 +42,7 @@ HEADERS = """#define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
 #include "weft/weft.h"
+#include "weft/hwsync.h"
 #include "weft/mbox.h"
 #include "weft/reconf.h"
 #include "weft/sim.h"

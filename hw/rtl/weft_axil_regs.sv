@@ -14,7 +14,8 @@
 //
 // Window (protocol/osif.yaml): global registers at 0x0000 (ID, VERSION, NUM_SLOTS,
 // CYCLE_LO/HI, IRQ_PENDING, LINK_FLUSH, NUM_LINKS, CLOCK_MHZ, the reconfiguration
-// interface's FRI_* (weft_fri holds them), LINK_INFO/LINK_LEVEL per link), slot s at SlotBase + s * SlotStride. Slot accesses are
+// interface's FRI_* (weft_fri holds them), LINK_INFO/LINK_LEVEL per link), slot s at SlotBase + s * SlotStride,
+// the OS services' registers (SYNC_*, weft_sync_regs) from SvcBase on, as global ones. Slot accesses are
 // forwarded as strobes (slot_we_o/slot_re_o) with a shared word-aligned byte offset,
 // write data and strobes; the slot returns its read data combinationally in the cycle
 // the access completes. An access completes in its first cycle unless its slot holds
@@ -68,9 +69,10 @@ module weft_axil_regs #(
   output logic                     global_we_o,
   /// Byte offset in the global window of the access, word aligned.
   output logic [15:0]              global_addr_o,
-  /// Read data of the reconfiguration interface's register at global_addr_o (0 at an
+  /// Read data of the global registers other blocks hold (the reconfiguration
+  /// interface's, the synchronisation manager's) at global_addr_o, ORed (each 0 at an
   /// offset that is none of its registers).
-  input  logic [31:0]              fri_rdata_i,
+  input  logic [31:0]              ext_rdata_i,
   /// Hold edges a simulator skipped before this one (0 on a board): the CYCLE counter
   /// counts them too (docs/architecture.md, "Holding").
   input  logic [31:0]              skip_i,
@@ -86,6 +88,8 @@ module weft_axil_regs #(
   localparam int unsigned StrideInt   = 32'(weft_osif_pkg::SlotStride);
   localparam int unsigned StrideLog2  = $clog2(StrideInt);
   localparam int unsigned SlotIdxW    = 16 - StrideLog2;
+  /// The OS services' window: the global offsets from here on.
+  localparam int unsigned SvcBase     = 32'h8000;
 
   // ---------------------------------------------------------------------------------
   // Channel buffers
@@ -115,7 +119,7 @@ module weft_axil_regs #(
 
   assign acc_addr   = want_write ? awaddr_q : araddr_q;
   assign acc_rel    = acc_addr - weft_osif_pkg::SlotBase;
-  assign acc_global = (32'(acc_addr) < SlotBaseInt);
+  assign acc_global = (32'(acc_addr) < SlotBaseInt) || (32'(acc_addr) >= SvcBase);
   assign acc_idx    = acc_rel[15:StrideLog2];
   assign acc_slot   = !acc_global && (32'(acc_idx) < NumSlots);
 
@@ -147,7 +151,7 @@ module weft_axil_regs #(
       weft_osif_pkg::RegNumLinks:   global_rdata = 32'(NumLinks);
       weft_osif_pkg::RegClockMhz:   global_rdata = 32'(ClockMhz);
       default: begin
-        global_rdata = fri_rdata_i;  // 0 at any offset that is not an FRI_* register
+        global_rdata = ext_rdata_i;  // 0 at any offset that is none of those blocks'
         for (int l = 0; l < NumLinksSigned; l++) begin
           if (global_off == weft_osif_pkg::RegLinkInfo + 16'(l * weft_osif_pkg::RegLinkInfoStride)) begin
             global_rdata = {LinkDepth[l*16 +: 16], LinkDst[l*8 +: 8], LinkSrc[l*8 +: 8]};
@@ -254,8 +258,8 @@ module weft_axil_regs #(
   if (!StrideOk) begin : gen_stride_check
     $error("weft_axil_regs: SlotStride must be a power of two in [4, 256]");
   end
-  if (SlotBaseInt + NumSlots * StrideInt > 65536) begin : gen_window_check
-    $error("weft_axil_regs: NumSlots slot windows do not fit the 16-bit window");
+  if (SlotBaseInt + NumSlots * StrideInt > SvcBase) begin : gen_window_check
+    $error("weft_axil_regs: NumSlots slot windows do not fit below the OS services' window");
   end
   StillMeansStable_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
       still_o |=> $stable({aw_full_q, w_full_q, ar_full_q, bvalid_q, rvalid_q, awaddr_q,

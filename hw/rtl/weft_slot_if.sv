@@ -22,7 +22,9 @@
 //   The memory windows and link bindings are kept: software writes them for a thread
 //   before it releases the reset, so the thread's first call already finds them.
 // * Mailbox calls on handles bound to hardware links are served by weft_link_router
-//   without software; every other request goes to HW2SW.
+//   without software, semaphore, mutex and condition calls on handles bound to the
+//   synchronisation manager's objects (SYNC_BIND) by weft_sync_router through the
+//   manager (the sync_* ports); every other request goes to HW2SW.
 // * With OSIF_REQ_BUF set, weft_osif_stage writes each request from HW2SW into memory
 //   and raises the interrupt once it is there; OSIF_RSP_DMA moves a response from memory
 //   into SW2HW. Its bursts share the slot's port to weft_memif_master with the MEMIF
@@ -146,6 +148,9 @@ module weft_slot_if #(
   /// Hold edges a simulator skipped before this one (0 on a board): the BUSY counter
   /// counts them too. Only non-zero in an edge where still_o is high.
   input  logic [31:0] skip_i,
+
+  // ---- the synchronisation manager (weft_static connects client s to slot s) ----
+  `include "weft_sync_client_ports.svh"
 
   // ---- hardware links (weft_static selects the link named by link_o) ----
   /// Link a link call of this slot uses.
@@ -281,6 +286,9 @@ module weft_slot_if #(
   end
 
   logic rt_out_ready, rt_in_valid, rt_call_done, rt_quiet, rt_still;
+  // Between the link router and the FIFOs: the sync router (sy_*).
+  logic sy_ready, sy_push, sy_rsp_valid, sy_rsp_pop, sy_hit, sy_quiet, sy_still;
+  logic [31:0] sy_rsp_data, sy_rdata;
   logic hw2sw_still, sw2hw_still, cmd_still, wr_still, rd_still;
   logic [31:0] rt_in_data;
 
@@ -302,11 +310,11 @@ module weft_slot_if #(
     .in_data_o   (rt_in_data),
     .in_valid_o  (rt_in_valid),
     .in_ready_i  (req.osif.in_ready && connected),
-    .sw_ready_i  (!hw2sw_full && !wr_pending),
-    .sw_push_o   (hw2sw_push),
-    .sw_valid_i  (!sw2hw_empty),
-    .sw_data_i   (sw2hw_rdata),
-    .sw_pop_o    (sw2hw_pop),
+    .sw_ready_i  (sy_ready),
+    .sw_push_o   (sy_push),
+    .sw_valid_i  (sy_rsp_valid),
+    .sw_data_i   (sy_rsp_data),
+    .sw_pop_o    (sy_rsp_pop),
     .link_o,
     .link_push_o,
     .link_wdata_o,
@@ -317,6 +325,47 @@ module weft_slot_if #(
     .call_done_o (rt_call_done),
     .quiet_o     (rt_quiet),
     .still_o     (rt_still)
+  );
+
+  weft_sync_router #(
+    .NumRanges(weft_osif_pkg::SlotRegSyncBindCount)
+  ) u_sync_router (
+    .clk_i,
+    .rst_ni,
+    .flush_i       (reset_q),
+    .signal_i      (signal_q),
+    .reg_we_i      (reg_we_i),
+    .reg_re_i      (reg_re_i),
+    .reg_off_i     (reg_addr_i),
+    .reg_wdata_i   (reg_wdata_i),
+    .reg_wmask_i   (wmask),
+    .reg_rdata_o   (sy_rdata),
+    .reg_hit_o     (sy_hit),
+    .up_ready_o    (sy_ready),
+    .up_push_i     (sy_push),
+    .up_data_i     (req.osif.out_data),
+    .up_rsp_valid_o(sy_rsp_valid),
+    .up_rsp_data_o (sy_rsp_data),
+    .up_rsp_pop_i  (sy_rsp_pop),
+    .dn_ready_i    (!hw2sw_full && !wr_pending),
+    .dn_push_o     (hw2sw_push),
+    .dn_rsp_valid_i(!sw2hw_empty),
+    .dn_rsp_data_i (sw2hw_rdata),
+    .dn_rsp_pop_o  (sw2hw_pop),
+    .sync_req_valid_o,
+    .sync_op_o,
+    .sync_obj_o,
+    .sync_mtx_o,
+    .sync_timed_o,
+    .sync_tmo_o,
+    .sync_req_ready_i,
+    .sync_rsp_valid_i,
+    .sync_rsp_status_i,
+    .sync_prio_o,
+    .sync_cancel_o,
+    .sync_flush_o,
+    .quiet_o       (sy_quiet),
+    .still_o       (sy_still)
   );
 
   weft_fifo #(
@@ -826,6 +875,9 @@ module weft_slot_if #(
           if (guard_hit) begin
             reg_rdata_o = guard_rdata;
           end
+          if (sy_hit) begin
+            reg_rdata_o = sy_rdata;
+          end
           if (st_hit) begin
             reg_rdata_o = st_rdata;
           end
@@ -865,7 +917,7 @@ module weft_slot_if #(
                        (req.mem.cmd_valid && slot_rsp_o.mem.cmd_ready) ||
                        (req.mem.wr_valid && slot_rsp_o.mem.wr_ready);
   assign nothing_here = !reset_q && !offer_taken && sw2hw_empty && memif_idle && rt_quiet &&
-                        st_quiet && !acc_busy;
+                        sy_quiet && st_quiet && !acc_busy;
   assign blocked = nothing_here && req.osif.in_ready;
   assign waits_room = nothing_here && req.osif.out_valid && !slot_rsp_o.osif.out_ready;
   assign stopped_or_reset = !run_q || (reset_q && rst_seen_q);
@@ -876,7 +928,7 @@ module weft_slot_if #(
   // Still: no FIFO or router moves, no command is taken, no register is accessed, no
   // burst event, and a slot held in reset has nothing left to clear.
   assign still_o = hw2sw_still && sw2hw_still && cmd_still && wr_still && rd_still &&
-                   rt_still && st_still && !cmd_pop && !req_gnt_i && !bus_err_i && !reg_we_i &&
+                   rt_still && sy_still && st_still && !cmd_pop && !req_gnt_i && !bus_err_i && !reg_we_i &&
                    (acc_irq == acc_irq_d) && !acc_busy && !acc_timeout &&
                    !reg_re_i && !(decouple_i && (!reset_q || run_q || signal_q)) &&
                    (rst_seen_q == (reset_q && (rst_seen_q || run_q))) &&

@@ -11,7 +11,8 @@
 // at a time while its decoupler holds that slot; one weft_memif_master carrying every
 // slot's memory traffic and the FRI's over AXI4 (one transaction at a time, round-robin
 // per burst among the slots; the FRI, one more requester, goes before them but never
-// twice in a row).
+// twice in a row); one weft_sync, the synchronisation manager, whose clients are the
+// slots (client s is slot s: its weft_sync_router), with its registers in weft_sync_regs.
 //
 // The parameters describe one platform; tools/gen_platform.py derives them from the
 // platform description (platform/default.yaml). Per-slot and per-link values are packed
@@ -49,7 +50,10 @@ module weft_static #(
   parameter logic [24*16-1:0]       LinkDepth = {24{16'd64}},
   /// FRI_RATE after reset: bytes per cycle of the configuration port, 8.8 fixed point
   /// (307: 1.2 bytes a cycle, FRED's measured PCAP rate at 100 MHz).
-  parameter logic [15:0]            FriRate = 16'd307
+  parameter logic [15:0]            FriRate = 16'd307,
+  /// Objects of the synchronisation manager (mutexes, semaphores, condition variables),
+  /// 0 to 255; 0: no manager, and every sync call goes to software.
+  parameter int unsigned            SyncObjs = 32
 ) (
   /// Fabric clock.
   input  logic                   clk_i,
@@ -155,8 +159,19 @@ module weft_static #(
   // The reconfiguration interface.
   logic                   global_we, fri_busy, fri_still;
   logic [15:0]            global_addr;
-  logic [31:0]            fri_rdata;
+  logic [31:0]            fri_rdata, sync_rdata;
   logic [NumSlots-1:0]    decouple, slot_mem_active;
+
+  // The synchronisation manager's clients: the slots (at least two clients: the manager
+  // needs two; a one-slot platform's second one never calls).
+  localparam int unsigned SyncClients = (NumSlots > 1) ? NumSlots : 2;
+  logic [SyncClients-1:0]    sync_req_valid, sync_req_ready, sync_rsp_valid, sync_timed,
+                             sync_cancel, sync_flush;
+  logic [SyncClients*4-1:0]  sync_op;
+  logic [SyncClients*8-1:0]  sync_obj, sync_mtx, sync_rsp_status;
+  logic [SyncClients*32-1:0] sync_tmo;
+  logic [SyncClients*7-1:0]  sync_prio;
+  logic                      sync_still;
 
   // Links: each slot's selected link, and every link FIFO's state.
   logic [NumSlots*LinkW-1:0] slot_link;
@@ -188,7 +203,7 @@ module weft_static #(
     .link_flush_o (link_flush),
     .global_we_o  (global_we),
     .global_addr_o(global_addr),
-    .fri_rdata_i  (fri_rdata),
+    .ext_rdata_i  (fri_rdata | sync_rdata),
     .still_o      (regs_still)
   );
 
@@ -284,7 +299,19 @@ module weft_static #(
       .link_pop_o            (slot_link_pop[s]),
       .link_full_i           (slot_link_full[s]),
       .link_empty_i          (slot_link_empty[s]),
-      .link_rdata_i          (slot_link_rdata[s*32 +: 32])
+      .link_rdata_i          (slot_link_rdata[s*32 +: 32]),
+      .sync_req_valid_o      (sync_req_valid[s]),
+      .sync_op_o             (sync_op[s*4 +: 4]),
+      .sync_obj_o            (sync_obj[s*8 +: 8]),
+      .sync_mtx_o            (sync_mtx[s*8 +: 8]),
+      .sync_timed_o          (sync_timed[s]),
+      .sync_tmo_o            (sync_tmo[s*32 +: 32]),
+      .sync_req_ready_i      (sync_req_ready[s]),
+      .sync_rsp_valid_i      (sync_rsp_valid[s]),
+      .sync_rsp_status_i     (sync_rsp_status[s*8 +: 8]),
+      .sync_prio_o           (sync_prio[s*7 +: 7]),
+      .sync_cancel_o         (sync_cancel[s]),
+      .sync_flush_o          (sync_flush[s])
     );
 
     // Whole words per slot on the vectors: the bits above each struct are unused.
@@ -303,6 +330,112 @@ module weft_static #(
     assign slot_link_full[s]  = link_full[sel];
     assign slot_link_empty[s] = link_empty[sel];
     assign slot_link_rdata[s*32 +: 32] = link_rdata[32*sel +: 32];
+  end
+
+  // ---------------------------------------------------------------------------------
+  // The synchronisation manager (docs/hw-services.md) and its registers.
+  // ---------------------------------------------------------------------------------
+  if (NumSlots < 2) begin : gen_sync_pad
+    assign sync_req_valid[1] = 1'b0;
+    assign sync_op[4 +: 4] = '0;
+    assign sync_obj[8 +: 8] = '0;
+    assign sync_mtx[8 +: 8] = '0;
+    assign sync_timed[1] = 1'b0;
+    assign sync_tmo[32 +: 32] = '0;
+    assign sync_prio[7 +: 7] = '0;
+    assign sync_cancel[1] = 1'b0;
+    assign sync_flush[1] = 1'b0;
+    logic unused_sync_pad;
+    assign unused_sync_pad = ^{sync_req_ready[1], sync_rsp_valid[1], sync_rsp_status[8 +: 8]};
+  end
+
+  if (SyncObjs > 0) begin : gen_sync
+    logic        cfg_valid, cfg_pi, rd_en;
+    logic [7:0]  cfg_obj, cfg_status, rd_obj;
+    logic [1:0]  cfg_type, cfg_kind;
+    logic [15:0] cfg_count, cfg_max;
+    logic [31:0] rd_state;
+    logic [SyncClients-1:0] rd_waiters, waiting;
+    logic [SyncClients*7-1:0] eff_prio;
+    logic        regs_still_s, mgr_still;
+
+    weft_sync_regs #(
+      .NumObjs   (SyncObjs),
+      .NumClients(SyncClients)
+    ) u_sync_regs (
+      .clk_i,
+      .rst_ni,
+      .reg_we_i    (global_we),
+      .reg_addr_i  (global_addr),
+      .reg_wdata_i (reg_wdata),
+      .reg_wstrb_i (reg_wstrb),
+      .reg_rdata_o (sync_rdata),
+      .cfg_valid_o (cfg_valid),
+      .cfg_obj_o   (cfg_obj),
+      .cfg_type_o  (cfg_type),
+      .cfg_kind_o  (cfg_kind),
+      .cfg_pi_o    (cfg_pi),
+      .cfg_count_o (cfg_count),
+      .cfg_max_o   (cfg_max),
+      .cfg_status_i(cfg_status),
+      .rd_obj_o    (rd_obj),
+      .rd_en_o     (rd_en),
+      .rd_state_i  (rd_state),
+      .rd_waiters_i(32'(rd_waiters)),
+      .still_o     (regs_still_s)
+    );
+
+    weft_sync #(
+      .NumObjs   (SyncObjs),
+      .NumClients(SyncClients),
+      .ClockMhz  (ClockMhz)
+    ) u_sync (
+      .clk_i,
+      .rst_ni,
+      .cfg_valid_i (cfg_valid),
+      .cfg_obj_i   (cfg_obj),
+      .cfg_type_i  (cfg_type),
+      .cfg_kind_i  (cfg_kind),
+      .cfg_pi_i    (cfg_pi),
+      .cfg_count_i (cfg_count),
+      .cfg_max_i   (cfg_max),
+      .cfg_status_o(cfg_status),
+      .rd_obj_i    (rd_obj),
+      .rd_en_i     (rd_en),
+      .rd_state_o  (rd_state),
+      .rd_waiters_o(rd_waiters),
+      .req_valid_i (sync_req_valid),
+      .req_ready_o (sync_req_ready),
+      .req_op_i    (sync_op),
+      .req_obj_i   (sync_obj),
+      .req_mtx_i   (sync_mtx),
+      .req_timed_i (sync_timed),
+      .req_tmo_i   (sync_tmo),
+      .prio_i      (sync_prio),
+      .cancel_i    (sync_cancel),
+      .flush_i     (sync_flush),
+      .rsp_valid_o (sync_rsp_valid),
+      .rsp_status_o(sync_rsp_status),
+      .waiting_o   (waiting),
+      .eff_prio_o  (eff_prio),
+      .still_o     (mgr_still)
+    );
+    assign sync_still = regs_still_s && mgr_still;
+    // Effective priorities and who waits are the softcore's to use; the slots need only
+    // their answers.
+    logic unused_sync;
+    assign unused_sync = ^{waiting, eff_prio};
+  end else begin : gen_no_sync
+    // No manager: no slot binds a handle to it (the runtime sees SYNC_INFO = 0), and a
+    // call that reaches here anyway is never taken.
+    assign sync_rdata = '0;
+    assign sync_req_ready = '0;
+    assign sync_rsp_valid = '0;
+    assign sync_rsp_status = '0;
+    assign sync_still = 1'b1;
+    logic unused_sync;
+    assign unused_sync = ^{sync_req_valid, sync_op, sync_obj, sync_mtx, sync_timed, sync_tmo,
+                           sync_prio, sync_cancel, sync_flush};
   end
 
   // ---------------------------------------------------------------------------------
@@ -372,8 +505,10 @@ module weft_static #(
     .still_o     (master_still)
   );
 
-  assign quiet_o = !master_busy && !fri_busy && (&slot_quiet);
-  assign hold_o  = regs_still && master_still && fri_still && (&slot_still) && (&link_still);
+  // A timed wait counted in the synchronisation manager keeps the fabric running.
+  assign quiet_o = !master_busy && !fri_busy && (&slot_quiet) && sync_still;
+  assign hold_o  = regs_still && master_still && fri_still && (&slot_still) && (&link_still) &&
+                   sync_still;
 
 `ifndef SYNTHESIS
   if (NumSlots < 1) begin : gen_num_slots_check

@@ -22,6 +22,8 @@
  * - weft/weft.h: the runtime: hardware threads, their resource arrays and memory windows,
  *   shared memory, hardware links
  * - weft/mbox.h: mailboxes, the FIFOs of words software and hardware threads share
+ * - weft/hwsync.h: semaphores, mutexes and condition variables of the static region's
+ *   synchronisation manager, served in the fabric
  * - weft/trace.h: thread timelines, written as Chrome traces
  * - weft/reconf.h: hardware tasks loaded on demand through the reconfiguration port
  * - weft/bitstream.h: partial bitstream files, what a slot is reconfigured from
@@ -61,13 +63,17 @@ typedef struct weft_link weft_link_t;
 
 /** One entry of a hardware thread's resource array: handle i binds to res[i]. */
 typedef struct weft_resource {
-    weft_res_type_t type; /**< WEFT_RES_SEM, _MUTEX, _COND, _MBOX, _MQ or _LINK */
+    weft_res_type_t type; /**< WEFT_RES_SEM, _MUTEX, _COND, _MBOX, _MQ, _LINK, _HWSEM,
+                               _HWMUTEX or _HWCOND */
     /** sem_t *, pthread_mutex_t *, pthread_cond_t *, weft_mbox_t *, mqd_t * (a blocking
      *  descriptor whose mq_msgsize is at most 65535 bytes; a hardware thread takes
      *  messages longer than 1012 bytes only through memory, MQ_SEND_MEM and
      *  MQ_RECEIVE_MEM, docs/calls.md) or weft_link_t * (the
      *  handle is a mailbox served by the static region: the thread must sit at one end of
-     *  the link); must stay valid until the thread is destroyed */
+     *  the link) or weft_hwsem_t *, weft_hwmutex_t *, weft_hwcond_t * (weft/hwsync.h:
+     *  served by the static region's synchronisation manager; at most
+     *  WEFT_SLOT_REG_SYNC_BIND_COUNT runs of consecutive handles naming objects created one
+     *  after another); must stay valid until the thread is destroyed */
     void *object;
 } weft_resource_t;
 
@@ -118,6 +124,10 @@ typedef struct weft_hwthread_attr {
     int accelerator;
     const uint64_t *acc_args; /**< copied */
     unsigned num_acc_args;    /**< at most WEFT_HLS_MAX_ARGS */
+    /** Priority of the thread's calls on the synchronisation manager's objects
+     *  (weft/hwsync.h): it waits before less urgent waiters; 0 the most urgent, at most
+     *  WEFT_SYNC_PRIO_MAX */
+    unsigned sync_priority;
 } weft_hwthread_attr_t;
 
 /** Most arguments an accelerator's control block holds (0x10 .. 0x3F of its window). */

@@ -61,6 +61,7 @@ weft_hwthread_t *Fabric::Start(const ThreadSpec &spec)
     attr.num_windows = static_cast<unsigned>(windows.size());
     attr.resume = spec.resume;
     attr.resume_state = spec.resume_state;
+    attr.sync_priority = spec.sync_priority;
     weft_hwthread_t *t = nullptr;
     int rc = weft_hwthread_create(w_, &t, &attr);
     EXPECT_EQ(rc, 0) << "creating " << spec.name << " (" << spec.image << ") in slot " << spec.slot;
@@ -83,12 +84,14 @@ mqd_t Fabric::OpenQueue(long maxmsg, long msgsize)
 }
 
 weft_hwthread_t *Fabric::StartCalls(unsigned slot, const std::vector<weft_resource_t> &extra,
-                                    const char *name)
+                                    const char *name, unsigned sync_priority)
 {
     std::vector<weft_resource_t> res = {{WEFT_RES_MBOX, &instr_[slot]},
                                         {WEFT_RES_MBOX, &result_[slot]}};
     res.insert(res.end(), extra.begin(), extra.end());
-    return Start({"hwt_calls", name, slot, res, 0 | 1u << 8});
+    ThreadSpec spec = {"hwt_calls", name, slot, res, 0 | 1u << 8};
+    spec.sync_priority = sync_priority;
+    return Start(spec);
 }
 
 void Fabric::Issue(unsigned slot, uint32_t cmd, uint32_t handle, const std::vector<uint32_t> &args)

@@ -46,6 +46,7 @@ class Fabric : public ::testing::Test
         std::vector<weft_mem_window_t> windows = {};
         bool resume = false;
         uint32_t resume_state = 0;
+        unsigned sync_priority = 0;
     };
     // Create the thread (a failure is a test failure) and keep it for TearDown.
     weft_hwthread_t *Start(const ThreadSpec &spec);
@@ -54,8 +55,9 @@ class Fabric : public ::testing::Test
 
     // Start hwt_calls in `slot`; handles 0 and 1 are its instruction and result
     // mailboxes (owned by the fixture), `extra` are bound from handle 2 on.
+    // sync_priority: its calls' priority on the synchronisation manager's objects.
     weft_hwthread_t *StartCalls(unsigned slot, const std::vector<weft_resource_t> &extra,
-                                const char *name = "hw-calls");
+                                const char *name = "hw-calls", unsigned sync_priority = 0);
     // Send one instruction to the calls thread in `slot` without waiting for the result.
     void Issue(unsigned slot, uint32_t cmd, uint32_t handle,
                const std::vector<uint32_t> &args = {});
