@@ -127,6 +127,22 @@ static void wait_held(pthread_mutex_t *m)
     }
 }
 
+/* Wait until a hardware thread holds the synchronisation manager's mutex m. */
+static void hw_wait_held(weft_hwmutex_t *m)
+{
+    for (int tries = 0;; tries++) {
+        unsigned depth = 0;
+        int rc = weft_hwmutex_depth(m, &depth);
+        if (rc != 0)
+            die("weft_hwmutex_depth", rc);
+        if (depth > 0)
+            return;
+        if (tries > 100000)
+            die("waiting for a hardware thread to take a mutex", ETIMEDOUT);
+        sleep_us(100);
+    }
+}
+
 /* Runtime messages go to stderr, except the expected one of the mutex ring: a ring thread
  * ends holding the mutexes of its last round, which the runtime releases and reports. */
 static void log_sink(void *arg, const char *msg)
@@ -219,7 +235,9 @@ enum {
     R_MTX_UNLOCK_SW,
     R_MTX_PAIR_SW,
     R_MTX_PAIR_HW,
-    R_SEM_RAW_HW_SYNC, /* the same calls on the synchronisation manager's objects */
+    R_SEM_TA_HWHW_SYNC, /* the same calls on the synchronisation manager's objects */
+    R_MTX_TA_HWHW_SYNC,
+    R_SEM_RAW_HW_SYNC,
     R_MTX_PAIR_HW_SYNC,
     R_COUNT
 };
@@ -518,7 +536,11 @@ static void mutex_turnaround_hw_hw(struct bench *b, double *v)
     r->cycles = (double)cycles / (2.0 * n * HWHW_BATCHES);
 }
 
-/* ---- objects of the synchronisation manager (raw_hw's targets in the fabric) ---------- */
+/* ---- HW<->HW through the synchronisation manager ---------------------------------------
+ * The same ping-pongs on the manager's objects: the threads' calls never reach software.
+ * Fabric cycles per turnaround are the difference between a batch of 2n rounds and one of
+ * n, / 2n: what the kick and the exit cost cancels, which at a few cycles a turnaround
+ * would otherwise dominate. Wall clock: the 2n batch / 4n, as for the delegate rows. */
 
 static weft_hwsem_t *hw_sem(struct bench *b, unsigned max)
 {
@@ -567,6 +589,93 @@ static void hw_sem_destroy(weft_hwsem_t *s)
 static void hw_mutex_destroy(weft_hwmutex_t *m)
 {
     hw_destroy_retry(hw_mutex_destroy_fn, m, "weft_hwmutex_destroy");
+}
+
+/* The measured part of a batch: post the software gate, join thread a after its n
+ * rounds. Fabric cycles; wall clock and its projection in *us and *proj. */
+static uint64_t gated_batch(struct bench *b, sem_t *gate, weft_hwthread_t *a, unsigned n,
+                            double *us, double *proj)
+{
+    uint64_t c0 = fabric_cycles(b);
+    bench_mark_t m0 = bench_mark_start(b->plat);
+    sem_post(gate);
+    hw_finish(a, n);
+    bench_mark_t m1 = bench_mark_end(b->plat);
+    uint64_t cycles = fabric_cycles(b) - c0;
+    *us = bench_wall_us(m0, m1);
+    *proj = bench_projected_us(m0, m1, WEFT_PLATFORM_CLOCK_MHZ);
+    return cycles;
+}
+
+/* One semaphore batch: A (slot 0) and B (slot 1) ping-pong n rounds on two of the
+ * manager's semaphores; C (slot 2, SemRaw, one round) waits a software gate and posts
+ * ping once, the kick. Fabric cycles from the gate post to A's join; wall clock in *us. */
+static uint64_t sem_sync_batch(struct bench *b, unsigned n, double *us, double *proj)
+{
+    weft_hwsem_t *ping = hw_sem(b, 1), *pong = hw_sem(b, 1);
+    sem_t gate, done;
+    sem_init(&gate, 0, 0);
+    sem_init(&done, 0, 0);
+    weft_resource_t ab[] = {{WEFT_RES_HWSEM, ping}, {WEFT_RES_HWSEM, pong}};
+    weft_resource_t kick[] = {{WEFT_RES_SEM, &gate}, {WEFT_RES_SEM, &done}, {WEFT_RES_HWSEM, ping}};
+    weft_hwthread_t *a = hw_start(b, 0, ab, 2, pp_init(0, 1, 0, PP_SEM_PING, 0, n), "hw-a");
+    weft_hwthread_t *bb = hw_start(b, 1, ab, 2, pp_init(1, 0, 0, PP_SEM_PING, 0, n), "hw-b");
+    weft_hwthread_t *c = hw_start(b, 2, kick, 3, pp_init(0, 1, 2, PP_SEM_RAW, 0, 1), "hw-kick");
+    uint64_t cycles = gated_batch(b, &gate, a, n, us, proj);
+    hw_finish(bb, n);
+    sem_wait_ok(&done);
+    hw_finish(c, 1);
+    hw_sem_destroy(ping);
+    hw_sem_destroy(pong);
+    sem_destroy(&gate);
+    sem_destroy(&done);
+    return cycles;
+}
+
+/* One mutex batch: the three-mutex ring of mutex_turnaround_hw_hw on the manager's
+ * mutexes, gated by a software semaphore. */
+static uint64_t mutex_sync_batch(struct bench *b, unsigned n, double *us, double *proj)
+{
+    weft_hwmutex_t *m[3] = {hw_mutex(b), hw_mutex(b), hw_mutex(b)};
+    sem_t gate;
+    sem_init(&gate, 0, 0);
+    weft_resource_t res[] = {{WEFT_RES_HWMUTEX, m[0]},
+                             {WEFT_RES_HWMUTEX, m[1]},
+                             {WEFT_RES_HWMUTEX, m[2]},
+                             {WEFT_RES_SEM, &gate}};
+    weft_hwthread_t *a = hw_start(b, 0, res, 4, pp_init(0, 1, 2, PP_RING_FIRST, 3, n), "hw-ring-a");
+    hw_wait_held(m[0]);
+    hw_wait_held(m[1]);
+    weft_hwthread_t *bb =
+        hw_start(b, 1, res, 4, pp_init(0, 1, 2, PP_RING_SECOND, 0, n), "hw-ring-b");
+    hw_wait_held(m[2]);
+    uint64_t cycles = gated_batch(b, &gate, a, n, us, proj);
+    hw_finish(bb, n);
+    for (int i = 0; i < 3; i++)
+        hw_mutex_destroy(m[i]);
+    sem_destroy(&gate);
+    return cycles;
+}
+
+typedef uint64_t (*sync_batch_fn)(struct bench *b, unsigned n, double *us, double *proj);
+
+static void turnaround_sync(struct bench *b, double *v, sync_batch_fn batch, int which)
+{
+    unsigned n = hw_hw_rounds(b) / 2;
+    if (n < 1)
+        n = 1;
+    uint64_t marginal = 0;
+    for (unsigned k = 0; k < HWHW_BATCHES; k++) {
+        double us1, proj1;
+        uint64_t c1 = batch(b, n, &us1, &proj1);
+        uint64_t c2 = batch(b, 2 * n, &v[k], &b->proj[k]);
+        v[k] /= 4.0 * n;
+        b->proj[k] /= 4.0 * n;
+        marginal += c2 > c1 ? c2 - c1 : 0;
+    }
+    result_t *r = &results[which];
+    summarize(r, v, b->proj, HWHW_BATCHES, 1.0);
+    r->cycles = (double)marginal / (2.0 * n * HWHW_BATCHES);
 }
 
 /* ---- raw calls --------------------------------------------------------------------- */
@@ -837,6 +946,36 @@ static void describe(void)
                    "trip - median SW<->HW semaphore round trip) / 16. Lock and unlock are not "
                    "separated. Cycles as for the HW post"};
     /* The same calls served by the synchronisation manager (docs/hw-services.md). */
+    results[R_SEM_TA_HWHW_SYNC] = (result_t){
+        "sem_turnaround_hw_hw_sync",
+        "semaphore",
+        "turnaround",
+        "HW<->HW fabric",
+        {0},
+        {0},
+        NAN,
+        NAN,
+        NAN,
+        1114,
+        "HW->HW",
+        "as sem_turnaround_hw_hw, on two semaphores of the synchronisation manager: no "
+        "delegate takes part; a third hwt_pingpong (slot 2) waits a software gate and posts "
+        "ping once (the kick). Wall: the batch of 2n rounds / 4n. Cycles: (cycles of a 2n "
+        "batch - cycles of an n batch) / 2n, the kick and the exit cancelled"};
+    results[R_MTX_TA_HWHW_SYNC] = (result_t){
+        "mutex_turnaround_hw_hw_sync",
+        "mutex",
+        "turnaround",
+        "HW<->HW fabric",
+        {0},
+        {0},
+        NAN,
+        NAN,
+        NAN,
+        1460,
+        "HW->HW",
+        "as mutex_turnaround_hw_hw, on three mutexes of the synchronisation manager (the gate "
+        "stays a software semaphore); wall and cycles as for sem_turnaround_hw_hw_sync"};
     results[R_SEM_RAW_HW_SYNC] = (result_t){
         "sem_post_raw_hw_sync",
         "semaphore",
@@ -1015,6 +1154,8 @@ int main(int argc, char **argv)
     raw_sw(&b, v);
     raw_hw(&b, v, PP_SEM_RAW, R_SEM_RAW_HW, false);
     raw_hw(&b, v, PP_MUTEX_RAW, R_MTX_PAIR_HW, false);
+    turnaround_sync(&b, v, sem_sync_batch, R_SEM_TA_HWHW_SYNC);
+    turnaround_sync(&b, v, mutex_sync_batch, R_MTX_TA_HWHW_SYNC);
     raw_hw(&b, v, PP_SEM_RAW, R_SEM_RAW_HW_SYNC, true);
     raw_hw(&b, v, PP_MUTEX_RAW, R_MTX_PAIR_HW_SYNC, true);
     free(v);

@@ -694,8 +694,11 @@ void Fabric::running_end()
 // costs. Then, if the fabric still has work, the caller runs up to kRunAheadCycles more
 // of it (a register write usually answers a thread, which makes its next request within
 // a few cycles; the caller waiting for that interrupt would otherwise wait for the clock
-// thread to wake up and run them). The fabric is left prepared for its next cycle.
-void Fabric::run_on_caller(Request *req)
+// thread to wake up and run them). The fabric is left prepared for its next cycle, and
+// the answer is whether it is quiet then: decided after prepare(), never from the outputs
+// of the last edge alone, which do not yet see what the slots did at that edge (a thread
+// answered there may already be making its next request).
+bool Fabric::run_on_caller(Request *req)
 {
     start_lite(req);
     for (;;) {
@@ -705,10 +708,12 @@ void Fabric::run_on_caller(Request *req)
         advance(fresh, kMaxHeldRun);
     }
     const uint64_t until = cycle_ + kRunAheadCycles;
-    while (cycle_ < until && !attention_.load(std::memory_order_relaxed)) {
+    for (;;) {
         const bool fresh = prepare();
         if (fresh && may_rest() && top_->quiet_o)
-            break;
+            return true;
+        if (cycle_ >= until || attention_.load(std::memory_order_relaxed))
+            return false;
         advance(fresh, until - cycle_);
     }
 }
@@ -726,9 +731,8 @@ int Fabric::submit(Request *req)
         borrowed_ = true;
         lk.unlock();
         running_begin();
-        run_on_caller(req);
+        const bool quiet = run_on_caller(req);
         running_end();
-        const bool quiet = top_->quiet_o && may_rest();
         lk.lock();
         borrowed_ = false;
         if (!quiet) {

@@ -111,7 +111,7 @@ class Fabric
     void sample_waves();
     int irq_wait_line(unsigned line, int timeout_ms);
     void rest();
-    void run_on_caller(Request *req);
+    bool run_on_caller(Request *req); // true: the fabric is quiet after it
 
     // Models and simulation state: the clock thread's alone once it runs.
     std::unique_ptr<VerilatedContext> context_;
