@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "weft/hwsync.h"
@@ -155,11 +156,13 @@ bool weft_hwobj_valid(weft_t *w, weft_res_type_t type, const void *handle)
     unsigned t = type == WEFT_RES_HWSEM     ? WEFT_SYNC_TYPE_SEM
                  : type == WEFT_RES_HWMUTEX ? WEFT_SYNC_TYPE_MUTEX
                                             : WEFT_SYNC_TYPE_COND;
-    /* A resource array is input: find the object among w's before reading it. */
-    for (unsigned i = 0; i < w->num_hwobj; i++)
-        if (handle == &w->hwobj[i])
-            return live(handle, t) != NULL;
-    return false;
+    /* A resource array is input: the pointer must be one of w's objects before it is read
+     * (compared as addresses: it may point anywhere). */
+    uintptr_t p = (uintptr_t)handle, base = (uintptr_t)w->hwobj;
+    if (p < base || p - base >= w->num_hwobj * sizeof(*w->hwobj) ||
+        (p - base) % sizeof(*w->hwobj) != 0)
+        return false;
+    return live(handle, t) != NULL;
 }
 
 unsigned weft_hwobj_index(const void *handle)

@@ -146,10 +146,10 @@ module weft_sync #(
   localparam int unsigned PreW = (ClockMhz > 1) ? $clog2(ClockMhz) : 1;
 
   // ---- state --------------------------------------------------------------------------
-  // Per object: type, recursive, inheritance, count (a semaphore's count, a mutex's depth:
+  // Per object: type, kind, inheritance, count (a semaphore's count, a mutex's depth:
   // 0 free), aux (a semaphore's maximum; a condition's mutex while it has waiters), holder.
   logic [NumObjs*2-1:0]     typ_q;
-  logic [NumObjs-1:0]       rec_q, pi_q;
+  logic [NumObjs-1:0]       pi_q;
   logic [NumObjs*2-1:0]     kind_q;
   logic [NumObjs*16-1:0]    cnt_q, aux_q;
   logic [NumObjs*CliW-1:0]  own_q;
@@ -167,9 +167,9 @@ module weft_sync #(
   logic [NumClients*NumClients-1:0] older_q;
 
   // ---- object records: every lookup of an object is one multiplexer of these -----------
-  // Fields of a record (offsets): type, kind, recursive, inheritance, count, aux, holder.
-  localparam int unsigned FTyp = 0, FKind = 2, FRec = 4, FPi = 5, FCnt = 6, FAux = 22,
-                          FOwn = 38, RecW = 38 + CliW;
+  // Fields of a record (offsets): type, kind, inheritance, count, aux, holder.
+  localparam int unsigned FTyp = 0, FKind = 2, FPi = 4, FCnt = 5, FAux = 21,
+                          FOwn = 37, RecW = 37 + CliW;
   // Each lookup takes only the fields it needs (a multiplexer per bit): the whole record,
   // a waiter's view (WTyp: type, WPi: inheritance, WHeld: a mutex held, WAux: a
   // condition's mutex, WOwn: holder) and whether a mutex is held.
@@ -197,7 +197,7 @@ module weft_sync #(
     if (need_obj || rd_en_i) begin
       for (int k = 0; k < NO; k++) begin
         recs[k*RecW +: RecW] = {own_q[k*CliW +: CliW], aux_q[k*16 +: 16], cnt_q[k*16 +: 16],
-                                pi_q[k], rec_q[k], kind_q[k*2 +: 2], typ_q[k*2 +: 2]};
+                                pi_q[k], kind_q[k*2 +: 2], typ_q[k*2 +: 2]};
       end
     end
     if (need_w) begin
@@ -340,7 +340,7 @@ module weft_sync #(
     o_aux = o_r[FAux +: 16];
     o_own = o_r[FOwn +: CliW];
     m_own = m_r[FOwn +: CliW];
-    o_rec = o_r[FRec];
+    o_rec = o_r[FKind +: 2] == KindRecursive;  // the kind of a mutex (the calls check the type)
     o_waited = 1'b0;
     if (any) for (int w = 0; w < NC; w++) begin
       if (wait_q[w] && wobj_q[w*8 +: 8] == o) o_waited = 1'b1;
@@ -593,7 +593,6 @@ module weft_sync #(
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       typ_q <= '0;
-      rec_q <= '0;
       pi_q <= '0;
       kind_q <= '0;
       cnt_q <= '0;
@@ -638,8 +637,6 @@ module weft_sync #(
         if (cfg_valid_i && c_st == weft_osif_pkg::StatusOk && 32'(cfg_obj_i) == k) begin
           typ_q[k*2 +: 2] <= cfg_type_i;
           kind_q[k*2 +: 2] <= cfg_kind_i;
-          rec_q[k] <= cfg_type_i == TypeMutex &&
-                      cfg_kind_i == KindRecursive;
           pi_q[k] <= cfg_type_i == TypeMutex && cfg_pi_i;
           cnt_q[k*16 +: 16] <= (cfg_type_i == TypeSem) ? cfg_count_i : '0;
           aux_q[k*16 +: 16] <= (cfg_type_i == TypeSem) ? cfg_max_i : '0;
@@ -745,7 +742,7 @@ module weft_sync #(
 
   // Records are looked up whole; each use reads its fields.
   logic unused;
-  assign unused = ^{wrec_in, g_wrec, m_in, m_r, cm_in, oa_in, g_in, bw_in};
+  assign unused = ^{wrec_in, g_wrec, o_r, m_in, m_r, cm_in, oa_in, g_in, bw_in};
 
 `ifndef SYNTHESIS
   if (NumObjs < 1 || NumObjs > 255) begin : gen_objs_check
@@ -760,7 +757,7 @@ module weft_sync #(
   // One assertion per group of registers: a $stable of them all at once is a copy so
   // wide that Verilator 5.006 turns it into a loop it then does not compile.
   StillObjsStable_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
-      still_o |=> $stable({typ_q, rec_q, pi_q, kind_q, own_q}));
+      still_o |=> $stable({typ_q, pi_q, kind_q, own_q}));
   StillCountsStable_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
       still_o |=> $stable(cnt_q));
   StillAuxStable_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
