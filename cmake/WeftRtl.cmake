@@ -2,16 +2,13 @@
 # any subdirectory, after WEFT_OSIF_PKG_SV and WEFT_VLT_CONFIG are set.
 #
 # WEFT_STATIC_RTL_SOURCES  ordered list for Verilator/Yosys: the generated protocol
-#                          package first, then Weft's packages, then the modules (leaf
-#                          modules first).
+#                          package first, then the modules (leaf modules first).
 # WEFT_STATIC_RTL_TOP      top module of the static region.
 # WEFT_RTL_VERILATOR_ARGS  flags every Verilator run of Weft RTL should get (the lint
 #                          configuration with its documented waivers).
 
 set(WEFT_RTL_DIR ${PROJECT_SOURCE_DIR}/hw/rtl)
 set(WEFT_STATIC_RTL_TOP weft_static)
-# Packages the modules import, after the generated protocol package.
-set(WEFT_STATIC_RTL_PACKAGES weft_sync_pkg)
 set(WEFT_STATIC_RTL_MODULES
   weft_fifo
   weft_rr_arbiter
@@ -27,9 +24,10 @@ set(WEFT_STATIC_RTL_MODULES
   weft_fri
   weft_sync
   weft_sync_regs
+  weft_sync_sw
   weft_static)
 set(WEFT_STATIC_RTL_SOURCES ${WEFT_OSIF_PKG_SV})
-foreach(_m IN LISTS WEFT_STATIC_RTL_PACKAGES WEFT_STATIC_RTL_MODULES)
+foreach(_m IN LISTS WEFT_STATIC_RTL_MODULES)
   list(APPEND WEFT_STATIC_RTL_SOURCES ${WEFT_RTL_DIR}/${_m}.sv)
 endforeach()
 unset(_m)

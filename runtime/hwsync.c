@@ -1,7 +1,8 @@
 /*
  * Objects of the static region's synchronisation manager (docs/hw-services.md): the
  * runtime hands them out, configures them through SYNC_CFG and reads them back through
- * SYNC_INSPECT/SYNC_STATE. Their calls are served in the fabric.
+ * SYNC_INSPECT/SYNC_STATE. Their calls are served in the fabric (software threads' through
+ * the manager's software contexts: hwsync_call.c).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -35,11 +36,12 @@ int weft_hwsync_probe(weft_t *w)
     }
     w->num_hwobj = n;
     pthread_mutex_init(&w->hwobj_lock, NULL);
-    return 0;
+    return n ? weft_swctx_probe(w, info >> WEFT_SYNC_INFO_SW_SHIFT & 0xffu) : 0;
 }
 
 void weft_hwsync_fini(weft_t *w)
 {
+    weft_swctx_fini(w);
     if (w->hwobj)
         pthread_mutex_destroy(&w->hwobj_lock);
     free(w->hwobj);
@@ -101,8 +103,7 @@ static int create(weft_t *w, unsigned type, unsigned kind, bool inherit, uint32_
     return rc;
 }
 
-/* The object behind a handle of type `type`, or NULL when it is none of w's live ones. */
-static weft_hwobj_t *live(const void *handle, unsigned type)
+weft_hwobj_t *weft_hwobj_live(const void *handle, unsigned type)
 {
     weft_hwobj_t *o = (weft_hwobj_t *)handle;
     if (!o || !o->w || o->index >= o->w->num_hwobj || &o->w->hwobj[o->index] != o)
@@ -162,7 +163,7 @@ bool weft_hwobj_valid(weft_t *w, weft_res_type_t type, const void *handle)
     if (p < base || p - base >= w->num_hwobj * sizeof(*w->hwobj) ||
         (p - base) % sizeof(*w->hwobj) != 0)
         return false;
-    return live(handle, t) != NULL;
+    return weft_hwobj_live(handle, t) != NULL;
 }
 
 unsigned weft_hwobj_index(const void *handle)
@@ -183,7 +184,7 @@ int weft_hwsem_create(weft_t *w, unsigned value, unsigned max, weft_hwsem_t **ou
 
 int weft_hwsem_getvalue(weft_hwsem_t *sem, unsigned *value)
 {
-    weft_hwobj_t *o = live(sem, WEFT_SYNC_TYPE_SEM);
+    weft_hwobj_t *o = weft_hwobj_live(sem, WEFT_SYNC_TYPE_SEM);
     if (!o || !value)
         return -EINVAL;
     uint32_t st = 0;
@@ -195,7 +196,7 @@ int weft_hwsem_getvalue(weft_hwsem_t *sem, unsigned *value)
 
 int weft_hwsem_destroy(weft_hwsem_t *sem)
 {
-    return destroy(live(sem, WEFT_SYNC_TYPE_SEM));
+    return destroy(weft_hwobj_live(sem, WEFT_SYNC_TYPE_SEM));
 }
 
 int weft_hwmutex_create(weft_t *w, int type, int protocol, weft_hwmutex_t **out)
@@ -227,7 +228,7 @@ int weft_hwmutex_create(weft_t *w, int type, int protocol, weft_hwmutex_t **out)
 
 int weft_hwmutex_depth(weft_hwmutex_t *m, unsigned *depth)
 {
-    weft_hwobj_t *o = live(m, WEFT_SYNC_TYPE_MUTEX);
+    weft_hwobj_t *o = weft_hwobj_live(m, WEFT_SYNC_TYPE_MUTEX);
     if (!o || !depth)
         return -EINVAL;
     uint32_t st = 0;
@@ -239,7 +240,7 @@ int weft_hwmutex_depth(weft_hwmutex_t *m, unsigned *depth)
 
 int weft_hwmutex_destroy(weft_hwmutex_t *m)
 {
-    return destroy(live(m, WEFT_SYNC_TYPE_MUTEX));
+    return destroy(weft_hwobj_live(m, WEFT_SYNC_TYPE_MUTEX));
 }
 
 int weft_hwcond_create(weft_t *w, weft_hwcond_t **out)
@@ -255,5 +256,5 @@ int weft_hwcond_create(weft_t *w, weft_hwcond_t **out)
 
 int weft_hwcond_destroy(weft_hwcond_t *c)
 {
-    return destroy(live(c, WEFT_SYNC_TYPE_COND));
+    return destroy(weft_hwobj_live(c, WEFT_SYNC_TYPE_COND));
 }

@@ -55,7 +55,14 @@ struct weft {
     struct weft_hwobj *hwobj; /**< the synchronisation manager's objects (SYNC_INFO) */
     unsigned num_hwobj;
     pthread_mutex_t hwobj_lock; /**< guards hwobj[].type and SYNC_CFG/SYNC_INSPECT pairs */
-    struct weft_trace *trace;   /**< thread-timeline recording (trace.c) */
+    struct weft_swctx *swctx;   /**< the manager's software contexts (hwsync_call.c) */
+    unsigned num_swctx;
+    pthread_mutex_t swctx_lock; /**< guards swctx[].used, .answered, .status; svc_* */
+    pthread_key_t swctx_key;    /**< the calling thread's context; released at its exit */
+    pthread_t svc_thread;       /**< waits on the OS services' interrupt line */
+    bool svc_started;
+    atomic_bool svc_stop;
+    struct weft_trace *trace; /**< thread-timeline recording (trace.c) */
 };
 
 /** Why a delegate should stop; 0 while it should run on. */
@@ -144,12 +151,31 @@ typedef struct weft_hwobj {
     unsigned type;  /**< WEFT_SYNC_TYPE_*: NONE while free */
 } weft_hwobj_t;
 
+/** A software context of the synchronisation manager (hwsync_call.c): the seat of one
+ *  pthread, which keeps it while it lives (a mutex's holder is the context). */
+typedef struct weft_swctx {
+    weft_t *w;
+    unsigned index;      /**< context c: the manager's client num_slots + c */
+    bool used;           /**< a thread holds it */
+    bool answered;       /**< the interrupt thread has its answer, in status */
+    uint8_t status;      /**< that answer (an OSIF status) */
+    unsigned prio;       /**< its priority in the manager's queues (SYNC_CTX_CTRL) */
+    pthread_cond_t cond; /**< broadcast when answered turns true */
+} weft_swctx_t;
+
 /** Read the synchronisation manager's size (SYNC_INFO) and set up its objects. */
 int weft_hwsync_probe(weft_t *w);
+/** Set up the software contexts (SYNC_INFO's count), each reset in the fabric. */
+int weft_swctx_probe(weft_t *w, unsigned n);
+/** Stop the interrupt thread and free the contexts. */
+void weft_swctx_fini(weft_t *w);
 /** Free what weft_hwsync_probe() set up. */
 void weft_hwsync_fini(weft_t *w);
 /** Whether handle is a live object of w of the type a WEFT_RES_HW* resource names. */
 bool weft_hwobj_valid(weft_t *w, weft_res_type_t type, const void *handle);
+/** The object behind a handle of type `type` (WEFT_SYNC_TYPE_*), or NULL when it is none
+ *  of its runtime's live ones. */
+weft_hwobj_t *weft_hwobj_live(const void *handle, unsigned type);
 /** The manager's number of a live object. */
 unsigned weft_hwobj_index(const void *handle);
 

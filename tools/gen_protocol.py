@@ -114,6 +114,9 @@ def validate(spec):
             _require(isinstance(c.get(flag, False), bool), f"commands.{c['name']}: {flag} must be true or false")
         _require(len(c["args"]) <= 255 and len(c["results"]) <= 255, f"commands.{c['name']}: too many args or results")
     _check_slot_boundary(spec["slot_boundary"])
+    if "sync_calls" in spec:
+        _check_codes("sync_calls.ops", spec["sync_calls"]["ops"], 4)
+        _require(spec["sync_calls"].get("no_object") == 0xFF, "sync_calls.no_object: must be 0xFF")
     bits = set()
     for sig in spec.get("signals", []):
         _require(isinstance(sig.get("bit"), int) and 0 <= sig["bit"] < 32 and sig["bit"] not in bits,
@@ -230,6 +233,13 @@ def c_header(spec, src):
         w(f"    WEFT_OSIF_{e['name']} = {e['code']}, /**< {_doc(e.get('doc', ''))} */")
     w("} weft_osif_status_t;")
     w("")
+    if "sync_calls" in spec:
+        group("Synchronisation manager calls", "Calls of the synchronisation manager (SYNC_CTX_CALL [3:0]).")
+        for o in spec["sync_calls"]["ops"]:
+            w(f"#define WEFT_SYNC_OP_{o['name']} {o['code']}u /**< {_doc(o.get('doc', ''))} */")
+        w(f"#define WEFT_SYNC_NO_OBJECT {spec['sync_calls']['no_object']:#x}u /**< an object index that names none */")
+        end_group()
+        w("")
     w("/** What the protocol says about one command. */")
     w("typedef struct weft_osif_cmd_info {")
     w("    const char *name;       /**< command name, for messages */")
@@ -455,6 +465,11 @@ def sv_package(spec, src):
     for e in spec["errors"]:
         w(f"  localparam logic [7:0] Status{camel(e['name'])} = 8'd{e['code']};")
     w("")
+    for o in spec.get("sync_calls", {}).get("ops", []):
+        w(f"  localparam logic [3:0] SyncOp{camel(o['name'])} = 4'd{o['code']};")
+    if "sync_calls" in spec:
+        w(f"  localparam logic [7:0] SyncNoObject = 8'h{spec['sync_calls']['no_object']:02x};")
+        w("")
     for f in spec["memif"]["command_word0"]:
         w(f"  localparam int unsigned Memif{camel(f['name'])}Lsb = {f['lsb']};")
         w(f"  localparam int unsigned Memif{camel(f['name'])}Msb = {f['msb']};")

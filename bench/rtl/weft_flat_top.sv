@@ -18,6 +18,8 @@ module weft_flat_top #(
   parameter logic [24*8-1:0] LinkDst = '0,
   parameter logic [24*16-1:0] LinkDepth = {24{16'd64}},
   parameter logic [15:0] FriRate = 16'd307,
+  parameter int unsigned SyncObjs = 32,
+  parameter int unsigned SyncSwCtx = 4,
   /// Slots that hold a hwt_sort (bit s); the others are empty.
   parameter logic [NumSlots-1:0] SortSlots = '1
 ) (
@@ -37,7 +39,7 @@ module weft_flat_top #(
   logic [NumSlots*ReqStride-1:0] slot_req;
   logic [NumSlots*RspStride-1:0] slot_rsp;
   logic quiet, hold;
-  logic fri_irq, fri_load, fri_load_blank;
+  logic fri_irq, fri_load, fri_load_blank, svc_irq;
   logic [7:0] fri_load_slot;
 
   weft_static #(
@@ -50,7 +52,9 @@ module weft_flat_top #(
     .LinkSrc      (LinkSrc),
     .LinkDst      (LinkDst),
     .LinkDepth    (LinkDepth),
-    .FriRate      (FriRate)
+    .FriRate      (FriRate),
+    .SyncObjs     (SyncObjs),
+    .SyncSwCtx    (SyncSwCtx)
   ) u_static (
     .*,  // clock, reset, both AXI ports, irq_o
     .slot_run_o (slot_run),
@@ -61,6 +65,7 @@ module weft_flat_top #(
     .slot_rst_no(slot_rst_n),
     .slot_req_i (slot_req),
     .slot_rsp_o (slot_rsp),
+    .svc_irq_o  (svc_irq),
     // No reconfiguration here: the loader answers at once, as a board's does.
     .fri_irq_o       (fri_irq),
     .fri_load_o      (fri_load),
@@ -91,7 +96,7 @@ module weft_flat_top #(
   // The simulation hints are for the co-simulation's host; this model evaluates all.
   // (With every slot empty nothing reads the slots' run, reset or response either.)
   logic unused_hints;
-  assign unused_hints = ^{quiet, hold, slot_idle, slot_rsp, slot_run, slot_rst_n, fri_irq,
+  assign unused_hints = ^{quiet, hold, slot_idle, slot_rsp, slot_run, slot_rst_n, fri_irq, svc_irq,
                           fri_load, fri_load_blank, fri_load_slot};
 
 endmodule

@@ -46,6 +46,8 @@ module weft_axil_regs #(
 
   /// Interrupt line per slot (read as IRQ_PENDING).
   input  logic [NumSlots-1:0]      irq_i,
+  /// The OS services' interrupt line (IRQ_PENDING bit NumSlots).
+  input  logic                     svc_irq_i,
   /// Write strobe per slot.
   output logic [NumSlots-1:0]      slot_we_o,
   /// Read strobe per slot.
@@ -147,7 +149,7 @@ module weft_axil_regs #(
       weft_osif_pkg::RegNumSlots:   global_rdata = 32'(NumSlots);
       weft_osif_pkg::RegCycleLo:    global_rdata = cycle_q[31:0];
       weft_osif_pkg::RegCycleHi:    global_rdata = cycle_hi_q;
-      weft_osif_pkg::RegIrqPending: global_rdata = 32'(irq_i);
+      weft_osif_pkg::RegIrqPending: global_rdata = 32'({svc_irq_i, irq_i});
       weft_osif_pkg::RegNumLinks:   global_rdata = 32'(NumLinks);
       weft_osif_pkg::RegClockMhz:   global_rdata = 32'(ClockMhz);
       default: begin

@@ -12,7 +12,8 @@
 // slot's memory traffic and the FRI's over AXI4 (one transaction at a time, round-robin
 // per burst among the slots; the FRI, one more requester, goes before them but never
 // twice in a row); one weft_sync, the synchronisation manager, whose clients are the
-// slots (client s is slot s: its weft_sync_router), with its registers in weft_sync_regs.
+// slots (client s is slot s: its weft_sync_router) and then the software contexts
+// (client NumSlots + c is context c: weft_sync_sw), with its registers in weft_sync_regs.
 //
 // The parameters describe one platform; tools/gen_platform.py derives them from the
 // platform description (platform/default.yaml). Per-slot and per-link values are packed
@@ -53,7 +54,10 @@ module weft_static #(
   parameter logic [15:0]            FriRate = 16'd307,
   /// Objects of the synchronisation manager (mutexes, semaphores, condition variables),
   /// 0 to 255; 0: no manager, and every sync call goes to software.
-  parameter int unsigned            SyncObjs = 32
+  parameter int unsigned            SyncObjs = 32,
+  /// Software contexts of the synchronisation manager (pthreads calling its objects at
+  /// once), 0 to 32 - NumSlots; ignored without a manager.
+  parameter int unsigned            SyncSwCtx = 4
 ) (
   /// Fabric clock.
   input  logic                   clk_i,
@@ -68,6 +72,9 @@ module weft_static #(
 
   /// Interrupt line per slot.
   output logic [NumSlots-1:0]    irq_o,
+  /// Interrupt line of the OS services: an armed software context's call was answered
+  /// (IRQ_PENDING bit NumSlots).
+  output logic                   svc_irq_o,
 
   // ---- reconfiguration interface (weft_fri) ----
   /// Interrupt line of the FRI: a programming ended, FRI_CTRL.IRQ_EN set.
@@ -162,9 +169,11 @@ module weft_static #(
   logic [31:0]            fri_rdata, sync_rdata;
   logic [NumSlots-1:0]    decouple, slot_mem_active;
 
-  // The synchronisation manager's clients: the slots (at least two clients: the manager
-  // needs two; a one-slot platform's second one never calls).
-  localparam int unsigned SyncClients = (NumSlots > 1) ? NumSlots : 2;
+  // The synchronisation manager's clients: the slots, then the software contexts (at
+  // least two clients: the manager needs two; a lone client's partner never calls).
+  localparam int unsigned SyncSw = (SyncObjs > 0) ? SyncSwCtx : 0;
+  localparam int unsigned SyncUsed = NumSlots + SyncSw;
+  localparam int unsigned SyncClients = (SyncUsed > 1) ? SyncUsed : 2;
   logic [SyncClients-1:0]    sync_req_valid, sync_req_ready, sync_rsp_valid, sync_timed,
                              sync_cancel, sync_flush;
   logic [SyncClients*4-1:0]  sync_op;
@@ -192,6 +201,7 @@ module weft_static #(
   ) u_axil_regs (
     .*,  // clk_i, rst_ni, skip_i and the AXI4-Lite slave port
     .irq_i        (irq_o),
+    .svc_irq_i    (svc_irq_o),
     .slot_we_o    (reg_we),
     .slot_re_o    (reg_re),
     .slot_addr_o  (reg_addr),
@@ -335,7 +345,7 @@ module weft_static #(
   // ---------------------------------------------------------------------------------
   // The synchronisation manager (docs/hw-services.md) and its registers.
   // ---------------------------------------------------------------------------------
-  if (NumSlots < 2) begin : gen_sync_pad
+  if (SyncUsed < 2) begin : gen_sync_pad
     assign sync_req_valid[1] = 1'b0;
     assign sync_op[4 +: 4] = '0;
     assign sync_obj[8 +: 8] = '0;
@@ -359,9 +369,11 @@ module weft_static #(
     logic [SyncClients*7-1:0] eff_prio;
     logic        regs_still_s, mgr_still;
 
+    logic [31:0] regs_rdata, sw_rdata;
     weft_sync_regs #(
       .NumObjs   (SyncObjs),
-      .NumClients(SyncClients)
+      .NumClients(SyncClients),
+      .NumSwCtx  (SyncSw)
     ) u_sync_regs (
       .clk_i,
       .rst_ni,
@@ -369,7 +381,7 @@ module weft_static #(
       .reg_addr_i  (global_addr),
       .reg_wdata_i (reg_wdata),
       .reg_wstrb_i (reg_wstrb),
-      .reg_rdata_o (sync_rdata),
+      .reg_rdata_o (regs_rdata),
       .cfg_valid_o (cfg_valid),
       .cfg_obj_o   (cfg_obj),
       .cfg_type_o  (cfg_type),
@@ -420,7 +432,40 @@ module weft_static #(
       .eff_prio_o  (eff_prio),
       .still_o     (mgr_still)
     );
-    assign sync_still = regs_still_s && mgr_still;
+    logic sw_still;
+    if (SyncSw > 0) begin : gen_sw
+      localparam int unsigned B = NumSlots;  // the first software context's client
+      weft_sync_sw #(.NumCtx(SyncSw)) u_sync_sw (
+        .clk_i,
+        .rst_ni,
+        .reg_we_i    (global_we),
+        .reg_addr_i  (global_addr),
+        .reg_wdata_i (reg_wdata),
+        .reg_wstrb_i (reg_wstrb),
+        .reg_rdata_o (sw_rdata),
+        .req_valid_o (sync_req_valid[B +: SyncSw]),
+        .req_ready_i (sync_req_ready[B +: SyncSw]),
+        .req_op_o    (sync_op[B*4 +: SyncSw*4]),
+        .req_obj_o   (sync_obj[B*8 +: SyncSw*8]),
+        .req_mtx_o   (sync_mtx[B*8 +: SyncSw*8]),
+        .prio_o      (sync_prio[B*7 +: SyncSw*7]),
+        .cancel_o    (sync_cancel[B +: SyncSw]),
+        .flush_o     (sync_flush[B +: SyncSw]),
+        .rsp_valid_i (sync_rsp_valid[B +: SyncSw]),
+        .rsp_status_i(sync_rsp_status[B*8 +: SyncSw*8]),
+        .irq_o       (svc_irq_o),
+        .still_o     (sw_still)
+      );
+      // Software times its waits itself (it cancels a wait that has lasted too long).
+      assign sync_timed[B +: SyncSw] = '0;
+      assign sync_tmo[B*32 +: SyncSw*32] = '0;
+    end else begin : gen_no_sw
+      assign sw_rdata = '0;
+      assign svc_irq_o = 1'b0;
+      assign sw_still = 1'b1;
+    end
+    assign sync_rdata = regs_rdata | sw_rdata;
+    assign sync_still = regs_still_s && mgr_still && sw_still;
     // Effective priorities and who waits are the softcore's to use; the slots need only
     // their answers.
     logic unused_sync;
@@ -429,6 +474,7 @@ module weft_static #(
     // No manager: no slot binds a handle to it (the runtime sees SYNC_INFO = 0), and a
     // call that reaches here anyway is never taken.
     assign sync_rdata = '0;
+    assign svc_irq_o = 1'b0;
     assign sync_req_ready = '0;
     assign sync_rsp_valid = '0;
     assign sync_rsp_status = '0;

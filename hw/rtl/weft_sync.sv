@@ -15,7 +15,7 @@
 // given up by a client that was reset. Clients get their turn round robin; a
 // configuration write takes the cycle before any of them.
 //
-// Calls (req_op_i, weft_sync_pkg::Op*), POSIX's rules, with the answers of Weft's
+// Calls (req_op_i, weft_osif_pkg::SyncOp*), POSIX's rules, with the answers of Weft's
 // delegate where POSIX leaves the choice (docs/osif.md), so a thread gets the same
 // answers on either side:
 //   OpSemPost      count + 1, or a waiter woken; OVERFLOW at the maximum (unchanged)
@@ -55,7 +55,7 @@
 // no post or mutex is handed to a thread that is gone.
 module weft_sync #(
   /// Objects (mutexes, semaphores, condition variables), 1 to 255 (index 255 names none:
-  /// weft_sync_pkg::NoObject).
+  /// weft_osif_pkg::SyncNoObject).
   parameter int unsigned NumObjs = 32,
   /// Clients, 2 to 32.
   parameter int unsigned NumClients = 8,
@@ -106,7 +106,7 @@ module weft_sync #(
   input  logic [NumClients-1:0]    req_valid_i,
   /// The call is taken at this edge.
   output logic [NumClients-1:0]    req_ready_o,
-  /// Per client, 4 bits: the call (weft_sync_pkg::Op*).
+  /// Per client, 4 bits: the call (weft_osif_pkg::SyncOp*).
   input  logic [NumClients*4-1:0]  req_op_i,
   /// Per client, 8 bits: the object.
   input  logic [NumClients*8-1:0]  req_obj_i,
@@ -445,12 +445,12 @@ module weft_sync #(
     end else begin
       ans = 1'b1;  // cleared below where the call blocks
       // The delegate's order: an unknown call first, then the object.
-      if (op > weft_sync_pkg::OpCondBroadcast) begin
+      if (op > weft_osif_pkg::SyncOpCondBroadcast) begin
         ans_st = weft_osif_pkg::StatusNosys;
       end else if (!o_in || o_typ == TypeNone) begin
         ans_st = weft_osif_pkg::StatusBadhandle;
       end else unique case (op)
-        weft_sync_pkg::OpSemPost: begin
+        weft_osif_pkg::SyncOpSemPost: begin
           if (o_typ != TypeSem) ans_st = weft_osif_pkg::StatusWrongType;
           else if (best_any) act = ActWake;
           else if (o_cnt == o_aux) ans_st = weft_osif_pkg::StatusOverflow;
@@ -459,19 +459,19 @@ module weft_sync #(
             wr_cnt = o_cnt + 16'd1;
           end
         end
-        weft_sync_pkg::OpSemWait, weft_sync_pkg::OpSemTrywait: begin
+        weft_osif_pkg::SyncOpSemWait, weft_osif_pkg::SyncOpSemTrywait: begin
           if (o_typ != TypeSem) ans_st = weft_osif_pkg::StatusWrongType;
           else if (o_cnt != '0) begin
             wr_en = 1'b1;
             wr_cnt = o_cnt - 16'd1;
-          end else if (op == weft_sync_pkg::OpSemTrywait) ans_st = weft_osif_pkg::StatusAgain;
+          end else if (op == weft_osif_pkg::SyncOpSemTrywait) ans_st = weft_osif_pkg::StatusAgain;
           else if (noblock) ans_st = noblock_st;
           else begin
             ans = 1'b0;
             blk = 1'b1;
           end
         end
-        weft_sync_pkg::OpMutexLock, weft_sync_pkg::OpMutexTrylock: begin
+        weft_osif_pkg::SyncOpMutexLock, weft_osif_pkg::SyncOpMutexTrylock: begin
           if (o_typ != TypeMutex) ans_st = weft_osif_pkg::StatusWrongType;
           else if (o_cnt == '0) begin
             wr_en = 1'b1;
@@ -483,7 +483,7 @@ module weft_sync #(
               wr_en = 1'b1;
               wr_cnt = o_cnt + 16'd1;
             end
-          end else if (op == weft_sync_pkg::OpMutexTrylock) ans_st = weft_osif_pkg::StatusBusy;
+          end else if (op == weft_osif_pkg::SyncOpMutexTrylock) ans_st = weft_osif_pkg::StatusBusy;
           else if (o_own == g) ans_st = weft_osif_pkg::StatusInternal;
           else if (noblock) ans_st = noblock_st;
           else begin
@@ -491,7 +491,7 @@ module weft_sync #(
             blk = 1'b1;
           end
         end
-        weft_sync_pkg::OpMutexUnlock: begin
+        weft_osif_pkg::SyncOpMutexUnlock: begin
           if (o_typ != TypeMutex) ans_st = weft_osif_pkg::StatusWrongType;
           else if (o_cnt == '0 || o_own != g) ans_st = weft_osif_pkg::StatusPerm;
           else begin
@@ -500,7 +500,7 @@ module weft_sync #(
             if (o_cnt == 16'd1 && best_any) act = ActWake;
           end
         end
-        weft_sync_pkg::OpCondWait: begin
+        weft_osif_pkg::SyncOpCondWait: begin
           if (o_typ != TypeCond) ans_st = weft_osif_pkg::StatusWrongType;
           else if (m_typ != TypeMutex || (o_waited && o_aux[7:0] != m))
             ans_st = weft_osif_pkg::StatusBadargs;
@@ -519,10 +519,10 @@ module weft_sync #(
             if (best_any) act = ActWake;
           end
         end
-        weft_sync_pkg::OpCondSignal, weft_sync_pkg::OpCondBroadcast: begin
+        weft_osif_pkg::SyncOpCondSignal, weft_osif_pkg::SyncOpCondBroadcast: begin
           if (o_typ != TypeCond) ans_st = weft_osif_pkg::StatusWrongType;
           else if (best_any) begin
-            act = (op == weft_sync_pkg::OpCondSignal) ? ActToMutex : ActBroadcast;
+            act = (op == weft_osif_pkg::SyncOpCondSignal) ? ActToMutex : ActBroadcast;
             wr_obj = o_aux[7:0];
           end
         end
@@ -542,7 +542,7 @@ module weft_sync #(
   logic bw_takes;  // bw becomes the holder of wr_obj
   assign wake     = best_any && (act == ActWake ||
                                  ((act == ActToMutex || act == ActBroadcast) && mtx_free));
-  assign bw_takes = wake && (g_dead || op != weft_sync_pkg::OpSemPost || g_ends);
+  assign bw_takes = wake && (g_dead || op != weft_osif_pkg::SyncOpSemPost || g_ends);
   logic [NumClients*24-1:0] bw_all;
   logic                     bw_in;
   always_comb begin

@@ -3,11 +3,11 @@
 // answer. Its last port has a trailing comma, so at least one more port follows it.
   /// A call waits for the manager; its fields are held until sync_req_ready_i.
   output logic        sync_req_valid_o,
-  /// The call (weft_sync_pkg::Op*).
+  /// The call (weft_osif_pkg::SyncOp*).
   output logic [3:0]  sync_op_o,
   /// Its object.
   output logic [7:0]  sync_obj_o,
-  /// A condition wait's mutex (weft_sync_pkg::NoObject: the handle names none).
+  /// A condition wait's mutex (weft_osif_pkg::SyncNoObject: the handle names none).
   output logic [7:0]  sync_mtx_o,
   /// The call is timed.
   output logic        sync_timed_o,

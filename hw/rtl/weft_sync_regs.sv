@@ -3,8 +3,8 @@
 //
 // weft_sync_regs: the synchronisation manager's registers in the global window (SYNC_*,
 // protocol/osif.yaml): its size, object configuration and inspection. Software's calls
-// on the objects come later through software contexts; these registers only set objects
-// up and look at them.
+// on the objects go through its software contexts (weft_sync_sw); these registers only
+// set objects up and look at them.
 //
 // A SYNC_CFG write configures an object in that cycle with SYNC_CFG_VAL's values (the
 // manager carries out no call in it); it takes whole-word writes only (a write with a
@@ -13,7 +13,9 @@ module weft_sync_regs #(
   /// Objects of the manager (0: there is none).
   parameter int unsigned NumObjs = 32,
   /// Its clients.
-  parameter int unsigned NumClients = 8
+  parameter int unsigned NumClients = 8,
+  /// Of which software contexts (the last ones; weft_sync_sw).
+  parameter int unsigned NumSwCtx = 0
 ) (
   /// Fabric clock.
   input  logic        clk_i,
@@ -84,7 +86,8 @@ module weft_sync_regs #(
   always_comb begin
     unique case (reg_addr_i)
       weft_osif_pkg::RegSyncInfo:
-        reg_rdata_o = 32'(NumObjs) | (32'(NumClients) << weft_osif_pkg::SyncInfoClientsShift);
+        reg_rdata_o = 32'(NumObjs) | (32'(NumClients) << weft_osif_pkg::SyncInfoClientsShift) |
+                      (32'(NumSwCtx) << weft_osif_pkg::SyncInfoSwShift);
       weft_osif_pkg::RegSyncCfgVal:  reg_rdata_o = val_q;
       weft_osif_pkg::RegSyncCfg:     reg_rdata_o = 32'(cfg_status_i);
       weft_osif_pkg::RegSyncInspect: reg_rdata_o = 32'(inspect_q);

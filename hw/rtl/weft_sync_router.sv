@@ -136,7 +136,7 @@ module weft_sync_router #(
   logic [15:0] d;  // the handle's place in a range
   always_comb begin
     lk_hit = 1'b0;
-    lk_obj = weft_sync_pkg::NoObject;
+    lk_obj = weft_osif_pkg::SyncNoObject;
     d = '0;
     if (lk_now) for (int r = 0; r < NR; r++) begin
       d = lk_handle - range_q[r*32 +: 16];
@@ -157,35 +157,35 @@ module weft_sync_router #(
   assign h_nargs = up_data_i[weft_osif_pkg::ReqNargsMsb:weft_osif_pkg::ReqNargsLsb];
   always_comb begin
     h_sync = 1'b1;
-    h_op = weft_sync_pkg::OpSemPost;
+    h_op = weft_osif_pkg::SyncOpSemPost;
     h_timed = 1'b0;
     h_cond = 1'b0;
     h_fixed = '0;
     if (hdr_now) unique case (h_cmd)
-      weft_osif_pkg::CmdSemPost:      h_op = weft_sync_pkg::OpSemPost;
-      weft_osif_pkg::CmdSemWait:      h_op = weft_sync_pkg::OpSemWait;
+      weft_osif_pkg::CmdSemPost:      h_op = weft_osif_pkg::SyncOpSemPost;
+      weft_osif_pkg::CmdSemWait:      h_op = weft_osif_pkg::SyncOpSemWait;
       weft_osif_pkg::CmdSemTimedwait: begin
-        h_op = weft_sync_pkg::OpSemWait;
+        h_op = weft_osif_pkg::SyncOpSemWait;
         h_timed = 1'b1;
       end
-      weft_osif_pkg::CmdMutexLock:    h_op = weft_sync_pkg::OpMutexLock;
+      weft_osif_pkg::CmdMutexLock:    h_op = weft_osif_pkg::SyncOpMutexLock;
       weft_osif_pkg::CmdMutexTimedlock: begin
-        h_op = weft_sync_pkg::OpMutexLock;
+        h_op = weft_osif_pkg::SyncOpMutexLock;
         h_timed = 1'b1;
       end
-      weft_osif_pkg::CmdMutexTrylock: h_op = weft_sync_pkg::OpMutexTrylock;
-      weft_osif_pkg::CmdMutexUnlock:  h_op = weft_sync_pkg::OpMutexUnlock;
+      weft_osif_pkg::CmdMutexTrylock: h_op = weft_osif_pkg::SyncOpMutexTrylock;
+      weft_osif_pkg::CmdMutexUnlock:  h_op = weft_osif_pkg::SyncOpMutexUnlock;
       weft_osif_pkg::CmdCondWait: begin
-        h_op = weft_sync_pkg::OpCondWait;
+        h_op = weft_osif_pkg::SyncOpCondWait;
         h_cond = 1'b1;
       end
       weft_osif_pkg::CmdCondTimedwait: begin
-        h_op = weft_sync_pkg::OpCondWait;
+        h_op = weft_osif_pkg::SyncOpCondWait;
         h_cond = 1'b1;
         h_timed = 1'b1;
       end
-      weft_osif_pkg::CmdCondSignal:   h_op = weft_sync_pkg::OpCondSignal;
-      weft_osif_pkg::CmdCondBroadcast: h_op = weft_sync_pkg::OpCondBroadcast;
+      weft_osif_pkg::CmdCondSignal:   h_op = weft_osif_pkg::SyncOpCondSignal;
+      weft_osif_pkg::CmdCondBroadcast: h_op = weft_osif_pkg::SyncOpCondBroadcast;
       default: h_sync = 1'b0;
     endcase
     else h_sync = 1'b0;
@@ -220,7 +220,7 @@ module weft_sync_router #(
       cmd_q       <= '0;
       op_q        <= '0;
       obj_q       <= '0;
-      mtx_q       <= weft_sync_pkg::NoObject;
+      mtx_q       <= weft_osif_pkg::SyncNoObject;
       status_q    <= '0;
       timed_q     <= 1'b0;
       tmo_q       <= '0;
@@ -249,7 +249,7 @@ module weft_sync_router #(
               cmd_q     <= h_cmd;
               op_q      <= h_op;
               obj_q     <= lk_obj;
-              mtx_q     <= weft_sync_pkg::NoObject;
+              mtx_q     <= weft_osif_pkg::SyncNoObject;
               timed_q   <= h_timed;
               tmo_q     <= '0;
               args_q    <= h_fixed;

@@ -8,11 +8,23 @@
  * by the static region without the CPU: the thread's RTL is the same as for a software
  * object, only the binding differs. Two hardware threads that share one hand it over in a
  * few fabric cycles. The runtime allocates objects from the manager's (SYNC_INFO) and
- * configures them; the calls software threads make on them come with the software
- * contexts of a later version.
+ * configures them.
+ *
+ * Software threads call the same objects with weft_hwsem_wait(), weft_hwmutex_lock(),
+ * weft_hwcond_wait() and the rest, whose rules are POSIX's (sem_wait(),
+ * pthread_mutex_lock(), pthread_cond_wait()...), with results as negative errno values.
+ * A pthread calls through one of the manager's software contexts, which it takes at its
+ * first call and keeps until it exits or calls weft_hwsync_release(): a call that does not
+ * block costs a register write and a read; one that blocks sleeps until the manager's
+ * answer raises the OS services' interrupt. Waiters are served by priority
+ * (weft_hwsync_set_priority(), a hardware thread's weft_hwthread_attr_t.sync_priority),
+ * first come first within one. A mutex held by a thread that exits without unlocking it
+ * goes to its next waiter, as one held by a hardware thread that is reset does.
  */
 #ifndef WEFT_HWSYNC_H
 #define WEFT_HWSYNC_H
+
+#include <time.h>
 
 #include "weft/weft.h"
 
@@ -29,6 +41,10 @@ typedef struct weft_hwcond weft_hwcond_t;
 
 /** @brief Objects the fabric's synchronisation manager holds (0: it has none). */
 unsigned weft_hwsync_objects(weft_t *w);
+
+/** @brief Software threads that can call the manager's objects at once: its software
+ *  contexts (0: software threads cannot call them). */
+unsigned weft_hwsync_contexts(weft_t *w);
 
 /**
  * @brief A counting semaphore in the fabric.
@@ -111,6 +127,62 @@ int weft_hwcond_create(weft_t *w, weft_hwcond_t **out);
  * @retval -EINVAL NULL or not a live condition variable
  */
 int weft_hwcond_destroy(weft_hwcond_t *c);
+
+/** @name Calls of software threads
+ *  Each returns 0 or a negative errno value. Besides those listed: -EINVAL for a NULL or
+ *  dead object (or a wrong one: a semaphore passed as a mutex), -ENODEV when the manager
+ *  has no software contexts, -ENOSPC when every context is taken by other threads
+ *  (weft_hwsync_contexts()), or a platform error.
+ *  @{ */
+/** @brief sem_post(): count + 1, or the most urgent waiter woken.
+ *  @retval -EOVERFLOW the semaphore is at its maximum (unchanged) */
+int weft_hwsem_post(weft_hwsem_t *sem);
+/** @brief sem_wait(): count - 1, blocking while it is 0. */
+int weft_hwsem_wait(weft_hwsem_t *sem);
+/** @brief sem_trywait().
+ *  @retval -EAGAIN the count is 0 */
+int weft_hwsem_trywait(weft_hwsem_t *sem);
+/** @brief sem_timedwait(): as weft_hwsem_wait() until abstime (CLOCK_REALTIME).
+ *  @retval -ETIMEDOUT abstime passed first (nothing taken) */
+int weft_hwsem_timedwait(weft_hwsem_t *sem, const struct timespec *abstime);
+/** @brief pthread_mutex_lock().
+ *  @retval -EDEADLK the caller holds it already (and it is not recursive)
+ *  @retval -EAGAIN a recursive mutex held 65535 times */
+int weft_hwmutex_lock(weft_hwmutex_t *m);
+/** @brief pthread_mutex_trylock().
+ *  @retval -EBUSY held (by any thread, the caller included unless it is recursive) */
+int weft_hwmutex_trylock(weft_hwmutex_t *m);
+/** @brief pthread_mutex_timedlock(): as weft_hwmutex_lock() until abstime (CLOCK_REALTIME).
+ *  @retval -ETIMEDOUT abstime passed first */
+int weft_hwmutex_timedlock(weft_hwmutex_t *m, const struct timespec *abstime);
+/** @brief pthread_mutex_unlock(); the last unlock hands it to the most urgent waiter.
+ *  @retval -EPERM the caller does not hold it */
+int weft_hwmutex_unlock(weft_hwmutex_t *m);
+/** @brief pthread_cond_wait(): release m wholly, wait for a signal, hold m again (at the
+ *  depth it had) before returning, whatever the result.
+ *  @retval -EPERM the caller does not hold m
+ *  @retval -EINVAL the condition's other waiters use another mutex */
+int weft_hwcond_wait(weft_hwcond_t *c, weft_hwmutex_t *m);
+/** @brief pthread_cond_timedwait(): as weft_hwcond_wait() until abstime (CLOCK_REALTIME).
+ *  @retval -ETIMEDOUT abstime passed first (m is held again) */
+int weft_hwcond_timedwait(weft_hwcond_t *c, weft_hwmutex_t *m, const struct timespec *abstime);
+/** @brief pthread_cond_signal(): the most urgent waiter goes on to take its mutex. */
+int weft_hwcond_signal(weft_hwcond_t *c);
+/** @brief pthread_cond_broadcast(): every waiter does. */
+int weft_hwcond_broadcast(weft_hwcond_t *c);
+/**
+ * @brief The calling thread's priority in the manager's queues: 0 (the default) the most
+ *        urgent, WEFT_SYNC_PRIO_MAX (127) the least.
+ * @retval -EINVAL prio above 127
+ */
+int weft_hwsync_set_priority(weft_t *w, unsigned prio);
+/**
+ * @brief Give the calling thread's software context back before the thread exits (a
+ *        thread's exit does it too); mutexes it holds go to their next waiters.
+ * @retval 0 done, or the thread had none
+ */
+int weft_hwsync_release(weft_t *w);
+/** @} */
 
 #ifdef __cplusplus
 }

@@ -32,6 +32,11 @@ typedef struct weft_dma_region {
  *  returns and weft_init() runs on. */
 typedef struct weft_platform weft_platform_t;
 
+/** The interrupt line after the slots' (irq_wait(p, num_slots(p), ...)): the OS services'
+ *  (IRQ_PENDING bit NUM_SLOTS), high while an armed software context of the
+ *  synchronisation manager has its answer (docs/hw-services.md). */
+#define WEFT_IRQ_LINE_SVC(num_slots) (num_slots)
+
 /** The outcome of a slot programming (weft_platform_ops_t.slot_program). */
 typedef struct weft_program_result {
     unsigned error;    /**< 0, or the reconfiguration interface's error (WEFT_FRI_ERR_*) */
@@ -60,6 +65,7 @@ typedef struct weft_platform_ops {
     /**
      * @brief Block until slot's interrupt line is high, the wait is cancelled, or the
      *        timeout passes. Level-triggered: returns at once while the line is high.
+     * @param slot a slot, or num_slots(): the OS services' line (WEFT_IRQ_LINE_SVC)
      * @param timeout_ms milliseconds to wait; negative waits forever
      * @retval 0 the line is (or was just) high
      * @retval -ETIMEDOUT the timeout passed

@@ -1,11 +1,12 @@
 /*
  * Board backend: slot interrupts.
  *
- * The static region drives one interrupt line per slot; on the board they are ORed into
- * one interrupt that reaches user space through UIO, and IRQ_PENDING tells which lines
- * are high. One irq thread blocks on the UIO file (read() returns the interrupt count;
- * uio_pdrv_genirq leaves the interrupt disabled until 1 is written back), reads
- * IRQ_PENDING and wakes the waiters of every pending slot.
+ * The static region drives one interrupt line per slot and one for the OS services (line
+ * num_slots: an armed software context of the synchronisation manager was answered); on
+ * the board they are ORed into one interrupt that reaches user space through UIO, and
+ * IRQ_PENDING tells which lines are high. One irq thread blocks on the UIO file (read()
+ * returns the interrupt count; uio_pdrv_genirq leaves the interrupt disabled until 1 is
+ * written back), reads IRQ_PENDING and wakes the waiters of every pending line.
  *
  * irq_wait() is level-triggered: a waiter reads IRQ_PENDING itself, under irq_lock, and
  * only sleeps while its line is low. The irq thread signals a slot's condition with the
@@ -34,14 +35,15 @@
 
 #define DEFAULT_IRQ_POLL_US 200u
 
-static uint32_t slot_mask(const struct board *b)
+/* The lines: the slots' and the OS services' (num_slots <= BOARD_MAX_SLOTS = 31). */
+static unsigned num_lines(const struct board *b)
 {
-    return b->num_slots >= 32u ? UINT32_MAX : ((1u << b->num_slots) - 1u);
+    return b->num_slots + 1u;
 }
 
 static uint32_t pending_lines(const struct board *b)
 {
-    return board_reg_read(b, WEFT_REG_IRQ_PENDING) & slot_mask(b);
+    return board_reg_read(b, WEFT_REG_IRQ_PENDING) & (uint32_t)((1ull << num_lines(b)) - 1u);
 }
 
 static void kick(struct board *b)
@@ -71,7 +73,7 @@ static void irq_fail(struct board *b, const char *what)
     board_log(b, "interrupt source %s; slot interrupts no longer arrive", what);
     pthread_mutex_lock(&b->irq_lock);
     b->irq_failed = true;
-    for (s = 0; s < b->num_slots; s++) {
+    for (s = 0; s < num_lines(b); s++) {
         pthread_cond_broadcast(&b->slot_irq[s].cond);
     }
     pthread_mutex_unlock(&b->irq_lock);
@@ -88,7 +90,7 @@ static int evaluate(struct board *b, bool interrupted)
     unsigned s;
 
     pthread_mutex_lock(&b->irq_lock);
-    for (s = 0; s < b->num_slots; s++) {
+    for (s = 0; s < num_lines(b); s++) {
         if ((pend & (1u << s)) != 0 && b->slot_irq[s].waiters != 0) {
             pthread_cond_broadcast(&b->slot_irq[s].cond);
         }
@@ -197,7 +199,7 @@ static int sync_init(struct board *b)
     if (pthread_mutex_init(&b->irq_lock, NULL) != 0) {
         ret = -ENOMEM;
     }
-    for (s = 0; ret == 0 && s < BOARD_MAX_SLOTS; s++) {
+    for (s = 0; ret == 0 && s < BOARD_MAX_LINES; s++) {
         if (pthread_cond_init(&b->slot_irq[s].cond, &attr) != 0) {
             while (s-- > 0) {
                 pthread_cond_destroy(&b->slot_irq[s].cond);
@@ -288,7 +290,7 @@ void board_irq_close(struct board *b)
     }
     b->wake_fd = b->irq_enable_fd = b->irq_fd = -1;
     if (b->irq_sync_init) {
-        for (s = 0; s < BOARD_MAX_SLOTS; s++) {
+        for (s = 0; s < BOARD_MAX_LINES; s++) {
             pthread_cond_destroy(&b->slot_irq[s].cond);
         }
         pthread_mutex_destroy(&b->irq_lock);
@@ -316,7 +318,7 @@ int board_irq_wait(weft_platform_t *p, unsigned slot, int timeout_ms)
     bool timed_out = false;
     int ret;
 
-    if (slot >= b->num_slots) {
+    if (slot >= num_lines(b)) {
         return -EINVAL;
     }
     s = &b->slot_irq[slot];
@@ -368,7 +370,7 @@ int board_irq_cancel(weft_platform_t *p, unsigned slot)
 {
     struct board *b = board_of(p);
 
-    if (slot >= b->num_slots) {
+    if (slot >= num_lines(b)) {
         return -EINVAL;
     }
     pthread_mutex_lock(&b->irq_lock);

@@ -12,15 +12,17 @@
 #include "weft/board.h"
 #include "weft/platform.h"
 
-/* IRQ_PENDING has one bit per slot. */
-#define BOARD_MAX_SLOTS 32u
+/* IRQ_PENDING has one bit per slot and then the OS services' line: 32 lines. */
+#define BOARD_MAX_SLOTS 31u
+#define BOARD_MAX_LINES (BOARD_MAX_SLOTS + 1u)
 
 #define BOARD_DEFAULT_UIO_PATH "/dev/uio0"
 
+/* One interrupt line: a slot's, or the OS services' (line num_slots). */
 struct board_slot_irq {
-    pthread_cond_t cond; /* signalled when the slot's line was seen high or on cancel */
+    pthread_cond_t cond; /* signalled when the line was seen high or on cancel */
     bool cancel;         /* irq_cancel() since the last wait returned */
-    unsigned waiters;    /* threads in irq_wait() on this slot */
+    unsigned waiters;    /* threads in irq_wait() on this line */
 };
 
 struct board {
@@ -70,7 +72,7 @@ struct board {
     bool irq_failed;      /* the interrupt source broke; waiters get -EIO */
     bool irq_masked;      /* the thread left the interrupt disabled (a reported line is high) */
     unsigned irq_waiters; /* total threads in irq_wait() */
-    struct board_slot_irq slot_irq[BOARD_MAX_SLOTS];
+    struct board_slot_irq slot_irq[BOARD_MAX_LINES];
 };
 
 static inline struct board *board_of(weft_platform_t *p)

@@ -79,8 +79,9 @@ constexpr uint64_t kRunAheadCycles = 256;
 constexpr unsigned kReqWords = WEFT_SLOT_REQ_WORDS;
 constexpr unsigned kRspWords = WEFT_SLOT_RSP_WORDS;
 
-static_assert(WEFT_PLATFORM_NUM_SLOTS >= 1 && WEFT_PLATFORM_NUM_SLOTS <= 63,
-              "the clock loop handles 1 to 63 slots (bit 63 of the lines is the FRI's)");
+static_assert(WEFT_PLATFORM_NUM_SLOTS >= 1 && WEFT_PLATFORM_NUM_SLOTS <= 62,
+              "the clock loop handles 1 to 62 slots (bit NUM_SLOTS of the lines is the OS "
+              "services', bit 63 the FRI's)");
 
 inline bool bit(uint64_t v, unsigned s)
 {
@@ -192,7 +193,7 @@ int Fabric::create(const weft_sim_config_t *cfg, std::unique_ptr<Fabric> *out)
         f->top_ = std::make_unique<Vweft_static>(f->context_.get(), "weft_static");
         f->mem_slave_ = std::make_unique<AxiMemSlave>(f->dma_, dma_bus, dma_size);
         f->slots_ = std::vector<SlotModel>(f->nslots_);
-        f->irq_cancelled_.assign(f->nslots_, 0);
+        f->irq_cancelled_.assign(f->nslots_ + 1, 0); // the slots' lines and the OS services' line
         f->workers_.enable(true);
         f->reset_fabric();
         f->clock_ = std::thread(&Fabric::clock_main, f.get());
@@ -260,7 +261,7 @@ void Fabric::reset_fabric()
         rising_edge(t);
     t.rst_ni = 1;
     settle(t);
-    irq_seen_ = bits_get(t.irq_o) | uint64_t{t.fri_irq_o} << kFriIrqLine;
+    irq_seen_ = irq_lines(t);
     irq_level_.store(irq_seen_, std::memory_order_release);
 }
 
@@ -393,7 +394,7 @@ void Fabric::advance(bool fresh, uint64_t max_held)
         sample_waves();
     if (t.fri_load_o && !t.fri_load_done_i)
         fri_loader();
-    const uint64_t irq = bits_get(t.irq_o) | uint64_t{t.fri_irq_o} << kFriIrqLine;
+    const uint64_t irq = irq_lines(t);
     if (irq != irq_seen_)
         publish_irq(irq);
     if (lite_.req)
@@ -787,17 +788,26 @@ int Fabric::mmio_write(uint32_t offset, uint32_t value)
     return rc;
 }
 
+// The lines as published: slot s's at bit s, the OS services' at bit nslots_ (where
+// IRQ_PENDING has it), the FRI's at kFriIrqLine.
+uint64_t Fabric::irq_lines(const Vweft_static &t) const
+{
+    return bits_get(t.irq_o) | uint64_t{t.svc_irq_o} << nslots_ |
+           uint64_t{t.fri_irq_o} << kFriIrqLine;
+}
+
 int Fabric::irq_wait(unsigned slot, int timeout_ms)
 {
-    if (slot >= nslots_)
+    if (slot > nslots_)
         return -EINVAL;
     return irq_wait_line(slot, timeout_ms);
 }
 
-// Waits for interrupt line `slot`: a slot's, or kFriIrqLine (which no cancel reaches).
+// Waits for interrupt line `slot`: a slot's, the OS services' (nslots_), or kFriIrqLine
+// (which no cancel reaches).
 int Fabric::irq_wait_line(unsigned slot, int timeout_ms)
 {
-    const bool cancellable = slot < nslots_;
+    const bool cancellable = slot <= nslots_;
     // A thread whose call was just answered (a register write moments ago) usually asks
     // again within a few fabric cycles: spin for a while before sleeping (a cancel is
     // seen once sleeping, below). Otherwise, as on an idle fabric, sleep at once.
@@ -834,7 +844,7 @@ int Fabric::irq_wait_line(unsigned slot, int timeout_ms)
 
 int Fabric::irq_cancel(unsigned slot)
 {
-    if (slot >= nslots_)
+    if (slot > nslots_)
         return -EINVAL;
     {
         std::lock_guard<std::mutex> lk(irq_mu_);

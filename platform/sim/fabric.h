@@ -103,6 +103,7 @@ class Fabric
     void complete(Request *req, int rc);
     void do_reconfigure(Request *req);
     void publish_irq(uint64_t irq);
+    uint64_t irq_lines(const Vweft_static &t) const;
     void fri_loader();
     const weft_slot_model_abi_t *prepare_image(uint64_t bus, size_t size, std::string *why);
     void *install(unsigned slot, const weft_slot_model_abi_t *abi, weft_slot_model_t *model,

@@ -74,14 +74,14 @@ module weft_sync_formal #(
   input logic [NC-1:0]      cancel_i,
   input logic [NC-1:0]      flush_i
 );
-  localparam logic [3:0] OpSemPost = weft_sync_pkg::OpSemPost;
-  localparam logic [3:0] OpSemWait = weft_sync_pkg::OpSemWait;
-  localparam logic [3:0] OpSemTrywait = weft_sync_pkg::OpSemTrywait;
-  localparam logic [3:0] OpMutexLock = weft_sync_pkg::OpMutexLock;
-  localparam logic [3:0] OpMutexTrylock = weft_sync_pkg::OpMutexTrylock;
-  localparam logic [3:0] OpMutexUnlock = weft_sync_pkg::OpMutexUnlock;
-  localparam logic [3:0] OpCondWait = weft_sync_pkg::OpCondWait;
-  localparam logic [3:0] OpCondBroadcast = weft_sync_pkg::OpCondBroadcast;
+  localparam logic [3:0] OpSemPost = weft_osif_pkg::SyncOpSemPost;
+  localparam logic [3:0] OpSemWait = weft_osif_pkg::SyncOpSemWait;
+  localparam logic [3:0] OpSemTrywait = weft_osif_pkg::SyncOpSemTrywait;
+  localparam logic [3:0] OpMutexLock = weft_osif_pkg::SyncOpMutexLock;
+  localparam logic [3:0] OpMutexTrylock = weft_osif_pkg::SyncOpMutexTrylock;
+  localparam logic [3:0] OpMutexUnlock = weft_osif_pkg::SyncOpMutexUnlock;
+  localparam logic [3:0] OpCondWait = weft_osif_pkg::SyncOpCondWait;
+  localparam logic [3:0] OpCondBroadcast = weft_osif_pkg::SyncOpCondBroadcast;
   localparam logic [1:0] TypeNone = 2'(weft_osif_pkg::SyncTypeNone);
   localparam logic [1:0] TypeSem = 2'(weft_osif_pkg::SyncTypeSem);
   localparam logic [1:0] TypeMutex = 2'(weft_osif_pkg::SyncTypeMutex);
