@@ -239,6 +239,9 @@ enum {
     R_MTX_TA_HWHW_SYNC,
     R_SEM_RAW_HW_SYNC,
     R_MTX_PAIR_HW_SYNC,
+    R_SEM_TA_SWHW_SYNC,
+    R_SEM_RAW_SW_SYNC,
+    R_MTX_PAIR_SW_SYNC,
     R_COUNT
 };
 
@@ -261,14 +264,48 @@ static void *sem_partner_main(void *arg)
     return NULL;
 }
 
+/* A semaphore's post and wait, on a POSIX semaphore or one of the synchronisation
+ * manager's (weft_hwsem_t): the same rounds measure either. */
+typedef struct sem_ops {
+    void (*post)(void *sem);
+    void (*wait)(void *sem);
+} sem_ops_t;
+
+static void posix_post(void *s)
+{
+    sem_post(s);
+}
+
+static void posix_wait(void *s)
+{
+    sem_wait_ok(s);
+}
+
+static void fabric_post(void *s)
+{
+    int rc = weft_hwsem_post(s);
+    if (rc)
+        die("weft_hwsem_post", rc);
+}
+
+static void fabric_wait(void *s)
+{
+    int rc = weft_hwsem_wait(s);
+    if (rc)
+        die("weft_hwsem_wait", rc);
+}
+
+static const sem_ops_t posix_sem = {posix_post, posix_wait};
+static const sem_ops_t fabric_sem = {fabric_post, fabric_wait};
+
 /* One round: post ping, wait pong. Returns the round trip in microseconds, and its board
  * projection in *proj when proj is not NULL. */
-static double sem_round(struct bench *b, sem_t *ping, sem_t *pong, double *proj)
+static double sem_round(struct bench *b, const sem_ops_t *ops, void *ping, void *pong, double *proj)
 {
     settle(b->plat);
     bench_mark_t m0 = bench_mark_start(proj ? b->plat : NULL);
-    sem_post(ping);
-    sem_wait_ok(pong);
+    ops->post(ping);
+    ops->wait(pong);
     bench_mark_t m1 = bench_mark_end(proj ? b->plat : NULL);
     if (proj)
         *proj = bench_projected_us(m0, m1, WEFT_PLATFORM_CLOCK_MHZ);
@@ -294,9 +331,9 @@ static void sem_turnaround_sw_sw(struct bench *b, double *v)
     if (rc)
         die("pthread_create", rc);
     for (unsigned i = 0; i < WARMUP; i++)
-        sem_round(b, &ping, &pong, NULL);
+        sem_round(b, &posix_sem, &ping, &pong, NULL);
     for (unsigned i = 0; i < b->reps; i++)
-        v[i] = sem_round(b, &ping, &pong, NULL);
+        v[i] = sem_round(b, &posix_sem, &ping, &pong, NULL);
     pthread_join(th, NULL);
     sem_destroy(&ping);
     sem_destroy(&pong);
@@ -305,12 +342,13 @@ static void sem_turnaround_sw_sw(struct bench *b, double *v)
 
 /* Round trips against hwt_pingpong in slot 0, in mode SemPing, SemRaw or MutexRaw:
  * software posts the gate (handle 0), the thread makes its calls and posts done
- * (handle 1). rt receives b->reps round trips in microseconds and b->proj their
- * projections; returns fabric cycles per round. */
-static double hw_gate_rounds(struct bench *b, unsigned mode, weft_resource_t *res, unsigned nres,
-                             double *rt)
+ * (handle 1); ops are the gate's and done's (POSIX or the manager's semaphores). rt
+ * receives b->reps round trips in microseconds and b->proj their projections; returns
+ * fabric cycles per round. */
+static double hw_gate_rounds(struct bench *b, const sem_ops_t *ops, unsigned mode,
+                             weft_resource_t *res, unsigned nres, double *rt)
 {
-    sem_t *gate = res[0].object, *done = res[1].object;
+    void *gate = res[0].object, *done = res[1].object;
     uint64_t cycles = 0;
     unsigned recorded = 0;
     while (recorded < b->reps) {
@@ -321,10 +359,10 @@ static double hw_gate_rounds(struct bench *b, unsigned mode, weft_resource_t *re
         weft_hwthread_t *t =
             hw_start(b, 0, res, nres, pp_init(0, 1, 2, mode, HW_K - 1, rounds), "hw-pingpong");
         for (unsigned i = 0; i < WARMUP; i++)
-            sem_round(b, gate, done, NULL);
+            sem_round(b, ops, gate, done, NULL);
         uint64_t c0 = fabric_cycles(b);
         for (unsigned i = 0; i < chunk; i++)
-            rt[recorded + i] = sem_round(b, gate, done, &b->proj[recorded + i]);
+            rt[recorded + i] = sem_round(b, ops, gate, done, &b->proj[recorded + i]);
         cycles += fabric_cycles(b) - c0;
         hw_finish(t, rounds);
         recorded += chunk;
@@ -342,7 +380,7 @@ static void sem_turnaround_sw_hw(struct bench *b, double *v)
     sem_init(&ping, 0, 0);
     sem_init(&pong, 0, 0);
     weft_resource_t res[] = {{WEFT_RES_SEM, &ping}, {WEFT_RES_SEM, &pong}};
-    double cyc = hw_gate_rounds(b, PP_SEM_PING, res, 2, v);
+    double cyc = hw_gate_rounds(b, &posix_sem, PP_SEM_PING, res, 2, v);
     sem_destroy(&ping);
     sem_destroy(&pong);
     result_t *r = &results[R_SEM_TA_SWHW];
@@ -744,7 +782,7 @@ static void raw_hw(struct bench *b, double *v, unsigned mode, int which, bool in
         res[2] = (weft_resource_t){WEFT_RES_HWSEM, hs = hw_sem(b, 0xffffu)};
     else if (in_fabric)
         res[2] = (weft_resource_t){WEFT_RES_HWMUTEX, hm = hw_mutex(b)};
-    double cyc = hw_gate_rounds(b, mode, res, 3, v);
+    double cyc = hw_gate_rounds(b, &posix_sem, mode, res, 3, v);
     if (hs)
         hw_sem_destroy(hs);
     if (hm)
@@ -762,246 +800,174 @@ static void raw_hw(struct bench *b, double *v, unsigned mode, int which, bool in
     r->cycles = (cyc - sem_ping_rt_cycles) / HW_K;
 }
 
+/* SW<->HW on two of the manager's semaphores: the pthread's calls go through its software
+ * context, hwt_pingpong's are served in the fabric; no delegate takes part. */
+static void sem_turnaround_sw_hw_sync(struct bench *b, double *v)
+{
+    weft_hwsem_t *ping = hw_sem(b, 1), *pong = hw_sem(b, 1);
+    weft_resource_t res[] = {{WEFT_RES_HWSEM, ping}, {WEFT_RES_HWSEM, pong}};
+    double cyc = hw_gate_rounds(b, &fabric_sem, PP_SEM_PING, res, 2, v);
+    hw_sem_destroy(ping);
+    hw_sem_destroy(pong);
+    result_t *r = &results[R_SEM_TA_SWHW_SYNC];
+    summarize(r, v, b->proj, b->reps, 0.5);
+    r->cycles = cyc / 2;
+}
+
+/* A pthread's uncontended calls on the manager's objects: SW_BATCH posts (then the count
+ * is taken back), SW_BATCH lock/unlock pairs of one mutex. Each call is register accesses,
+ * which the simulated fabric serves slowly: the projection counts them at the fabric's
+ * cycles instead. */
+static void sem_post_batch(void *s)
+{
+    for (unsigned j = 0; j < SW_BATCH; j++)
+        fabric_post(s);
+}
+
+static void mutex_pair_batch(void *m)
+{
+    for (unsigned j = 0; j < SW_BATCH; j++) {
+        int rc = weft_hwmutex_lock(m);
+        if (rc == 0)
+            rc = weft_hwmutex_unlock(m);
+        if (rc)
+            die("weft_hwmutex_lock/unlock", rc);
+    }
+}
+
+static void sw_sync_batches(struct bench *b, double *v, void (*batch)(void *), void *o, int which)
+{
+    for (unsigned i = 0; i < b->reps; i++) {
+        bench_mark_t m0 = bench_mark_start(b->plat);
+        batch(o);
+        bench_mark_t m1 = bench_mark_end(b->plat);
+        v[i] = bench_wall_us(m0, m1) / SW_BATCH;
+        b->proj[i] = bench_projected_us(m0, m1, WEFT_PLATFORM_CLOCK_MHZ) / SW_BATCH;
+        while (batch == sem_post_batch && weft_hwsem_trywait(o) == 0)
+            ;
+    }
+    summarize(&results[which], v, b->proj, b->reps, 1.0);
+}
+
+static void raw_sw_sync(struct bench *b, double *v)
+{
+    weft_hwsem_t *s = hw_sem(b, 0xffffu);
+    sw_sync_batches(b, v, sem_post_batch, s, R_SEM_RAW_SW_SYNC);
+    hw_sem_destroy(s);
+    weft_hwmutex_t *m = hw_mutex(b);
+    sw_sync_batches(b, v, mutex_pair_batch, m, R_MTX_PAIR_SW_SYNC);
+    hw_mutex_destroy(m);
+    weft_hwsync_release(b->w);
+}
+
 /* ---- descriptions and the seed --------------------------------------------------------- */
+
+/* A row of the table: what it measures and the seed's figure (results filled in later). */
+static result_t row(const char *key, const char *prim, const char *kind, const char *path,
+                    double seed_cycles, const char *seed_note, const char *includes)
+{
+    return (result_t){key, prim, kind, path,        {0},       {0},
+                      NAN, NAN,  NAN,  seed_cycles, seed_note, includes};
+}
 
 static void describe(void)
 {
     /* ReconOS eCos/PPC, Table V, bus cycles of 10 ns. SW<->HW: mean of the seed's SW->HW
      * and HW->SW, since a round trip here contains one of each. */
-    results[R_SEM_TA_SWSW] = (result_t){
-        "sem_turnaround_sw_sw",
-        "semaphore",
-        "turnaround",
-        "SW<->SW",
-        {0},
-        {0},
-        NAN,
-        NAN,
-        NAN,
-        305,
-        "SW->SW",
-        "pthread A sem_post(ping), pthread B wakes from sem_wait(ping), sem_post(pong), A "
-        "returns from sem_wait(pong); one sample = that round trip / 2, per round"};
-    results[R_SEM_TA_SWHW] = (result_t){
-        "sem_turnaround_sw_hw",
-        "semaphore",
-        "turnaround",
-        "SW<->HW",
-        {0},
-        {0},
-        NAN,
-        NAN,
-        NAN,
-        (528 + 908) / 2.0,
-        "mean of SW->HW 528 and HW->SW 908",
-        "pthread sem_post(ping); hwt_pingpong blocked in SEM_WAIT(ping) gets its response "
-        "(interrupt, delegate wake, register-window reads, sem_wait, response write), "
-        "sends SEM_POST(pong), the delegate posts, the pthread returns from "
-        "sem_wait(pong); sample = round trip / 2, i.e. the mean of one SW->HW and one "
-        "HW->SW turnaround. Cycles: fabric cycles per turnaround (round trip / 2)"};
-    results[R_SEM_TA_HWHW] = (result_t){
-        "sem_turnaround_hw_hw",
-        "semaphore",
-        "turnaround",
-        "HW<->HW",
-        {0},
-        {0},
-        NAN,
-        NAN,
-        NAN,
-        1114,
-        "HW->HW",
-        "two hwt_pingpong threads (slots 0 and 1) ping-pong n = reps/8 rounds on two "
-        "semaphores with no software thread involved except both delegates; one sample = "
-        "one batch: from software's kick post to software taking the last post after "
-        "thread A's exit, / 2n (includes one kick and one exit, amortised); 8 samples"};
-    results[R_MTX_TA_SWSW] = (result_t){
-        "mutex_turnaround_sw_sw",
-        "mutex",
-        "turnaround",
-        "SW<->SW",
-        {0},
-        {0},
-        NAN,
-        NAN,
-        NAN,
-        453,
-        "SW->SW",
-        "three-mutex ping-pong between two pthreads: A unlocks m[k], B blocked in lock(m[k]) "
-        "acquires, unlocks m[k+2], A blocked in lock(m[k+2]) acquires; sample = round trip "
-        "/ 2, per round"};
+    results[R_SEM_TA_SWSW] =
+        row("sem_turnaround_sw_sw", "semaphore", "turnaround", "SW<->SW", 305, "SW->SW",
+            "pthread A sem_post(ping), pthread B wakes from sem_wait(ping), sem_post(pong), A "
+            "returns from sem_wait(pong); one sample = that round trip / 2, per round");
+    results[R_SEM_TA_SWHW] =
+        row("sem_turnaround_sw_hw", "semaphore", "turnaround", "SW<->HW", (528 + 908) / 2.0,
+            "mean of SW->HW 528 and HW->SW 908",
+            "pthread sem_post(ping); hwt_pingpong blocked in SEM_WAIT(ping) gets its response "
+            "(interrupt, delegate wake, register-window reads, sem_wait, response write), "
+            "sends SEM_POST(pong), the delegate posts, the pthread returns from "
+            "sem_wait(pong); sample = round trip / 2, i.e. the mean of one SW->HW and one "
+            "HW->SW turnaround. Cycles: fabric cycles per turnaround (round trip / 2)");
+    results[R_SEM_TA_HWHW] =
+        row("sem_turnaround_hw_hw", "semaphore", "turnaround", "HW<->HW", 1114, "HW->HW",
+            "two hwt_pingpong threads (slots 0 and 1) ping-pong n = reps/8 rounds on two "
+            "semaphores with no software thread involved except both delegates; one sample = "
+            "one batch: from software's kick post to software taking the last post after "
+            "thread A's exit, / 2n (includes one kick and one exit, amortised); 8 samples");
+    results[R_MTX_TA_SWSW] =
+        row("mutex_turnaround_sw_sw", "mutex", "turnaround", "SW<->SW", 453, "SW->SW",
+            "three-mutex ping-pong between two pthreads: A unlocks m[k], B blocked in lock(m[k]) "
+            "acquires, unlocks m[k+2], A blocked in lock(m[k+2]) acquires; sample = round trip "
+            "/ 2, per round");
     results[R_MTX_TA_SWHW] =
-        (result_t){"mutex_turnaround_sw_hw",
-                   "mutex",
-                   "turnaround",
-                   "SW<->HW",
-                   {0},
-                   {0},
-                   NAN,
-                   NAN,
-                   NAN,
-                   (629 + 1449) / 2.0,
-                   "mean of SW->HW 629 and HW->SW 1449",
-                   "three-mutex ping-pong, pthread first, hwt_pingpong second (MUTEX_LOCK/UNLOCK "
-                   "through its delegate); sample = round trip / 2, the mean of one SW->HW and one "
-                   "HW->SW turnaround. Cycles: fabric cycles per turnaround"};
+        row("mutex_turnaround_sw_hw", "mutex", "turnaround", "SW<->HW", (629 + 1449) / 2.0,
+            "mean of SW->HW 629 and HW->SW 1449",
+            "three-mutex ping-pong, pthread first, hwt_pingpong second (MUTEX_LOCK/UNLOCK "
+            "through its delegate); sample = round trip / 2, the mean of one SW->HW and one "
+            "HW->SW turnaround. Cycles: fabric cycles per turnaround");
     results[R_MTX_TA_HWHW] =
-        (result_t){"mutex_turnaround_hw_hw",
-                   "mutex",
-                   "turnaround",
-                   "HW<->HW",
-                   {0},
-                   {0},
-                   NAN,
-                   NAN,
-                   NAN,
-                   1460,
-                   "HW->HW",
-                   "three-mutex ping-pong between two hwt_pingpong threads, n = reps/8 rounds per "
-                   "batch; sample = batch from software's gate post to thread A's join, / 2n "
-                   "(includes the gate wake and one exit, amortised); 8 samples"};
+        row("mutex_turnaround_hw_hw", "mutex", "turnaround", "HW<->HW", 1460, "HW->HW",
+            "three-mutex ping-pong between two hwt_pingpong threads, n = reps/8 rounds per "
+            "batch; sample = batch from software's gate post to thread A's join, / 2n "
+            "(includes the gate wake and one exit, amortised); 8 samples");
     results[R_SEM_RAW_SW] =
-        (result_t){"sem_post_raw_sw",
-                   "semaphore",
-                   "raw",
-                   "SW post",
-                   {0},
-                   {0},
-                   NAN,
-                   NAN,
-                   NAN,
-                   73,
-                   "SW post",
-                   "sem_post with no waiter; sample = 64 back-to-back posts / 64 (clock read cost "
-                   "amortised)"};
+        row("sem_post_raw_sw", "semaphore", "raw", "SW post", 73, "SW post",
+            "sem_post with no waiter; sample = 64 back-to-back posts / 64 (clock read cost "
+            "amortised)");
     results[R_SEM_RAW_HW] =
-        (result_t){"sem_post_raw_hw",
-                   "semaphore",
-                   "raw",
-                   "HW post",
-                   {0},
-                   {0},
-                   NAN,
-                   NAN,
-                   NAN,
-                   695,
-                   "HW post",
-                   "SEM_POST from hwt_pingpong with no waiter, issued to response received: per "
-                   "round the thread waits a gate semaphore, makes 16 posts, posts done; sample = "
-                   "(round trip - median SW<->HW semaphore round trip of this run) / 16. Cycles: "
-                   "(fabric cycles per round - those of a gate/done round) / 16"};
-    results[R_MTX_LOCK_SW] = (result_t){
-        "mutex_lock_raw_sw",
-        "mutex",
-        "raw",
-        "SW lock",
-        {0},
-        {0},
-        NAN,
-        NAN,
-        NAN,
-        83,
-        "SW lock",
-        "uncontended pthread_mutex_lock; sample = locking 64 distinct free mutexes / 64"};
+        row("sem_post_raw_hw", "semaphore", "raw", "HW post", 695, "HW post",
+            "SEM_POST from hwt_pingpong with no waiter, issued to response received: per "
+            "round the thread waits a gate semaphore, makes 16 posts, posts done; sample = "
+            "(round trip - median SW<->HW semaphore round trip of this run) / 16. Cycles: "
+            "(fabric cycles per round - those of a gate/done round) / 16");
+    results[R_MTX_LOCK_SW] =
+        row("mutex_lock_raw_sw", "mutex", "raw", "SW lock", 83, "SW lock",
+            "uncontended pthread_mutex_lock; sample = locking 64 distinct free mutexes / 64");
     results[R_MTX_UNLOCK_SW] =
-        (result_t){"mutex_unlock_raw_sw",
-                   "mutex",
-                   "raw",
-                   "SW unlock",
-                   {0},
-                   {0},
-                   NAN,
-                   NAN,
-                   NAN,
-                   171,
-                   "SW unlock",
-                   "pthread_mutex_unlock with no waiter; sample = unlocking those 64 mutexes / 64"};
+        row("mutex_unlock_raw_sw", "mutex", "raw", "SW unlock", 171, "SW unlock",
+            "pthread_mutex_unlock with no waiter; sample = unlocking those 64 mutexes / 64");
     results[R_MTX_PAIR_SW] =
-        (result_t){"mutex_lock_unlock_raw_sw",
-                   "mutex",
-                   "raw",
-                   "SW lock+unlock",
-                   {0},
-                   {0},
-                   NAN,
-                   NAN,
-                   NAN,
-                   83 + 171,
-                   "SW lock + SW unlock",
-                   "one uncontended lock plus one unlock; sample = both loops above / 64"};
+        row("mutex_lock_unlock_raw_sw", "mutex", "raw", "SW lock+unlock", 83 + 171,
+            "SW lock + SW unlock",
+            "one uncontended lock plus one unlock; sample = both loops above / 64");
     results[R_MTX_PAIR_HW] =
-        (result_t){"mutex_lock_unlock_raw_hw",
-                   "mutex",
-                   "raw",
-                   "HW lock+unlock",
-                   {0},
-                   {0},
-                   NAN,
-                   NAN,
-                   NAN,
-                   959 + 679,
-                   "HW lock + HW unlock",
-                   "uncontended MUTEX_LOCK then MUTEX_UNLOCK from hwt_pingpong, each issued to "
-                   "response received; per round 16 pairs between gate and done; sample = (round "
-                   "trip - median SW<->HW semaphore round trip) / 16. Lock and unlock are not "
-                   "separated. Cycles as for the HW post"};
+        row("mutex_lock_unlock_raw_hw", "mutex", "raw", "HW lock+unlock", 959 + 679,
+            "HW lock + HW unlock",
+            "uncontended MUTEX_LOCK then MUTEX_UNLOCK from hwt_pingpong, each issued to "
+            "response received; per round 16 pairs between gate and done; sample = (round "
+            "trip - median SW<->HW semaphore round trip) / 16. Lock and unlock are not "
+            "separated. Cycles as for the HW post");
     /* The same calls served by the synchronisation manager (docs/hw-services.md). */
-    results[R_SEM_TA_HWHW_SYNC] = (result_t){
-        "sem_turnaround_hw_hw_sync",
-        "semaphore",
-        "turnaround",
-        "HW<->HW fabric",
-        {0},
-        {0},
-        NAN,
-        NAN,
-        NAN,
-        1114,
-        "HW->HW",
+    results[R_SEM_TA_HWHW_SYNC] = row(
+        "sem_turnaround_hw_hw_sync", "semaphore", "turnaround", "HW<->HW fabric", 1114, "HW->HW",
         "as sem_turnaround_hw_hw, on two semaphores of the synchronisation manager: no "
         "delegate takes part; a third hwt_pingpong (slot 2) waits a software gate and posts "
         "ping once (the kick). Wall: the batch of 2n rounds / 4n. Cycles: (cycles of a 2n "
-        "batch - cycles of an n batch) / 2n, the kick and the exit cancelled"};
-    results[R_MTX_TA_HWHW_SYNC] = (result_t){
-        "mutex_turnaround_hw_hw_sync",
-        "mutex",
-        "turnaround",
-        "HW<->HW fabric",
-        {0},
-        {0},
-        NAN,
-        NAN,
-        NAN,
-        1460,
-        "HW->HW",
-        "as mutex_turnaround_hw_hw, on three mutexes of the synchronisation manager (the gate "
-        "stays a software semaphore); wall and cycles as for sem_turnaround_hw_hw_sync"};
-    results[R_SEM_RAW_HW_SYNC] = (result_t){
-        "sem_post_raw_hw_sync",
-        "semaphore",
-        "raw",
-        "HW post fabric",
-        {0},
-        {0},
-        NAN,
-        NAN,
-        NAN,
-        695,
-        "HW post",
-        "as sem_post_raw_hw, the 16 posts on a semaphore of the synchronisation manager"};
-    results[R_MTX_PAIR_HW_SYNC] = (result_t){
-        "mutex_lock_unlock_raw_hw_sync",
-        "mutex",
-        "raw",
-        "HW pair fabric",
-        {0},
-        {0},
-        NAN,
-        NAN,
-        NAN,
-        959 + 679,
-        "HW lock + HW unlock",
-        "as mutex_lock_unlock_raw_hw, the 16 pairs on a mutex of the synchronisation manager"};
+        "batch - cycles of an n batch) / 2n, the kick and the exit cancelled");
+    results[R_MTX_TA_HWHW_SYNC] =
+        row("mutex_turnaround_hw_hw_sync", "mutex", "turnaround", "HW<->HW fabric", 1460, "HW->HW",
+            "as mutex_turnaround_hw_hw, on three mutexes of the synchronisation manager (the gate "
+            "stays a software semaphore); wall and cycles as for sem_turnaround_hw_hw_sync");
+    results[R_SEM_RAW_HW_SYNC] =
+        row("sem_post_raw_hw_sync", "semaphore", "raw", "HW post fabric", 695, "HW post",
+            "as sem_post_raw_hw, the 16 posts on a semaphore of the synchronisation manager");
+    results[R_MTX_PAIR_HW_SYNC] =
+        row("mutex_lock_unlock_raw_hw_sync", "mutex", "raw", "HW pair fabric", 959 + 679,
+            "HW lock + HW unlock",
+            "as mutex_lock_unlock_raw_hw, the 16 pairs on a mutex of the synchronisation manager");
+    results[R_SEM_TA_SWHW_SYNC] =
+        row("sem_turnaround_sw_hw_sync", "semaphore", "turnaround", "SW<->HW fabric",
+            (528 + 908) / 2.0, "mean of SW->HW 528 and HW->SW 908",
+            "as sem_turnaround_sw_hw, on two semaphores of the synchronisation manager: the "
+            "pthread's weft_hwsem_post/weft_hwsem_wait go through its software context (a "
+            "register write and read; a wait that blocks sleeps until the OS services' interrupt "
+            "wakes it), hwt_pingpong's calls are served in the fabric; no delegate takes part");
+    results[R_SEM_RAW_SW_SYNC] =
+        row("sem_post_raw_sw_sync", "semaphore", "raw", "SW post fabric", NAN, "",
+            "uncontended weft_hwsem_post from a pthread (a register write and a read), per "
+            "batch of 16; proj counts the register accesses at the fabric's cycles");
+    results[R_MTX_PAIR_SW_SYNC] =
+        row("mutex_lock_unlock_raw_sw_sync", "mutex", "raw", "SW pair fabric", NAN, "",
+            "uncontended weft_hwmutex_lock then weft_hwmutex_unlock from a pthread (two register "
+            "writes and two reads), per batch of 16 pairs; proj as for sem_post_raw_sw_sync");
 }
 
 /* ---- output ------------------------------------------------------------------------ */
@@ -1147,6 +1113,7 @@ int main(int argc, char **argv)
         die("malloc", ENOMEM);
     sem_turnaround_sw_sw(&b, v);
     sem_turnaround_sw_hw(&b, v);
+    sem_turnaround_sw_hw_sync(&b, v);
     sem_turnaround_hw_hw(&b, v);
     mutex_turnaround_sw_sw(&b, v);
     mutex_turnaround_sw_hw(&b, v);
@@ -1158,6 +1125,7 @@ int main(int argc, char **argv)
     turnaround_sync(&b, v, mutex_sync_batch, R_MTX_TA_HWHW_SYNC);
     raw_hw(&b, v, PP_SEM_RAW, R_SEM_RAW_HW_SYNC, true);
     raw_hw(&b, v, PP_MUTEX_RAW, R_MTX_PAIR_HW_SYNC, true);
+    raw_sw_sync(&b, v);
     free(v);
     free(b.proj);
 

@@ -3,12 +3,12 @@
 
     report.py BENCH_DIR
 
-Reads BENCH_DIR/{os_overhead,communication,sim_speed,sort_study,image_study,reconfiguration,
-reconf_workload,weftd,weftd_rta,area}.json (whichever exist), writes BENCH_DIR/report.md with Weft's figures
-beside the ReconOS and FRED papers', and BENCH_DIR/table5_turnaround.png,
-table8_image_fps.png, reconf_time.png, reconf_workload.png, weftd_overhead.png. A missing
-file is
-named in the report, not an error: each benchmark can also be run alone.
+Reads BENCH_DIR/{os_overhead,sched_ops,communication,sim_speed,sort_study,image_study,
+reconfiguration,reconf_workload,weftd,weftd_rta,area}.json (whichever exist), writes
+BENCH_DIR/report.md with Weft's figures beside the ReconOS, hthreads and FRED papers', and
+BENCH_DIR/table5_turnaround.png, sched_ops.png, table8_image_fps.png, reconf_time.png,
+reconf_workload.png, weftd_overhead.png. A missing file is named in the report, not an
+error: each benchmark can also be run alone.
 """
 import json
 import pathlib
@@ -115,6 +115,103 @@ def section_os(doc, bench_dir, md):
     fig.savefig(bench_dir / "table5_turnaround.png", dpi=120)
     plt.close(fig)
     md.append("\n![Table V turnarounds](table5_turnaround.png)\n")
+
+
+SCHED_OPS = ["enqueue", "dequeue", "remove", "query"]
+
+
+def section_sched(doc, bench_dir, md):
+    md.append("## Hardware scheduler: cycles per operation against queue depth\n")
+    if doc is None:
+        md.append("_sched_ops.json missing: run `build/bench/weft-bench-sched-ops`._\n")
+        return
+    ref = doc["reference"]
+    layouts = "; ".join(f"{l['name']}: {l['what']}" for l in doc["layouts"])
+    md.append(f"`{doc['block']}` alone ({doc['threads']} threads, {doc['prios']} priorities), "
+              f"verilated, {doc['reps']} requests of each operation at each depth (threads "
+              f"queued when the request is taken) and layout ({layouts}); each request restored "
+              "the depth. Requests go back to back: each is presented in the cycle after the "
+              "one before was taken. *Latency*: fabric cycles from the edge that takes the "
+              "request to the cycle `rsp_valid_o` is high; *wait*: cycles it waited for "
+              "`req_ready_o`; *total*: wait + latency; *interval*: from its taking edge to the "
+              "next request's (1 / throughput). Each cell: min / max over both layouts. "
+              "Remove takes a "
+              "thread from the middle of a queue when some queue has one. "
+              f"{doc['answers_checked']:,} answers checked against a reference model, all "
+              f"right. hthreads: enqueue {ref['enqueue']}, dequeue {ref['dequeue']}, other "
+              f"operations {ref['others_min']}-{ref['others_max']} cycles.\n")
+
+    def span(lo, hi):
+        return f"{fmt(lo)} / {fmt(hi)}"
+
+    cells = {}
+    for r in doc["results"]:
+        c = cells.setdefault((r["depth"], r["op"]), {})
+        for k in ("latency", "wait", "total", "interval"):
+            c[k + "_min"] = min(c.get(k + "_min", r[k + "_min"]), r[k + "_min"])
+            c[k + "_max"] = max(c.get(k + "_max", r[k + "_max"]), r[k + "_max"])
+    depths = sorted({d for d, _ in cells})
+    rows = []
+    for d in depths:
+        row = [d]
+        for op in SCHED_OPS:
+            c = cells.get((d, op))
+            row += ([span(c["latency_min"], c["latency_max"]), span(c["total_min"], c["total_max"]),
+                     span(c["interval_min"], c["interval_max"])] if c else ["-", "-", "-"])
+        rows.append(row)
+    head = ["depth"]
+    for op in SCHED_OPS:
+        head += [f"{op} latency", f"{op} total", f"{op} interval"]
+    md.append(table(head, rows))
+    positions = {}
+    for r in doc["results"]:
+        for k, v in (r.get("positions") or {}).items():
+            positions[k] = positions.get(k, 0) + v
+    where = {"middle": "in the middle of a queue", "head": "at the head", "tail": "at the tail",
+             "alone": "alone in their queue"}
+    if positions:
+        md.append("\nRemoved threads stood: " + ", ".join(
+            f"{v:,} {where.get(k, k)}" for k, v in positions.items()) + ".")
+    verdict = "met" if doc["meets_target"] else "**missed**"
+    md.append(f"\nTarget: every operation at most {doc['target_cycles']} cycles, waiting "
+              f"included: {verdict} (worst total {doc['max_total_cycles']}).\n")
+    fig, ax = plt.subplots(figsize=(7, 4))
+    styles = {"enqueue": "o", "dequeue": "s", "remove": "^", "query": "x"}
+    colors = {}
+    for k, op in enumerate(SCHED_OPS):
+        pts = sorted((d, c["total_max"]) for (d, o), c in cells.items() if o == op)
+        if not pts:
+            continue
+        # Equal figures would hide each other: a small offset per operation.
+        line, = ax.plot([depths.index(d) for d, _ in pts],
+                        [v + (k - 1.5) * 0.15 for _, v in pts], marker=styles[op],
+                        label=f"Weft {op}, max total")
+        colors[op] = line.get_color()
+        lat = sorted((d, c["latency_max"]) for (d, o), c in cells.items() if o == op)
+        ax.plot([depths.index(d) for d, _ in lat], [v + (k - 1.5) * 0.15 for _, v in lat],
+                linestyle=":", marker=styles[op], markersize=3, color=colors[op])
+    ax.axhline(ref["enqueue"], color=colors.get("enqueue", "C0"), linestyle="--", linewidth=1,
+               label=f"hthreads enqueue ({ref['enqueue']})")
+    ax.axhline(ref["dequeue"], color=colors.get("dequeue", "C1"), linestyle="--", linewidth=1,
+               label=f"hthreads dequeue ({ref['dequeue']})")
+    ax.axhspan(ref["others_min"], ref["others_max"], color="0.85", alpha=0.5,
+               label=f"hthreads other operations ({ref['others_min']}-{ref['others_max']})")
+    ax.axhline(doc["target_cycles"], color="k", linewidth=1.2,
+               label=f"target ({doc['target_cycles']})")
+    # One step per measured depth (they double), so 255 and 256 stay apart.
+    ax.set_xticks(range(len(depths)))
+    ax.set_xticklabels([str(d) for d in depths], fontsize=8)
+    ax.set_ylim(0, max(ref["others_max"], ref["enqueue"]) + 5)
+    ax.set_xlabel("threads queued when the request is taken")
+    ax.set_ylabel("fabric cycles")
+    ax.set_title("weft_sched: cycles per operation (solid: wait + latency, dotted: latency)")
+    ax.legend(fontsize=7, loc="upper left", ncol=2)
+    fig.tight_layout()
+    fig.savefig(bench_dir / "sched_ops.png", dpi=120)
+    plt.close(fig)
+    md.append("![scheduler cycles against depth](sched_ops.png)\n")
+    md.append("In the plot the operations' lines are drawn 0.15 cycles apart so that equal "
+              "figures do not hide each other.\n")
 
 
 def section_comm(doc, md):
@@ -498,6 +595,7 @@ def main():
           "figures in fabric cycles are the hardware's own, figures in wall-clock time include "
           "the simulation's speed. ReconOS figures: Lübbers and Platzner, ACM TECS 2009.\n"]
     section_os(load(bench_dir, "os_overhead"), bench_dir, md)
+    section_sched(load(bench_dir, "sched_ops"), bench_dir, md)
     section_comm(load(bench_dir, "communication"), md)
     section_sim(load(bench_dir, "sim_speed"), load(BEFORE_DIR, "sim_speed"), md)
     section_sort(load(bench_dir, "sort_study"), md)

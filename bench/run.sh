@@ -25,6 +25,7 @@ apps=$build/apps
 if [[ -n "$quick" ]]; then
   out=$build/bench/quick
   os_args=(--reps 3)
+  sched_args=(--reps 5)
   comm_args=(--reps 1)
   sim_args=(--window 0.1 --idle 0.1 --reps 1)
   sort_args=(--chunks 8 --words 256)
@@ -39,6 +40,7 @@ if [[ -n "$quick" ]]; then
 else
   out=$build/bench
   os_args=()
+  sched_args=()
   comm_args=()
   sim_args=()
   sort_args=()
@@ -60,6 +62,7 @@ step() {
 }
 
 step "$bin/weft-bench-os-overhead" "${os_args[@]}" --out "$out/os_overhead.json"
+step "$bin/weft-bench-sched-ops" "${sched_args[@]}" --out "$out/sched_ops.json"
 step "$bin/weft-bench-communication" "${comm_args[@]}" --out "$out/communication.json"
 step "$bin/weft-bench-sim-speed" "${sim_args[@]}" --out "$out/sim_speed.json"
 step "$bin/weft-bench-reconfiguration" "${reconf_args[@]}" --out "$out/reconfiguration.json"

@@ -291,8 +291,14 @@ TEST_F(SimPlatformTest, ConcurrentMmioFromSeveralThreads)
 TEST_F(SimPlatformTest, IrqWaitTimesOutAndCancels)
 {
     EXPECT_EQ(p_->ops->irq_wait(p_, 0, 20), -ETIMEDOUT);
-    EXPECT_EQ(p_->ops->irq_wait(p_, p_->ops->num_slots(p_), 0), -EINVAL);
-    EXPECT_EQ(p_->ops->irq_cancel(p_, p_->ops->num_slots(p_)), -EINVAL);
+    // Line num_slots is the OS services' (low: no software context is armed); the one
+    // after it is none.
+    const unsigned svc = WEFT_IRQ_LINE_SVC(p_->ops->num_slots(p_));
+    EXPECT_EQ(p_->ops->irq_wait(p_, svc, 0), -ETIMEDOUT);
+    EXPECT_EQ(p_->ops->irq_cancel(p_, svc), 0);
+    EXPECT_EQ(p_->ops->irq_wait(p_, svc, 1000), -ECANCELED);
+    EXPECT_EQ(p_->ops->irq_wait(p_, svc + 1, 0), -EINVAL);
+    EXPECT_EQ(p_->ops->irq_cancel(p_, svc + 1), -EINVAL);
 
     // A cancel before the wait is consumed by that wait.
     EXPECT_EQ(p_->ops->irq_cancel(p_, 1), 0);

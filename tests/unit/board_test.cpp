@@ -395,8 +395,12 @@ TEST_F(BoardTest, IrqCancelBeforeWaitCancelsNextWaitOnly)
 TEST_F(BoardTest, IrqBadSlotIsEinval)
 {
     ASSERT_EQ(open_board(), 0) << all_logs();
-    EXPECT_EQ(p_->ops->irq_wait(p_, kSlots, 0), -EINVAL);
-    EXPECT_EQ(p_->ops->irq_cancel(p_, kSlots), -EINVAL);
+    // Line kSlots is the OS services' (low here); the one after it is none.
+    EXPECT_EQ(p_->ops->irq_wait(p_, WEFT_IRQ_LINE_SVC(kSlots), 0), -ETIMEDOUT);
+    EXPECT_EQ(p_->ops->irq_cancel(p_, WEFT_IRQ_LINE_SVC(kSlots)), 0);
+    EXPECT_EQ(p_->ops->irq_wait(p_, WEFT_IRQ_LINE_SVC(kSlots), 1000), -ECANCELED);
+    EXPECT_EQ(p_->ops->irq_wait(p_, kSlots + 1, 0), -EINVAL);
+    EXPECT_EQ(p_->ops->irq_cancel(p_, kSlots + 1), -EINVAL);
     EXPECT_EQ(p_->ops->irq_wait(p_, 1000, 0), -EINVAL);
 }
 
