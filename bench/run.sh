@@ -69,7 +69,7 @@ step "$bin/weft-bench-reconfiguration" "${reconf_args[@]}" --out "$out/reconfigu
 step "$apps/weft-reconf" "${workload_args[@]}" --quiet --json "$out/reconf_workload.json"
 step "$bin/weft-bench-weftd" "${weftd_args[@]}" --out "$out/weftd.json"
 step "$python" "$src/bench/weftd_rta.py" --build "$build" "${rta_args[@]}" --out "$out/weftd_rta.json"
-step "$apps/weft-sort" "${sort_args[@]}" --json "$out/sort_study.json" --trace "$out/sort_trace"
+step "$apps/weft-sort" "${sort_args[@]}" --sync both --json "$out/sort_study.json" --trace "$out/sort_trace"
 step "$apps/weft-image" "${image_args[@]}" --json "$out/image_study.json"
 for c in a d; do
   config=$([[ $c == a ]] && echo sw-sw-sw || echo sw-hw-hw-db)

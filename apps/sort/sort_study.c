@@ -13,6 +13,12 @@
  *   swhw    one of each, racing for chunks
  *   hwmax   one hardware sort thread in every slot
  *
+ * --sync hw puts the mutex and the semaphore in the fabric (the synchronisation manager,
+ * docs/hw-services.md): hardware sort threads lock, unlock and post without their
+ * delegates, software ones through the manager's software contexts; the threads' code is
+ * the same (hwt_sort's RTL does not change, only its resource array). --sync both runs
+ * every configuration both ways.
+ *
  * The result is checked: sorted, and a permutation of the input (it must equal the
  * input sorted by qsort). Times: software phases in wall-clock ms; hardware work in
  * fabric cycles, with the time those cycles would take at the platform's nominal clock
@@ -27,11 +33,13 @@
 #include <limits.h>
 #include <pthread.h>
 #include <semaphore.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "weft/hwsync.h"
 #include "weft/platform_config.h"
 #include "weft/sim.h"
 #include "weft/trace.h"
@@ -60,7 +68,9 @@ static const struct config configs[] = {
 struct options {
     unsigned chunks, words, seed;
     const char *json, *trace;
-    int which; /* index into configs, or -1 for all of them */
+    int which;    /* index into configs, or -1 for all of them */
+    bool sync_sw; /* run with the software mutex and semaphore */
+    bool sync_hw; /* run with the synchronisation manager's */
 };
 
 /* What the sort threads and the merge thread share; the same objects serve software and
@@ -69,9 +79,55 @@ struct shared {
     weft_t *w;
     weft_dma_region_t dma;
     weft_mbox_t descriptors;
+    bool hw_sync; /* the mutex and semaphore are the synchronisation manager's */
     sem_t done;
     pthread_mutex_t take; /* makes the two-word descriptor get atomic */
+    weft_hwsem_t *hw_done;
+    weft_hwmutex_t *hw_take;
 };
+
+/* The shared mutex and semaphore, on whichever side they live. A failure of the
+ * manager's calls is a broken runtime: the study stops. */
+static void check_sync(int rc, const char *what)
+{
+    if (rc) {
+        fprintf(stderr, "weft-sort: %s: %s\n", what, strerror(-rc));
+        exit(1);
+    }
+}
+
+static void take_lock(struct shared *s)
+{
+    if (s->hw_sync)
+        check_sync(weft_hwmutex_lock(s->hw_take), "weft_hwmutex_lock");
+    else
+        pthread_mutex_lock(&s->take);
+}
+
+static void take_unlock(struct shared *s)
+{
+    if (s->hw_sync)
+        check_sync(weft_hwmutex_unlock(s->hw_take), "weft_hwmutex_unlock");
+    else
+        pthread_mutex_unlock(&s->take);
+}
+
+static void done_post(struct shared *s)
+{
+    if (s->hw_sync)
+        check_sync(weft_hwsem_post(s->hw_done), "weft_hwsem_post");
+    else
+        sem_post(&s->done);
+}
+
+static void done_wait(struct shared *s)
+{
+    if (s->hw_sync)
+        check_sync(weft_hwsem_wait(s->hw_done), "weft_hwsem_wait");
+    else
+        while (sem_wait(&s->done) != 0)
+            ;
+}
 
 struct sw_sorter {
     pthread_t tid;
@@ -83,6 +139,7 @@ struct sw_sorter {
 
 struct result {
     const char *config;
+    bool hw_sync;
     unsigned sw, hw;
     double sort_ms, merge_ms;
     uint64_t fabric_cycles; /* during the sort phase */
@@ -131,13 +188,13 @@ static void *sort_thread(void *arg)
     for (;;) {
         uint32_t addr = 0, len = 0;
         weft_trace_begin(s->w, "mutex_lock");
-        pthread_mutex_lock(&s->take);
+        take_lock(s);
         weft_trace_end(s->w);
         weft_trace_begin(s->w, "mbox_get");
         weft_mbox_get(&s->descriptors, &addr);
         weft_mbox_get(&s->descriptors, &len);
         weft_trace_end(s->w);
-        pthread_mutex_unlock(&s->take);
+        take_unlock(s);
         if (addr == 0)
             break;
         if (addr < s->dma.bus || len % 4 || len / 4 > MAX_WORDS ||
@@ -151,7 +208,7 @@ static void *sort_thread(void *arg)
         bubble_sort(chunk, len / 4);
         me->ms += now_ms() - t0;
         me->chunks++;
-        sem_post(&s->done);
+        done_post(s);
     }
     weft_trace_thread_exit(s->w);
     return NULL;
@@ -187,10 +244,11 @@ static int cmp_u32(const void *a, const void *b)
 }
 
 /* One configuration from start to checked result. */
-static int run_config(weft_platform_t *plat, const struct config *c, const struct options *o,
-                      const uint32_t *input, const uint32_t *want, struct result *r)
+static int run_config(weft_platform_t *plat, const struct config *c, bool hw_sync,
+                      const struct options *o, const uint32_t *input, const uint32_t *want,
+                      struct result *r)
 {
-    struct shared s = {0};
+    struct shared s = {.hw_sync = hw_sync};
     int rc = weft_init(&s.w, plat);
     if (rc) {
         fprintf(stderr, "weft-sort: runtime init failed: %s\n", strerror(-rc));
@@ -219,15 +277,29 @@ static int run_config(weft_platform_t *plat, const struct config *c, const struc
     if (slots > WEFT_PLATFORM_NUM_SLOTS)
         slots = WEFT_PLATFORM_NUM_SLOTS;
     unsigned nhw = c->hw == UINT_MAX ? slots : c->hw;
-    *r = (struct result){.config = c->name, .sw = c->sw, .hw = nhw};
+    *r = (struct result){.config = c->name, .hw_sync = hw_sync, .sw = c->sw, .hw = nhw};
     weft_mbox_init(&s.descriptors, 2 * (o->chunks + c->sw + nhw));
     sem_init(&s.done, 0, 0);
     pthread_mutex_init(&s.take, NULL);
+    if (hw_sync) {
+        rc = weft_hwsem_create(s.w, 0, MAX_CHUNKS, &s.hw_done);
+        if (rc == 0)
+            rc = weft_hwmutex_create(s.w, PTHREAD_MUTEX_NORMAL, PTHREAD_PRIO_NONE, &s.hw_take);
+        if (rc) {
+            fprintf(stderr, "weft-sort: the synchronisation manager's objects: %s\n",
+                    strerror(-rc));
+            free(tmp);
+            weft_shutdown(s.w);
+            return -1;
+        }
+    }
 
     weft_resource_t res[NUM_RES] = {
         [RES_MBOX] = {WEFT_RES_MBOX, &s.descriptors},
-        [RES_SEM] = {WEFT_RES_SEM, &s.done},
-        [RES_MUTEX] = {WEFT_RES_MUTEX, &s.take},
+        [RES_SEM] = hw_sync ? (weft_resource_t){WEFT_RES_HWSEM, s.hw_done}
+                            : (weft_resource_t){WEFT_RES_SEM, &s.done},
+        [RES_MUTEX] = hw_sync ? (weft_resource_t){WEFT_RES_HWMUTEX, s.hw_take}
+                              : (weft_resource_t){WEFT_RES_MUTEX, &s.take},
     };
     /* Each hardware thread may touch the chunks and nothing else. */
     weft_mem_window_t window = {.bus = bus, .size = n * 4, .perm = WEFT_MEM_RW};
@@ -276,7 +348,7 @@ static int run_config(weft_platform_t *plat, const struct config *c, const struc
     }
     weft_trace_begin(s.w, "sem_wait (chunks)");
     for (unsigned k = 0; k < o->chunks && !rc; k++)
-        sem_wait(&s.done);
+        done_wait(&s);
     weft_trace_end(s.w);
     double t1 = now_ms();
     weft_fabric_cycles(s.w, &c1);
@@ -317,11 +389,15 @@ static int run_config(weft_platform_t *plat, const struct config *c, const struc
     if (!rc && memcmp(merged, want, n * 4) != 0)
         fprintf(stderr, "weft-sort: %s: the result is not the input sorted\n", c->name);
     if (o->trace) {
+        /* With --sync both, the second run of a configuration gets a file of its own. */
+        const char *tag = hw_sync && o->sync_sw ? ".hwsync" : "";
         char path[PATH_MAX];
-        if (o->which >= 0)
+        if (o->which >= 0 && !*tag)
             snprintf(path, sizeof path, "%s", o->trace);
+        else if (o->which >= 0)
+            snprintf(path, sizeof path, "%s%s.json", o->trace, tag);
         else
-            snprintf(path, sizeof path, "%s.%s.json", o->trace, c->name);
+            snprintf(path, sizeof path, "%s.%s%s.json", o->trace, c->name, tag);
         int trc = weft_trace_write(s.w, path);
         if (trc)
             fprintf(stderr, "weft-sort: cannot write the trace %s: %s\n", path, strerror(-trc));
@@ -329,6 +405,11 @@ static int run_config(weft_platform_t *plat, const struct config *c, const struc
             printf("trace of %s written to %s\n", c->name, path);
     }
 
+    if (hw_sync) {
+        weft_hwsem_destroy(s.hw_done);
+        weft_hwmutex_destroy(s.hw_take);
+        weft_hwsync_release(s.w);
+    }
     weft_shutdown(s.w);
     weft_mbox_destroy(&s.descriptors);
     sem_destroy(&s.done);
@@ -339,8 +420,9 @@ static int run_config(weft_platform_t *plat, const struct config *c, const struc
 
 static void print_result(const struct result *r, double mhz)
 {
-    printf("\n%s: %u software and %u hardware sort thread%s\n", r->config, r->sw, r->hw,
-           r->sw + r->hw == 1 ? "" : "s");
+    printf("\n%s: %u software and %u hardware sort thread%s; mutex and semaphore in %s\n",
+           r->config, r->sw, r->hw, r->sw + r->hw == 1 ? "" : "s",
+           r->hw_sync ? "the fabric (synchronisation manager)" : "software");
     printf("  sort phase %.1f ms wall clock, merge %.1f ms (software)\n", r->sort_ms, r->merge_ms);
     if (r->hw)
         printf("  fabric: %" PRIu64 " cycles during the sort phase = %.1f ms projected at %.0f "
@@ -376,11 +458,12 @@ static json_t *result_json(const struct result *r, double mhz)
         }
         json_array_append_new(threads, t);
     }
-    return json_pack("{s:s, s:I, s:I, s:f, s:f, s:I, s:f, s:b, s:o}", "config", r->config,
-                     "sw_threads", (json_int_t)r->sw, "hw_threads", (json_int_t)r->hw,
-                     "sort_ms_wall", r->sort_ms, "merge_ms_wall", r->merge_ms, "fabric_cycles",
-                     (json_int_t)r->fabric_cycles, "fabric_ms_projected",
-                     r->fabric_cycles / (mhz * 1e3), "verified", r->ok, "threads", threads);
+    return json_pack("{s:s, s:s, s:I, s:I, s:f, s:f, s:I, s:f, s:b, s:o}", "config", r->config,
+                     "sync", r->hw_sync ? "hardware" : "software", "sw_threads", (json_int_t)r->sw,
+                     "hw_threads", (json_int_t)r->hw, "sort_ms_wall", r->sort_ms, "merge_ms_wall",
+                     r->merge_ms, "fabric_cycles", (json_int_t)r->fabric_cycles,
+                     "fabric_ms_projected", r->fabric_cycles / (mhz * 1e3), "verified", r->ok,
+                     "threads", threads);
 }
 
 static int parse_uint(const char *flag, const char *text, unsigned lo, unsigned hi, unsigned *out)
@@ -400,21 +483,24 @@ static int parse_uint(const char *flag, const char *text, unsigned lo, unsigned 
 static void usage(void)
 {
     fprintf(stderr,
-            "usage: weft-sort [--config sw|hw|swhw|hwmax|all] [--chunks N] [--words W]\n"
-            "                 [--seed S] [--json PATH] [--trace PATH]\n"
+            "usage: weft-sort [--config sw|hw|swhw|hwmax|all] [--sync sw|hw|both] [--chunks N]\n"
+            "                 [--words W] [--seed S] [--json PATH] [--trace PATH]\n"
             "  --config C  which sort threads run (default all, one after the other)\n"
+            "  --sync S    the shared mutex and semaphore: software objects (sw, the default),\n"
+            "              the fabric's synchronisation manager's (hw), or each in turn (both)\n"
             "  --chunks N  chunks (1..%u, default 128)\n"
             "  --words W   32-bit words per chunk (1..%u, default 2048)\n"
             "  --seed S    random seed (default 1)\n"
             "  --json P    write the figures as JSON\n"
             "  --trace P   write a Chrome/Perfetto trace of the threads (with --config all:\n"
-            "              one file per configuration, P.<config>.json)\n",
+            "              one file per configuration, P.<config>.json; with --sync both the\n"
+            "              hardware-object runs' are P.<config>.hwsync.json)\n",
             MAX_CHUNKS, MAX_WORDS);
 }
 
 static int parse_args(int argc, char **argv, struct options *o)
 {
-    *o = (struct options){.chunks = 128, .words = 2048, .seed = 1, .which = -1};
+    *o = (struct options){.chunks = 128, .words = 2048, .seed = 1, .which = -1, .sync_sw = true};
     for (int i = 1; i < argc; i++) {
         const char *flag = argv[i];
         if (i + 1 >= argc) {
@@ -433,7 +519,14 @@ static int parse_args(int argc, char **argv, struct options *o)
             o->json = val;
         else if (!strcmp(flag, "--trace"))
             o->trace = val;
-        else if (!strcmp(flag, "--config")) {
+        else if (!strcmp(flag, "--sync")) {
+            o->sync_sw = !strcmp(val, "sw") || !strcmp(val, "both");
+            o->sync_hw = !strcmp(val, "hw") || !strcmp(val, "both");
+            if (!o->sync_sw && !o->sync_hw) {
+                fprintf(stderr, "weft-sort: --sync must be sw, hw or both, not '%s'\n", val);
+                rc = -1;
+            }
+        } else if (!strcmp(flag, "--config")) {
             o->which = -2;
             for (unsigned k = 0; k < NUM_CONFIGS; k++)
                 if (!strcmp(val, configs[k].name))
@@ -485,18 +578,22 @@ int main(int argc, char **argv)
 
     json_t *runs = json_array();
     int all_ok = 1;
-    for (unsigned k = 0; k < NUM_CONFIGS; k++) {
-        if (o.which >= 0 && (unsigned)o.which != k)
+    for (int hw_sync = 0; hw_sync < 2 && all_ok; hw_sync++) {
+        if (!(hw_sync ? o.sync_hw : o.sync_sw))
             continue;
-        struct result r;
-        fflush(stdout);
-        if (run_config(plat, &configs[k], &o, input, want, &r)) {
-            all_ok = 0;
-            break;
+        for (unsigned k = 0; k < NUM_CONFIGS; k++) {
+            if (o.which >= 0 && (unsigned)o.which != k)
+                continue;
+            struct result r;
+            fflush(stdout);
+            if (run_config(plat, &configs[k], hw_sync, &o, input, want, &r)) {
+                all_ok = 0;
+                break;
+            }
+            print_result(&r, mhz);
+            all_ok &= r.ok;
+            json_array_append_new(runs, result_json(&r, mhz));
         }
-        print_result(&r, mhz);
-        all_ok &= r.ok;
-        json_array_append_new(runs, result_json(&r, mhz));
     }
     plat->ops->close(plat);
 
