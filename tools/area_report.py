@@ -7,6 +7,8 @@ area.md into the output directory with LUTs, FFs, LUTRAM, block RAMs and DSPs fo
 one slot's OS interface (weft_slot_if), the memory master with its arbiter
 (weft_memif_master) and the whole weft_static.
 
+With --block NAME=SOURCE[,SOURCE...][:TOP[:PARAM=VALUE...]] (repeatable) it synthesises
+a block of Weft's own that is not (yet) part of the static region, as a thread is below.
 With --thread NAME=SOURCE[,SOURCE...][:TOP[:PARAM=VALUE...]] (repeatable) it also
 synthesises each hardware thread image NAME (top module TOP, NAME unless given, with
 those parameters, from its SOURCEs and the --hwlib sources, flattened as one reconfigurable module would be),
@@ -44,11 +46,26 @@ REPORTED = [
     ("weft_memif_master", "AXI4 memory master with round-robin arbiter"),
     ("weft_fri", "reconfiguration interface: bitstream reads, checks, pacing, decoupling"),
     ("weft_axil_regs", "AXI4-Lite register window (global registers, decode)"),
+    ("weft_sync_router", "a slot's router of sync calls to the synchronisation manager (inside "
+                         "weft_slot_if)"),
+    ("weft_sync", "synchronisation manager: objects, waiters in priority then arrival order, "
+                  "priority inheritance, timeouts"),
+    ("weft_sync_sw", "the synchronisation manager's software contexts (registers, interrupt)"),
     ("weft_static", "whole static region"),
 ]
 
-# The seed paper's area figures, by the Weft module they are set against.
+# The seed papers' area figures, by the Weft module they are set against.
 SEED = {
+    "weft_sched": {
+        "system": "hthreads (Peck et al.), scheduler",
+        "figure": 2425,
+        "unit": "LUT4",
+        "what": "the hardware scheduler for 256 threads and 128 priorities (973 flip-flops and "
+                "3 block RAMs beside)",
+        "device": "Virtex-II Pro",
+        "note": "4-input LUTs, where a 7-series LUT has 6 inputs: LUT counts do not compare "
+                "one for one; flip-flops and block RAMs do",
+    },
     "weft_slot_if": {
         "system": "ReconOS (Luebbers and Platzner), prototypes section",
         "figure": 1147,
@@ -265,6 +282,9 @@ def main():
                     metavar="NAME=SOURCE[,SOURCE...][:TOP[:PARAM=VALUE...]]",
                     help="also synthesise hardware thread image NAME (top module TOP, NAME "
                          "unless given, with those parameters) from its SOURCEs; repeatable")
+    ap.add_argument("--block", action="append", default=[],
+                    metavar="NAME=SOURCE[,SOURCE...][:TOP[:PARAM=VALUE...]]",
+                    help="also synthesise a block outside the static region; repeatable")
     ap.add_argument("--hwlib", action="append", default=[], metavar="FILE",
                     help="a source every thread is read with (the OSIF package first, then "
                          "hw/lib); repeatable")
@@ -287,13 +307,14 @@ def main():
         static_incs = sorted({os.path.dirname(os.path.abspath(src)) for src in args.sources})
         runs["static"] = pool.submit(synthesise, args.yosys, args.script, args.out,
                                      args.sources, args.top, params, includes=static_incs)
-        for spec in args.thread:
+        specs = [(s, "block") for s in args.block] + [(s, "hardware thread") for s in args.thread]
+        for spec, kind in specs:
             name, _, rest = spec.partition("=")
             src, *fields = rest.split(":")
             srcs = [s for s in src.split(",") if s]  # the top's file first
             top = fields[0] if fields else name
             tparams = dict(f.split("=", 1) for f in fields[1:])
-            what = f"hardware thread {name} ({os.path.relpath(srcs[0], REPO)})" if srcs else name
+            what = f"{kind} {name} ({os.path.relpath(srcs[0], REPO)})" if srcs else name
             if args.quick:
                 threads[name] = {"skipped": True, "source": src, "description": what,
                                  "status": "not synthesised (quick run)"}

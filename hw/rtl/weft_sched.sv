@@ -16,15 +16,32 @@
 //   OpDequeue           take the most urgent thread: the head of the most urgent queue
 //   OpRemove  tid       take tid out of its queue wherever it stands (it must be queued)
 //   OpQuery   tid       whether tid is queued, and at which priority
-// A request is taken on an edge where req_valid_i and req_ready_o are high; its response
-// is on rsp_* for the one cycle rsp_valid_o is high, OpLatency cycles later (all
-// operations alike), and the next request can be taken in that same cycle. The decision,
-// the thread that should run (top_*), is a function of registers and is current from the
-// response cycle on.
+// Timing, counting edges of clk_i: a request is taken at an edge where req_valid_i and
+// req_ready_o are high, edge 0. Its response is produced at edge OpLatency (4) and is on
+// rsp_* in the one cycle that follows, the response cycle, where rsp_valid_o is high;
+// every operation alike. req_ready_o is low from edge 0 to the response cycle and high
+// again in it, so the next request can be taken at the edge that ends the response cycle
+// (edge OpLatency + 1): one request every OpLatency + 1 = 5 cycles.
+//
+// The decision, the thread a dequeue would take (top_*), and the count (count_o) are
+// registers updated at the same edge as the response (edge OpLatency), all together:
+// from the response cycle on they include that request's change, and they do not change
+// in any other cycle, so while a request is in flight they still describe the queues
+// after the last response. After reset nothing is queued: top_valid_o low, count_o 0.
+// With top_valid_o low, top_tid_o and top_prio_o are 0.
+//
+// Every response field is defined (no RAM word that means nothing is passed on):
+//   enqueue  rsp_tid_o, rsp_prio_o: the request's thread and priority (StOk, StBusy)
+//   dequeue  the thread taken and its priority (StOk); 0 and 0 (StEmpty)
+//   remove   the thread and the priority it had (StOk); the thread and 0 (StIdle)
+//   query    the thread and its priority (StOk); the thread and 0 (StEmpty: not queued)
+//   StRange  0 and 0, whatever the operation
 //
 // A request that names a thread out of range or a priority out of range, enqueues a
 // queued thread or removes one that is not queued is answered with its status and
-// changes nothing; a dequeue with nothing queued answers StEmpty.
+// changes nothing; a dequeue with nothing queued answers StEmpty. Every RAM is indexed in
+// range whatever the request (ids and priorities out of range are taken as 0 inside the
+// block), also for shapes that are not powers of two.
 module weft_sched #(
   /// Threads the queues hold (ids 0..NumThreads-1), 2 to 256.
   parameter int unsigned NumThreads = 256,
@@ -52,24 +69,28 @@ module weft_sched #(
   /// Priority of an enqueue (7 bits whatever NumPrios, for the same reason).
   input  logic [6:0]           req_prio_i,
 
-  /// The response of the request taken OpLatency cycles ago is on rsp_*.
+  /// The response of the request taken at the edge OpLatency edges before this cycle's
+  /// start is on rsp_* (high for one cycle).
   output logic                 rsp_valid_o,
   /// StOk, StEmpty (dequeue of nothing; query of a thread not queued), StBusy (enqueue of
   /// a queued thread), StIdle (remove of a thread not queued), StRange (id or priority
   /// out of range).
   output logic [2:0]           rsp_status_o,
-  /// The thread dequeued, removed or queried.
+  /// The thread enqueued, dequeued, removed or queried; 0 for StRange and an empty
+  /// dequeue.
   output logic [TidWidth-1:0]  rsp_tid_o,
-  /// Its priority.
+  /// Its priority (an enqueue's: the request's); 0 where the thread has none (not
+  /// queued, empty dequeue) and for StRange.
   output logic [PrioWidth-1:0] rsp_prio_o,
 
-  /// Some thread is queued.
+  /// Some thread is queued (as of the last response; all of top_* and count_o change
+  /// together, at the edge that produces a response, and only then).
   output logic                 top_valid_o,
-  /// The thread a dequeue would take now: head of the most urgent non-empty queue.
+  /// The thread a dequeue would take: head of the most urgent non-empty queue; 0 if none.
   output logic [TidWidth-1:0]  top_tid_o,
-  /// Its priority.
+  /// Its priority; 0 if none.
   output logic [PrioWidth-1:0] top_prio_o,
-  /// Threads queued, 0 to NumThreads.
+  /// Threads queued, 0 to NumThreads (as of the last response).
   output logic [TidWidth:0]    count_o
 );
 
@@ -99,20 +120,30 @@ module weft_sched #(
   logic [NumPrios-1:0]   nonempty_q;
 
   // ---- the operation in progress --------------------------------------------------------
-  // Every operation takes the same steps, OpLatency = 4 cycles from the edge that takes
-  // it to the response: StepRead (the thread's priority and neighbours, the tail of the
-  // request's priority are read), StepLink (the lists are updated), StepEnd (an enqueued
+  // Every operation takes the same steps, OpLatency = 4 edges from the one that takes it
+  // (into StepRead) to the one that produces the response (out of StepTop): StepRead (the
+  // thread's priority and neighbours, the tail of the request's priority are read),
+  // StepLink (the lists, the queued and not-empty bits are updated), StepEnd (an enqueued
   // thread's next is made invalid: its own write, since StepLink wrote next of the old
-  // tail), StepTop (the most urgent queue's head is read; at the edge the decision and
-  // the response are updated).
+  // tail; the most urgent queue's head is read at its edge), StepTop (at its edge the
+  // response, the decision and the count are updated, together). A step's number is the
+  // count of edges since the request was taken.
+  localparam int unsigned OpLatency = 4;
   typedef enum logic [2:0] {StepIdle, StepRead, StepLink, StepEnd, StepTop} step_e;
+  if (OpLatency != 32'(StepTop)) begin : gen_latency_check
+    $error("weft_sched: OpLatency must be the number of steps, StepRead to StepTop");
+  end
   step_e step_q;
   logic [1:0] op_q;
-  logic [TidWidth-1:0] tid_q;
-  logic [PrioWidth-1:0] prio_q;
+  logic [TidWidth-1:0] tid_q;  // 0 if the request's is out of range
+  logic [PrioWidth-1:0] prio_q;  // 0 if the request's is out of range
   logic bad_q;  // the request named an id or priority out of range
   logic linked_q;  // StepLink enqueued the thread (StepEnd ends its list there)
+  logic unlinked_q;  // StepLink dequeued or removed it
 
+  // The decision and the count as of the last response; nonempty_q, which the priority
+  // encoder reads, and the queued bits change at StepLink already.
+  logic top_valid_q;
   logic [TidWidth-1:0] top_tid_q;
   logic [PrioWidth-1:0] top_prio_q;
   logic [TidWidth:0] count_q;
@@ -121,7 +152,7 @@ module weft_sched #(
   logic [TidWidth-1:0] rsp_tid_q;
   logic [PrioWidth-1:0] rsp_prio_q;
 
-  // The most urgent non-empty priority: the lowest set bit (a priority encoder).
+  // The most urgent non-empty priority: the lowest set bit (a priority encoder); 0 if none.
   logic [PrioWidth-1:0] first_prio;
   always_comb begin
     first_prio = '0;
@@ -132,7 +163,8 @@ module weft_sched #(
     end
   end
 
-  // The thread the operation is about: the request's, or for a dequeue the decision.
+  // The thread the operation is about: the request's, or for a dequeue the decision (0
+  // with nothing queued). Both are in range, so every RAM index below is.
   logic [TidWidth-1:0] t;
   assign t = (op_q == OpDequeue) ? top_tid_q : tid_q;
 
@@ -156,7 +188,7 @@ module weft_sched #(
   always_comb begin
     unique case (op_q)
       OpEnqueue: carry_out = !bad_q && !is_queued;
-      OpDequeue: carry_out = |nonempty_q;
+      OpDequeue: carry_out = top_valid_q;
       OpRemove:  carry_out = !bad_q && is_queued;
       default:   carry_out = 1'b0;
     endcase
@@ -197,6 +229,10 @@ module weft_sched #(
   // ---- control ------------------------------------------------------------------------------
   assign req_ready_o = step_q == StepIdle;
 
+  logic tid_ok, prio_ok;  // the request's id and priority are in range
+  assign tid_ok = 32'(req_tid_i) < NumThreads;
+  assign prio_ok = 32'(req_prio_i) < NumPrios;
+
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       step_q <= StepIdle;
@@ -205,8 +241,10 @@ module weft_sched #(
       prio_q <= '0;
       bad_q <= 1'b0;
       linked_q <= 1'b0;
+      unlinked_q <= 1'b0;
       queued_q <= '0;
       nonempty_q <= '0;
+      top_valid_q <= 1'b0;
       top_tid_q <= '0;
       top_prio_q <= '0;
       count_q <= '0;
@@ -219,45 +257,57 @@ module weft_sched #(
       unique case (step_q)
         StepIdle: if (req_valid_i) begin
           op_q <= req_op_i;
-          tid_q <= TidWidth'(req_tid_i);
-          prio_q <= PrioWidth'(req_prio_i);
-          bad_q <= (req_op_i != OpDequeue && 32'(req_tid_i) >= NumThreads) ||
-                   (req_op_i == OpEnqueue && 32'(req_prio_i) >= NumPrios);
+          tid_q <= tid_ok ? TidWidth'(req_tid_i) : '0;
+          prio_q <= prio_ok ? PrioWidth'(req_prio_i) : '0;
+          bad_q <= (req_op_i != OpDequeue && !tid_ok) || (req_op_i == OpEnqueue && !prio_ok);
           step_q <= StepRead;
         end
         StepRead: step_q <= StepLink;
         StepLink: begin
           linked_q <= link;
+          unlinked_q <= unlink;
           rsp_tid_q <= t;
           rsp_prio_q <= p;
           rsp_status_q <= StOk;
           if (bad_q) begin
             rsp_status_q <= StRange;
+            rsp_tid_q <= '0;
+            rsp_prio_q <= '0;
           end else if (!carry_out) begin
             unique case (op_q)
-              OpEnqueue: rsp_status_q <= StBusy;
+              OpEnqueue: rsp_status_q <= StBusy;  // the request's thread and priority
               OpRemove:  rsp_status_q <= StIdle;
               OpDequeue: rsp_status_q <= StEmpty;
               default:   rsp_status_q <= is_queued ? StOk : StEmpty;  // query
             endcase
+            if (op_q == OpDequeue) begin  // nothing queued
+              rsp_tid_q <= '0;
+              rsp_prio_q <= '0;
+            end else if (op_q != OpEnqueue && !is_queued) begin  // prio_rd means nothing
+              rsp_prio_q <= '0;
+            end
           end else if (op_q == OpEnqueue) begin
             queued_q[t] <= 1'b1;
             nonempty_q[p] <= 1'b1;
-            count_q <= count_q + 1'b1;
           end else begin
             queued_q[t] <= 1'b0;
             if (!prev_rd[TidWidth] && !next_rd[TidWidth]) begin
               nonempty_q[p] <= 1'b0;  // it was alone
             end
-            count_q <= count_q - 1'b1;
           end
           step_q <= StepEnd;
         end
         StepEnd: step_q <= StepTop;
         default: begin  // StepTop: head_rd is the head of the most urgent queue
-          top_prio_q <= first_prio;
-          top_tid_q <= head_rd;
           rsp_valid_q <= 1'b1;
+          top_valid_q <= |nonempty_q;
+          top_prio_q <= first_prio;
+          top_tid_q <= (|nonempty_q) ? head_rd : '0;
+          if (linked_q) begin
+            count_q <= count_q + 1'b1;
+          end else if (unlinked_q) begin
+            count_q <= count_q - 1'b1;
+          end
           step_q <= StepIdle;
         end
       endcase
@@ -268,9 +318,28 @@ module weft_sched #(
   assign rsp_status_o = rsp_status_q;
   assign rsp_tid_o = rsp_tid_q;
   assign rsp_prio_o = rsp_prio_q;
-  assign top_valid_o = |nonempty_q;
+  assign top_valid_o = top_valid_q;
   assign top_tid_o = top_tid_q;
   assign top_prio_o = top_prio_q;
   assign count_o = count_q;
+
+`ifndef SYNTHESIS
+  // Every RAM and bit vector is indexed in range (read by Verilator with --assert and by
+  // the formal flow, where FORMAL replaces SYNTHESIS; tests/formal/weft_sched_formal.sv
+  // checks it on a shape that is not a power of two).
+  always @(posedge clk_i) begin
+    if (rst_ni) begin
+      assert (32'(t) < NumThreads && 32'(prio_q) < NumPrios && 32'(first_prio) < NumPrios);
+      if (link) begin
+        assert (!nonempty_q[p] || 32'(tail_rd) < NumThreads);
+      end
+      if (unlink) begin
+        assert (32'(p) < NumPrios);
+        assert (!prev_rd[TidWidth] || 32'(prev_rd[TidWidth-1:0]) < NumThreads);
+        assert (!next_rd[TidWidth] || 32'(next_rd[TidWidth-1:0]) < NumThreads);
+      end
+    end
+  end
+`endif
 
 endmodule

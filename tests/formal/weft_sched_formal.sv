@@ -1,25 +1,29 @@
 // Formal harness of weft_sched (docs/hw-services.md), for Yosys's SMT flow
 // (tests/formal/CMakeLists.txt): a small shape (4 threads, 2 priorities), every request
 // the solver can think of, and a shadow of what the queues must hold (which threads are
-// queued, at which priority, in which order they came). Proved for every sequence of
-// requests up to the run's depth (tests/formal/CMakeLists.txt: 16 cycles, three requests
-// and the start of a fourth; deeper runs took z3 minutes a step):
-//   - bounded latency: every request is answered exactly 4 cycles after it was taken,
-//     and no other is taken meanwhile;
+// queued, at which priority, in which order they came), updated at the edge that ends a
+// response cycle. Proved for every sequence of requests up to the run's depth
+// (tests/formal/CMakeLists.txt: 16 cycles, three requests and the start of a fourth;
+// deeper runs took z3 minutes a step):
+//   - bounded latency: every request is answered exactly 4 cycles (weft_sched's
+//     OpLatency) after it was taken, and no other is taken meanwhile;
 //   - queue order: a dequeue takes a thread of the most urgent non-empty priority, the
-//     one that came first among them; the decision (top_*) is that thread;
+//     one that came first among them;
+//   - the decision (top_*) and the count in every cycle: those of the shadow after the
+//     last response, from that response's cycle on (in the response cycle, the shadow
+//     with the response applied), top_tid and top_prio 0 with nothing queued; and they
+//     keep their values in every cycle without a response (decided together, never half
+//     old and half new);
 //   - no lost waiter: a dequeue answers empty only when nothing is queued, a remove finds
 //     every queued thread, the count is the number queued;
 //   - no double grant: a dequeued or removed thread is no longer queued, an enqueue of a
-//     queued thread is refused.
-module weft_sched_formal (
-  input logic       clk_i,
-  input logic       rst_ni,
-  input logic       req_valid_i,
-  input logic [1:0] req_op_i,
-  input logic [7:0] req_tid_i,
-  input logic [6:0] req_prio_i
-);
+//     queued thread is refused;
+//   - every response field defined: each answer's thread and priority are the ones the
+//     block's header gives, 0 where they mean nothing (a range error, an empty dequeue,
+//     a thread not queued).
+// A second instance (3 threads, 3 priorities, not powers of two, its own free requests
+// with ids and priorities up to one past the end) runs beside it for the block's own
+// assertions (hw/rtl/weft_sched.sv, outside SYNTHESIS): every RAM index in range.
   localparam int unsigned N = 4;
   localparam int unsigned P = 2;
   localparam logic [1:0] OpEnqueue = 2'd0, OpDequeue = 2'd1, OpRemove = 2'd2;
