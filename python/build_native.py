@@ -20,7 +20,8 @@ typedef struct weft_link weft_link_t;
 typedef struct weft_platform weft_platform_t;
 
 typedef enum { WEFT_RES_NONE, WEFT_RES_SEM, WEFT_RES_MUTEX, WEFT_RES_COND, WEFT_RES_MBOX,
-               WEFT_RES_MQ, WEFT_RES_LINK, ... } weft_res_type_t;
+               WEFT_RES_MQ, WEFT_RES_LINK, WEFT_RES_HWSEM, WEFT_RES_HWMUTEX, WEFT_RES_HWCOND,
+               ... } weft_res_type_t;
 typedef struct { weft_res_type_t type; void *object; } weft_resource_t;
 typedef struct { uint64_t bus; uint64_t size; unsigned perm; } weft_mem_window_t;
 #define WEFT_MEM_READ ...
@@ -86,6 +87,37 @@ int weft_slice_cond_wait(pthread_cond_t *c, pthread_mutex_t *m, int ms);
 int weft_slice_mq_send(mqd_t q, const char *msg, size_t len, unsigned prio, int ms);
 int weft_slice_mq_receive(mqd_t q, char *buf, size_t size, unsigned *prio, size_t *len, int ms);
 
+/* The synchronisation manager's objects (weft/hwsync.h). */
+typedef struct weft_hwsem weft_hwsem_t;
+typedef struct weft_hwmutex weft_hwmutex_t;
+typedef struct weft_hwcond weft_hwcond_t;
+#define PTHREAD_MUTEX_NORMAL ...
+#define PTHREAD_MUTEX_RECURSIVE ...
+#define PTHREAD_MUTEX_ERRORCHECK ...
+#define PTHREAD_PRIO_NONE ...
+#define PTHREAD_PRIO_INHERIT ...
+unsigned weft_hwsync_objects(weft_t *w);
+unsigned weft_hwsync_contexts(weft_t *w);
+int weft_hwsem_create(weft_t *w, unsigned value, unsigned max, weft_hwsem_t **out);
+int weft_hwsem_getvalue(weft_hwsem_t *sem, unsigned *value);
+int weft_hwsem_destroy(weft_hwsem_t *sem);
+int weft_hwsem_post(weft_hwsem_t *sem);
+int weft_hwsem_trywait(weft_hwsem_t *sem);
+int weft_hwmutex_create(weft_t *w, int type, int protocol, weft_hwmutex_t **out);
+int weft_hwmutex_depth(weft_hwmutex_t *m, unsigned *depth);
+int weft_hwmutex_destroy(weft_hwmutex_t *m);
+int weft_hwmutex_trylock(weft_hwmutex_t *m);
+int weft_hwmutex_unlock(weft_hwmutex_t *m);
+int weft_hwcond_create(weft_t *w, weft_hwcond_t **out);
+int weft_hwcond_destroy(weft_hwcond_t *c);
+int weft_hwcond_signal(weft_hwcond_t *c);
+int weft_hwcond_broadcast(weft_hwcond_t *c);
+int weft_hwsync_set_priority(weft_t *w, unsigned prio);
+/* Their blocking calls for at most ms milliseconds (-ETIMEDOUT after), as the slices. */
+int pyweft_hwsem_wait(weft_hwsem_t *sem, int ms);
+int pyweft_hwmutex_lock(weft_hwmutex_t *m, int ms);
+int pyweft_hwcond_wait(weft_hwcond_t *c, weft_hwmutex_t *m, int ms);
+
 /* The helpers below (pyweft_*) answer 0 or a negative errno as the rest of Weft does. */
 void pyweft_platform_close(weft_platform_t *p);
 unsigned pyweft_num_slots(weft_platform_t *p);
@@ -111,7 +143,10 @@ SOURCE = r"""
 #include <pthread.h>
 #include <semaphore.h>
 
+#include <time.h>
+
 #include "wait_slice.h"
+#include "weft/hwsync.h"
 #include "weft/mbox.h"
 #include "weft/platform.h"
 #include "weft/sim.h"
@@ -120,6 +155,35 @@ SOURCE = r"""
 
 /* -errno of a call that sets errno; a pthread call returns its error itself. */
 static int pyweft_errno(int rc) { return rc == 0 ? 0 : -errno; }
+
+/* CLOCK_REALTIME ms from now, the deadline the hardware objects' timed calls take. */
+static struct timespec pyweft_in(int ms)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    ts.tv_sec += ms / 1000;
+    ts.tv_nsec += (long)(ms % 1000) * 1000000L;
+    if (ts.tv_nsec >= 1000000000L) {
+        ts.tv_sec++;
+        ts.tv_nsec -= 1000000000L;
+    }
+    return ts;
+}
+int pyweft_hwsem_wait(weft_hwsem_t *sem, int ms)
+{
+    struct timespec t = pyweft_in(ms);
+    return weft_hwsem_timedwait(sem, &t);
+}
+int pyweft_hwmutex_lock(weft_hwmutex_t *m, int ms)
+{
+    struct timespec t = pyweft_in(ms);
+    return weft_hwmutex_timedlock(m, &t);
+}
+int pyweft_hwcond_wait(weft_hwcond_t *c, weft_hwmutex_t *m, int ms)
+{
+    struct timespec t = pyweft_in(ms);
+    return weft_hwcond_timedwait(c, m, &t);
+}
 
 void pyweft_platform_close(weft_platform_t *p) { p->ops->close(p); }
 unsigned pyweft_num_slots(weft_platform_t *p) { return p->ops->num_slots(p); }

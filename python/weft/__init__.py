@@ -18,7 +18,8 @@ release the GIL, so the fabric and other Python threads run on.
 from ._errors import WeftError
 from .fabric import DmaArray, Fabric, Link
 from .hwthread import READ, WRITE, ExitStatus, HwThread, Stats
-from .objects import Cond, Mailbox, MessageQueue, Mutex, Semaphore
+from .objects import Cond, HwCond, HwMutex, HwSemaphore, Mailbox, MessageQueue, Mutex, Semaphore
 
-__all__ = ["Cond", "DmaArray", "ExitStatus", "Fabric", "HwThread", "Link", "Mailbox",
-           "MessageQueue", "Mutex", "READ", "Semaphore", "Stats", "WRITE", "WeftError"]
+__all__ = ["Cond", "DmaArray", "ExitStatus", "Fabric", "HwCond", "HwMutex", "HwSemaphore",
+           "HwThread", "Link", "Mailbox", "MessageQueue", "Mutex", "READ", "Semaphore", "Stats",
+           "WRITE", "WeftError"]

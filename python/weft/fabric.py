@@ -74,6 +74,7 @@ class Fabric:
         self._w = w[0]
         self._buffers = {}  # CPU address of each allocation -> its size
         self._threads = set()
+        self._hwobjects = weakref.WeakSet()  # the synchronisation manager's, to end at close
 
     def _live(self):
         if self._w is None:
@@ -149,6 +150,11 @@ class Fabric:
         check(lib.weft_link_get(self._live(), index, out), f"weft_link_get({index})")
         return Link(out[0])
 
+    def hwsync_contexts(self):
+        """Threads that can call the synchronisation manager's objects (HwSemaphore, ...)
+        at once: its software contexts."""
+        return lib.weft_hwsync_contexts(self._live())
+
     def cycles(self):
         """Fabric cycles since the fabric opened."""
         c = ffi.new("uint64_t *")
@@ -183,6 +189,8 @@ class Fabric:
             except WeftError as e:
                 error = error or e
         self._buffers.clear()  # the allocator goes with the runtime
+        for o in list(self._hwobjects):  # the manager's objects go with it too
+            o._alive = False
         lib.weft_shutdown(self._w)
         self._w = None
         self._region = None

@@ -1,7 +1,9 @@
 """The objects threads share: semaphores, mutexes, condition variables, mailboxes and
 message queues, each the C object a software thread uses (sem_t, pthread_mutex_t, ...), so
 a hardware thread given one in its resource list (HwThread) and Python share the same
-object. Timeouts are in seconds; None waits for ever (in slices, so Ctrl-C still works)."""
+object; and the synchronisation manager's semaphores, mutexes and condition variables
+(HwSemaphore, HwMutex, HwCond: objects in the fabric, docs/hw-services.md). Timeouts are
+in seconds; None waits for ever (in slices, so Ctrl-C still works)."""
 import errno
 import itertools
 import os
@@ -210,3 +212,141 @@ class MessageQueue(_Object):
 
     def _destroy(self):
         check(lib.pyweft_mq_close(self._c[0], self._name), "mq_close")
+
+
+class _HwObject(_Object):
+    """An object of the fabric's synchronisation manager (weft/hwsync.h): a hardware
+    thread's calls on it are served in the fabric; a Python thread's go through one of the
+    manager's software contexts, which the thread keeps while it lives (Fabric's
+    hwsync_contexts() at once)."""
+
+    _ctype = None
+
+    def __init__(self, fabric, create, what):
+        out = ffi.new(self._ctype + " **")
+        check(create(fabric._live(), out), what)
+        self._c = out[0]
+        self._alive = True
+        self._users = 0
+        fabric._hwobjects.add(self)  # closing the fabric ends the object with it
+
+    def _obj(self):
+        """The C object; WeftError EINVAL once closed (or its fabric closed)."""
+        if not self._alive:
+            raise WeftError(errno.EINVAL, f"{type(self).__name__} is closed")
+        return self._c
+
+
+class HwSemaphore(_HwObject):
+    """A counting semaphore in the fabric, 0 <= value <= maximum <= 65535; a post at the
+    maximum raises WeftError EOVERFLOW."""
+
+    _res_type = lib.WEFT_RES_HWSEM
+    _ctype = "weft_hwsem_t"
+
+    def __init__(self, fabric, value=0, maximum=65535):
+        super().__init__(fabric, lambda w, out: lib.weft_hwsem_create(
+            w, u32(value, "a semaphore's value"), u32(maximum, "a semaphore's maximum"), out),
+            "weft_hwsem_create")
+
+    def post(self):
+        check(lib.weft_hwsem_post(self._obj()), "weft_hwsem_post")
+
+    def wait(self, timeout=None):
+        """Take one count; False if the timeout passed first."""
+        rc = wait(lambda ms: lib.pyweft_hwsem_wait(self._obj(), ms), timeout)
+        if rc == -errno.ETIMEDOUT:
+            return False
+        check(rc, "weft_hwsem_wait")
+        return True
+
+    def trywait(self):
+        """Take one count if there is one; False if not."""
+        rc = lib.weft_hwsem_trywait(self._obj())
+        if rc == -errno.EAGAIN:
+            return False
+        check(rc, "weft_hwsem_trywait")
+        return True
+
+    @property
+    def value(self):
+        v = ffi.new("unsigned *")
+        check(lib.weft_hwsem_getvalue(self._obj(), v), "weft_hwsem_getvalue")
+        return v[0]
+
+    def _destroy(self):
+        check(lib.weft_hwsem_destroy(self._c), "weft_hwsem_destroy")
+
+
+class HwMutex(_HwObject):
+    """A mutex in the fabric: kind "normal", "recursive" or "errorcheck"; inherit: its
+    holder's calls take the priority of its most urgent waiter. As a context manager it is
+    held for the block."""
+
+    _res_type = lib.WEFT_RES_HWMUTEX
+    _ctype = "weft_hwmutex_t"
+    _KINDS = {"normal": lib.PTHREAD_MUTEX_NORMAL, "recursive": lib.PTHREAD_MUTEX_RECURSIVE,
+              "errorcheck": lib.PTHREAD_MUTEX_ERRORCHECK}
+
+    def __init__(self, fabric, kind="normal", inherit=False):
+        if kind not in self._KINDS:
+            raise ValueError(f"kind must be one of {sorted(self._KINDS)}, not {kind!r}")
+        protocol = lib.PTHREAD_PRIO_INHERIT if inherit else lib.PTHREAD_PRIO_NONE
+        super().__init__(fabric, lambda w, out: lib.weft_hwmutex_create(
+            w, self._KINDS[kind], protocol, out), "weft_hwmutex_create")
+
+    def lock(self, timeout=None):
+        """False if the timeout passed first."""
+        rc = wait(lambda ms: lib.pyweft_hwmutex_lock(self._obj(), ms), timeout)
+        if rc == -errno.ETIMEDOUT:
+            return False
+        check(rc, "weft_hwmutex_lock")
+        return True
+
+    def unlock(self):
+        check(lib.weft_hwmutex_unlock(self._obj()), "weft_hwmutex_unlock")
+
+    @property
+    def depth(self):
+        """0 when free, else how often its holder locked it."""
+        d = ffi.new("unsigned *")
+        check(lib.weft_hwmutex_depth(self._obj(), d), "weft_hwmutex_depth")
+        return d[0]
+
+    def __enter__(self):
+        self.lock()
+        return self
+
+    def __exit__(self, *exc):
+        self.unlock()
+
+    def _destroy(self):
+        check(lib.weft_hwmutex_destroy(self._c), "weft_hwmutex_destroy")
+
+
+class HwCond(_HwObject):
+    """A condition variable in the fabric, waited on with an HwMutex held."""
+
+    _res_type = lib.WEFT_RES_HWCOND
+    _ctype = "weft_hwcond_t"
+
+    def __init__(self, fabric):
+        super().__init__(fabric, lib.weft_hwcond_create, "weft_hwcond_create")
+
+    def signal(self):
+        check(lib.weft_hwcond_signal(self._obj()), "weft_hwcond_signal")
+
+    def broadcast(self):
+        check(lib.weft_hwcond_broadcast(self._obj()), "weft_hwcond_broadcast")
+
+    def wait(self, mutex, timeout=None):
+        """mutex must be held; it is held again on return. False if the timeout passed.
+        A wake-up may be spurious, as with any condition wait: check the condition."""
+        rc = wait(lambda ms: lib.pyweft_hwcond_wait(self._obj(), mutex._obj(), ms), timeout)
+        if rc == -errno.ETIMEDOUT:
+            return False
+        check(rc, "weft_hwcond_wait")
+        return True
+
+    def _destroy(self):
+        check(lib.weft_hwcond_destroy(self._c), "weft_hwcond_destroy")

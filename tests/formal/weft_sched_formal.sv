@@ -226,9 +226,8 @@ module weft_sched_formal (
       // this cycle's included (so in flight, the one before; from the response cycle on,
       // the new one); 0 where there is no thread.
       assert (count == nsh_count);
-      assert (top_valid == nbest_valid);
-      assert (top_tid == (nbest_valid ? nbest : 2'd0));
-      assert (top_prio == (nbest_valid && nbest_p));
+      assert (top_valid == nbest_valid && top_tid == (nbest_valid ? nbest : 2'd0) &&
+              top_prio == (nbest_valid && nbest_p));
       // And they change only into a response cycle.
       if (!rsp_valid) begin
         assert (count == $past(count) && top_valid == $past(top_valid) &&

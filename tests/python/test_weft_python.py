@@ -181,3 +181,69 @@ def test_a_waveform_on_demand(images, tmp_path):
     with pytest.raises(weft.WeftError) as e:
         weft.Fabric(waves="slot=0 speed=3")
     assert e.value.errno == errno.EINVAL and "speed=3" in str(e.value)
+
+
+def test_hardware_sort_with_its_mutex_and_semaphore_in_the_fabric(fabric, images):
+    """hwt_sort as in weft-sort --sync hw: its lock, unlock and post served by the
+    synchronisation manager; Python waits on the same semaphore."""
+    data = fabric.alloc((2, 64), np.uint32)
+    rng = np.random.default_rng(3)
+    data[:] = rng.integers(0, 2**32, size=data.shape, dtype=np.uint32)
+    want = np.sort(data, axis=1)
+    jobs = weft.Mailbox()
+    done, lock = weft.HwSemaphore(fabric), weft.HwMutex(fabric)
+    t = fabric.hwthread(images / "hwt_sort.so", resources=[jobs, done, lock], init_data=SORT_INIT,
+                        windows=[data])
+    for row in data:
+        jobs.put(row.bus)
+        jobs.put(row.nbytes)
+    assert done.wait(timeout=30) and done.wait(timeout=30)
+    assert done.wait(timeout=0.01) is False
+    jobs.put(0)
+    jobs.put(0)
+    assert t.join(timeout=30).kind == "normal"
+    assert (data == want).all()
+    assert lock.depth == 0
+
+
+def test_hardware_objects_between_python_threads(fabric):
+    import threading
+    sem, mutex, cond = weft.HwSemaphore(fabric, 1, 2), weft.HwMutex(fabric), weft.HwCond(fabric)
+    assert sem.trywait() and not sem.trywait()
+    sem.post()
+    sem.post()
+    with pytest.raises(weft.WeftError) as e:
+        sem.post()
+    assert e.value.errno == errno.EOVERFLOW and sem.value == 2
+    state = []
+
+    def waiter():
+        with mutex:
+            while not state:
+                cond.wait(mutex, timeout=10)
+            state.append("seen")
+
+    th = threading.Thread(target=waiter)
+    th.start()
+    with mutex:
+        state.append("set")
+        cond.signal()
+    th.join(timeout=30)
+    assert state == ["set", "seen"] and mutex.depth == 0
+    with pytest.raises(weft.WeftError) as e:
+        mutex.unlock()  # not held
+    assert e.value.errno == errno.EPERM
+    with pytest.raises(ValueError):
+        weft.HwMutex(fabric, kind="fast")
+    assert fabric.hwsync_contexts() > 0
+    sem.close()
+    with pytest.raises(weft.WeftError, match="closed"):
+        sem.post()
+
+
+def test_hardware_objects_end_with_their_fabric(images):
+    with weft.Fabric() as fab:
+        sem = weft.HwSemaphore(fab)
+    with pytest.raises(weft.WeftError, match="closed"):
+        sem.post()  # the runtime that held it is gone
+    del sem  # and collecting it touches nothing
