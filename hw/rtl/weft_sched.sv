@@ -17,11 +17,12 @@
 //   OpRemove  tid       take tid out of its queue wherever it stands (it must be queued)
 //   OpQuery   tid       whether tid is queued, and at which priority
 // Timing, counting edges of clk_i: a request is taken at an edge where req_valid_i and
-// req_ready_o are high, edge 0. Its response is produced at edge OpLatency (4) and is on
-// rsp_* in the one cycle that follows, the response cycle, where rsp_valid_o is high;
-// every operation alike. req_ready_o is low from edge 0 to the response cycle and high
-// again in it, so the next request can be taken at the edge that ends the response cycle
-// (edge OpLatency + 1): one request every OpLatency + 1 = 5 cycles.
+// req_ready_o are high, edge 0. Its response is produced at edge OpLatency (= 4, the 4th
+// edge after edge 0) and is on rsp_* in the one cycle that follows, the response cycle,
+// where rsp_valid_o is high; every operation alike. req_ready_o is low from edge 0 to
+// the response cycle and high again in it, so the next request can be taken at the edge
+// that ends the response cycle (edge OpLatency + 1): one request every OpLatency + 1 = 5
+// cycles.
 //
 // The decision, the thread a dequeue would take (top_*), and the count (count_o) are
 // registers updated at the same edge as the response (edge OpLatency), all together:
@@ -69,8 +70,8 @@ module weft_sched #(
   /// Priority of an enqueue (7 bits whatever NumPrios, for the same reason).
   input  logic [6:0]           req_prio_i,
 
-  /// The response of the request taken at the edge OpLatency edges before this cycle's
-  /// start is on rsp_* (high for one cycle).
+  /// High in the response cycle (one cycle, after the OpLatency-th edge from the one that
+  /// took the request): the request's answer is on rsp_*.
   output logic                 rsp_valid_o,
   /// StOk, StEmpty (dequeue of nothing; query of a thread not queued), StBusy (enqueue of
   /// a queued thread), StIdle (remove of a thread not queued), StRange (id or priority
@@ -280,10 +281,9 @@ module weft_sched #(
               OpDequeue: rsp_status_q <= StEmpty;
               default:   rsp_status_q <= is_queued ? StOk : StEmpty;  // query
             endcase
-            if (op_q == OpDequeue) begin  // nothing queued
-              rsp_tid_q <= '0;
-              rsp_prio_q <= '0;
-            end else if (op_q != OpEnqueue && !is_queued) begin  // prio_rd means nothing
+            // prio_rd means nothing for a thread not queued; an empty dequeue's t is the
+            // decision's top_tid_q, 0 with nothing queued, and not queued.
+            if (op_q != OpEnqueue && !is_queued) begin
               rsp_prio_q <= '0;
             end
           end else if (op_q == OpEnqueue) begin
