@@ -145,6 +145,7 @@ SOURCE = r"""
 
 #include <time.h>
 
+#include "deadline.h"
 #include "wait_slice.h"
 #include "weft/hwsync.h"
 #include "weft/mbox.h"
@@ -156,32 +157,19 @@ SOURCE = r"""
 /* -errno of a call that sets errno; a pthread call returns its error itself. */
 static int pyweft_errno(int rc) { return rc == 0 ? 0 : -errno; }
 
-/* CLOCK_REALTIME ms from now, the deadline the hardware objects' timed calls take. */
-static struct timespec pyweft_in(int ms)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    ts.tv_sec += ms / 1000;
-    ts.tv_nsec += (long)(ms % 1000) * 1000000L;
-    if (ts.tv_nsec >= 1000000000L) {
-        ts.tv_sec++;
-        ts.tv_nsec -= 1000000000L;
-    }
-    return ts;
-}
 int pyweft_hwsem_wait(weft_hwsem_t *sem, int ms)
 {
-    struct timespec t = pyweft_in(ms);
+    struct timespec t = weft_deadline_after(CLOCK_REALTIME, ms);
     return weft_hwsem_timedwait(sem, &t);
 }
 int pyweft_hwmutex_lock(weft_hwmutex_t *m, int ms)
 {
-    struct timespec t = pyweft_in(ms);
+    struct timespec t = weft_deadline_after(CLOCK_REALTIME, ms);
     return weft_hwmutex_timedlock(m, &t);
 }
 int pyweft_hwcond_wait(weft_hwcond_t *c, weft_hwmutex_t *m, int ms)
 {
-    struct timespec t = pyweft_in(ms);
+    struct timespec t = weft_deadline_after(CLOCK_REALTIME, ms);
     return weft_hwcond_timedwait(c, m, &t);
 }
 

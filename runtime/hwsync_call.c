@@ -15,6 +15,7 @@
 #define _GNU_SOURCE /* pthread_setname_np */
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -38,6 +39,7 @@ static void ctx_put(weft_swctx_t *c)
     (void)reg_write(w, WEFT_REG_SYNC_SW_FLUSH, 1u << c->index);
     pthread_mutex_lock(&w->swctx_lock);
     c->used = false;
+    c->stale = false;
     pthread_mutex_unlock(&w->swctx_lock);
 }
 
@@ -47,37 +49,50 @@ static void ctx_release(void *arg)
     ctx_put(arg);
 }
 
-/* The interrupt thread: wakes the threads whose armed contexts have their answers. */
+/* Hand context i's answer (or -EIO: it could not be read) to its waiting thread. */
+static void deliver(weft_t *w, unsigned i, int rc, uint32_t v)
+{
+    weft_swctx_t *c = &w->swctx[i];
+    pthread_mutex_lock(&w->swctx_lock);
+    c->status = (uint8_t)v;
+    c->io_error = rc != 0;
+    c->answered = true;
+    pthread_cond_broadcast(&c->cond);
+    pthread_mutex_unlock(&w->swctx_lock);
+}
+
+/* The interrupt thread: wakes the threads whose armed contexts have their answers. Should
+ * the line fail, it goes on reading SYNC_SW_PENDING every millisecond. */
 static void *svc_main(void *arg)
 {
     weft_t *w = arg;
     const unsigned line = WEFT_IRQ_LINE_SVC(w->num_slots);
+    sigset_t all;
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, NULL); /* signals are the application's threads' */
     pthread_setname_np(pthread_self(), "weft-hwsync");
+    bool polling = false;
     while (!atomic_load(&w->svc_stop)) {
-        int rc = w->platform->ops->irq_wait(w->platform, line, WEFT_IRQ_WAIT_MS);
-        if (rc == -ETIMEDOUT || rc == -ECANCELED)
+        int rc = w->platform->ops->irq_wait(w->platform, line, polling ? 1 : WEFT_IRQ_WAIT_MS);
+        if (rc == -ECANCELED || (rc == -ETIMEDOUT && !polling))
             continue;
-        uint32_t pend = 0;
-        if (rc != 0 || reg_read(w, WEFT_REG_SYNC_SW_PENDING, &pend) != 0) {
+        if (rc != 0 && rc != -ETIMEDOUT && !polling) {
             weft_log(w,
-                     "hardware synchronisation: the interrupt line failed (%d); blocked "
-                     "calls of software threads are no longer woken",
+                     "hardware synchronisation: waiting for the interrupt line failed (%d); "
+                     "polling for answers every millisecond from now on",
                      rc);
-            break;
+            polling = true;
         }
-        if (pend == 0)
+        uint32_t pend = 0;
+        if (reg_read(w, WEFT_REG_SYNC_SW_PENDING, &pend) != 0 || pend == 0)
             continue;
         (void)reg_write(w, WEFT_REG_SYNC_SW_PENDING, pend); /* disarm: the line drops */
         for (unsigned i = 0; i < w->num_swctx; i++) {
-            uint32_t v = 0;
-            if (!(pend & 1u << i) || reg_read(w, WEFT_REG_SYNC_CTX_CALL(i), &v) != 0)
+            if (!(pend & 1u << i))
                 continue;
-            weft_swctx_t *c = &w->swctx[i];
-            pthread_mutex_lock(&w->swctx_lock);
-            c->status = (uint8_t)v;
-            c->answered = true;
-            pthread_cond_broadcast(&c->cond);
-            pthread_mutex_unlock(&w->swctx_lock);
+            uint32_t v = 0;
+            int rrc = reg_read(w, WEFT_REG_SYNC_CTX_CALL(i), &v);
+            deliver(w, i, rrc, v);
         }
     }
     return NULL;
@@ -98,15 +113,20 @@ int weft_swctx_probe(weft_t *w, unsigned n)
         return -EAGAIN;
     }
     pthread_mutex_init(&w->swctx_lock, NULL);
+    pthread_mutex_init(&w->shared_lock, NULL);
     for (unsigned i = 0; i < n; i++) {
         w->swctx[i].w = w;
         w->swctx[i].index = i;
         pthread_cond_init(&w->swctx[i].cond, NULL);
     }
+    /* With two or more, context 0 is shared by the non-blocking calls of threads that
+     * have none of their own (one at a time), so a post never fails for want of one. */
+    if (n >= 2)
+        w->swctx[0].used = true;
     w->num_swctx = n;
     atomic_init(&w->svc_stop, false);
     /* An earlier runtime's contexts may still be armed, in a call, or hold mutexes. */
-    uint32_t all = n == 32 ? UINT32_MAX : (1u << n) - 1u;
+    const uint32_t all = n == 32 ? UINT32_MAX : (1u << n) - 1u;
     int rc = reg_write(w, WEFT_REG_SYNC_SW_FLUSH, all);
     if (rc == 0)
         rc = reg_write(w, WEFT_REG_SYNC_SW_PENDING, all);
@@ -127,43 +147,55 @@ void weft_swctx_fini(weft_t *w)
         w->platform->ops->irq_cancel(w->platform, WEFT_IRQ_LINE_SVC(w->num_slots));
         pthread_join(w->svc_thread, NULL);
     }
-    /* Threads that still hold contexts keep nothing of the runtime from now on. */
+    /* Threads that still hold contexts keep nothing of the runtime from now on, and the
+     * mutexes they hold in the fabric are handed on. */
     pthread_key_delete(w->swctx_key);
+    (void)reg_write(w, WEFT_REG_SYNC_SW_FLUSH,
+                    w->num_swctx == 32 ? UINT32_MAX : (1u << w->num_swctx) - 1u);
     for (unsigned i = 0; i < w->num_swctx; i++)
         pthread_cond_destroy(&w->swctx[i].cond);
+    pthread_mutex_destroy(&w->shared_lock);
     pthread_mutex_destroy(&w->swctx_lock);
     free(w->swctx);
     w->swctx = NULL;
     w->num_swctx = 0;
 }
 
-/* The calling thread's context, taken now if it has none. */
-static int ctx_get(weft_t *w, weft_swctx_t **out)
+/* Start the interrupt thread if it is not running. Caller holds swctx_lock. */
+static int svc_start(weft_t *w)
 {
+    if (w->svc_started)
+        return 0;
+    if (pthread_create(&w->svc_thread, NULL, svc_main, w) != 0)
+        return -EAGAIN;
+    w->svc_started = true;
+    return 0;
+}
+
+/* The calling thread's context, taken now if it has none (take: else NULL and 0). */
+static int ctx_get(weft_t *w, bool take, weft_swctx_t **out)
+{
+    *out = NULL;
     if (w->num_swctx == 0)
         return -ENODEV;
     weft_swctx_t *c = pthread_getspecific(w->swctx_key);
-    if (c) {
+    if (c || !take) {
         *out = c;
         return 0;
     }
-    int rc = -ENOSPC;
     pthread_mutex_lock(&w->swctx_lock);
-    if (!w->svc_started) {
-        if (pthread_create(&w->svc_thread, NULL, svc_main, w) == 0)
-            w->svc_started = true;
-    }
-    for (unsigned i = 0; i < w->num_swctx && w->svc_started; i++) {
+    int rc = svc_start(w);
+    for (unsigned i = 0; i < w->num_swctx && rc == 0 && !c; i++) {
         if (!w->swctx[i].used) {
             c = &w->swctx[i];
             c->used = true;
-            rc = 0;
-            break;
         }
     }
     pthread_mutex_unlock(&w->swctx_lock);
     if (rc != 0)
         return rc;
+    if (!c)
+        return -ENOSPC;
     c->prio = 0;
     rc = reg_write(w, WEFT_REG_SYNC_CTX_CTRL(c->index), 0);
     if (rc == 0 && pthread_setspecific(w->swctx_key, c) != 0)
@@ -203,60 +235,127 @@ static int status_errno(uint8_t st, bool timed_out)
     }
 }
 
-/* Make call op on object obj (mtx: a condition wait's mutex) and wait for its answer,
- * until abstime (CLOCK_REALTIME) if it is not NULL. */
-static int call(weft_t *w, unsigned op, unsigned obj, unsigned mtx, const struct timespec *abstime)
+static bool valid_time(const struct timespec *t)
 {
-    weft_swctx_t *c = NULL;
-    int rc = ctx_get(w, &c);
+    return t->tv_nsec >= 0 && t->tv_nsec < 1000000000L;
+}
+
+/* Wait for context c's answer: arm it and sleep until the interrupt thread hands the
+ * answer over. Until abstime (CLOCK_REALTIME) if it is not NULL, then CANCEL and wait on
+ * (*cancelled set). */
+static int await_answer(weft_t *w, weft_swctx_t *c, const struct timespec *abstime, bool *cancelled,
+                        uint8_t *status)
+{
+    const unsigned i = c->index;
+    pthread_mutex_lock(&w->swctx_lock);
+    c->answered = false;
+    pthread_mutex_unlock(&w->swctx_lock);
+    int rc = reg_write(w, WEFT_REG_SYNC_SW_ARM, 1u << i);
     if (rc != 0)
         return rc;
+    pthread_mutex_lock(&w->swctx_lock);
+    while (!c->answered) {
+        int wrc = 0;
+        if (abstime && !*cancelled)
+            wrc = pthread_cond_timedwait(&c->cond, &w->swctx_lock, abstime);
+        else
+            pthread_cond_wait(&c->cond, &w->swctx_lock);
+        if (wrc != 0 && !c->answered) { /* ETIMEDOUT (or a time the clock refuses) */
+            *cancelled = true;
+            pthread_mutex_unlock(&w->swctx_lock);
+            (void)reg_write(w, WEFT_REG_SYNC_CTX_CTRL(i), c->prio | WEFT_SYNC_CTX_CANCEL);
+            pthread_mutex_lock(&w->swctx_lock);
+        }
+    }
+    *status = c->status;
+    rc = c->io_error ? -EIO : 0;
+    pthread_mutex_unlock(&w->swctx_lock);
+    if (*cancelled)
+        (void)reg_write(w, WEFT_REG_SYNC_CTX_CTRL(i), c->prio);
+    return rc;
+}
+
+/* A call on context c: write it, read the answer; if it is not there yet (the call
+ * blocks, or waits its turn), wait for it. A context whose last call's answer was lost
+ * to a bus error is settled first, so no answer is taken for another call's. */
+static int ctx_call(weft_t *w, weft_swctx_t *c, uint32_t word, const struct timespec *abstime)
+{
     const unsigned i = c->index;
     uint32_t v = 0;
-    rc = reg_write(w, WEFT_REG_SYNC_CTX_CALL(i),
-                   op | obj << WEFT_SYNC_CTX_OBJ_SHIFT | mtx << WEFT_SYNC_CTX_MTX_SHIFT);
+    uint8_t st = 0;
+    bool cancelled = false;
+    int rc = 0;
+    if (c->stale) {
+        rc = reg_read(w, WEFT_REG_SYNC_CTX_CALL(i), &v);
+        if (rc == 0 && (v & WEFT_SYNC_CTX_BUSY))
+            rc = await_answer(w, c, NULL, &cancelled, &st);
+        if (rc != 0)
+            return rc;
+        c->stale = false;
+    }
+    c->stale = true; /* until this call's answer is in hand */
+    rc = reg_write(w, WEFT_REG_SYNC_CTX_CALL(i), word);
     if (rc == 0)
         rc = reg_read(w, WEFT_REG_SYNC_CTX_CALL(i), &v);
     if (rc != 0)
         return rc;
-    if (!(v & WEFT_SYNC_CTX_BUSY))
-        return status_errno((uint8_t)v, false);
-
-    /* It blocks (or its answer is on its way): sleep until the interrupt thread has it. */
-    pthread_mutex_lock(&w->swctx_lock);
-    c->answered = false;
-    pthread_mutex_unlock(&w->swctx_lock);
-    rc = reg_write(w, WEFT_REG_SYNC_SW_ARM, 1u << i);
-    if (rc != 0)
-        return rc;
-    bool timed_out = false;
-    pthread_mutex_lock(&w->swctx_lock);
-    while (!c->answered) {
-        if (abstime && !timed_out) {
-            if (pthread_cond_timedwait(&c->cond, &w->swctx_lock, abstime) == ETIMEDOUT &&
-                !c->answered) {
-                timed_out = true;
-                pthread_mutex_unlock(&w->swctx_lock);
-                (void)reg_write(w, WEFT_REG_SYNC_CTX_CTRL(i), c->prio | WEFT_SYNC_CTX_CANCEL);
-                pthread_mutex_lock(&w->swctx_lock);
-            }
-        } else {
-            pthread_cond_wait(&c->cond, &w->swctx_lock);
+    if (v & WEFT_SYNC_CTX_BUSY) {
+        /* POSIX: a time that is no time is refused only by a call that would block. */
+        bool bad_time = abstime && !valid_time(abstime);
+        if (bad_time) {
+            static const struct timespec past = {0, 0};
+            abstime = &past;
         }
+        rc = await_answer(w, c, abstime, &cancelled, &st);
+        if (rc != 0)
+            return rc;
+        c->stale = false;
+        if (bad_time)
+            return st == WEFT_OSIF_CANCELED ? -EINVAL : status_errno(st, false);
+        return status_errno(st, cancelled);
     }
-    uint8_t st = c->status;
-    pthread_mutex_unlock(&w->swctx_lock);
-    if (timed_out)
-        (void)reg_write(w, WEFT_REG_SYNC_CTX_CTRL(i), c->prio);
-    return status_errno(st, timed_out);
+    c->stale = false;
+    return status_errno((uint8_t)v, false);
 }
 
-static int obj_call(const void *handle, unsigned type, unsigned op, const struct timespec *abstime)
+/* Make call op on object obj (mtx: a condition wait's mutex) and wait for its answer,
+ * until abstime (CLOCK_REALTIME) if it is not NULL. own: the call needs the caller's own
+ * context (it blocks, or the manager must know the caller: mutexes); the others go
+ * through the caller's context if it has one, else through the shared one. Not a
+ * cancellation point: a thread cancelled in it would leave its call in the fabric. */
+static int call(weft_t *w, unsigned op, unsigned obj, unsigned mtx, bool own,
+                const struct timespec *abstime)
+{
+    const uint32_t word = op | obj << WEFT_SYNC_CTX_OBJ_SHIFT | mtx << WEFT_SYNC_CTX_MTX_SHIFT;
+    weft_swctx_t *c = NULL;
+    int cancel_state;
+    int rc = ctx_get(w, own || w->num_swctx < 2, &c);
+    if (rc != 0)
+        return rc;
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
+    if (c) {
+        rc = ctx_call(w, c, word, abstime);
+    } else {
+        pthread_mutex_lock(&w->swctx_lock);
+        rc = svc_start(w);
+        pthread_mutex_unlock(&w->swctx_lock);
+        if (rc == 0) {
+            pthread_mutex_lock(&w->shared_lock);
+            rc = ctx_call(w, &w->swctx[0], word, NULL);
+            pthread_mutex_unlock(&w->shared_lock);
+        }
+    }
+    pthread_setcancelstate(cancel_state, NULL);
+    return rc;
+}
+
+static int obj_call(const void *handle, unsigned type, unsigned op, bool own,
+                    const struct timespec *abstime)
 {
     weft_hwobj_t *o = weft_hwobj_live(handle, type);
     if (!o)
         return -EINVAL;
-    return call(o->w, op, o->index, WEFT_SYNC_NO_OBJECT, abstime);
+    return call(o->w, op, o->index, WEFT_SYNC_NO_OBJECT, own, abstime);
 }
 
 unsigned weft_hwsync_contexts(weft_t *w)
@@ -269,7 +368,7 @@ int weft_hwsync_set_priority(weft_t *w, unsigned prio)
     if (!w || prio > WEFT_SYNC_PRIO_MAX)
         return -EINVAL;
     weft_swctx_t *c = NULL;
-    int rc = ctx_get(w, &c);
+    int rc = ctx_get(w, true, &c);
     if (rc == 0) {
         c->prio = prio;
         rc = reg_write(w, WEFT_REG_SYNC_CTX_CTRL(c->index), prio);
@@ -293,46 +392,46 @@ int weft_hwsync_release(weft_t *w)
 
 int weft_hwsem_post(weft_hwsem_t *sem)
 {
-    return obj_call(sem, WEFT_SYNC_TYPE_SEM, WEFT_SYNC_OP_SEM_POST, NULL);
+    return obj_call(sem, WEFT_SYNC_TYPE_SEM, WEFT_SYNC_OP_SEM_POST, false, NULL);
 }
 
 int weft_hwsem_wait(weft_hwsem_t *sem)
 {
-    return obj_call(sem, WEFT_SYNC_TYPE_SEM, WEFT_SYNC_OP_SEM_WAIT, NULL);
+    return obj_call(sem, WEFT_SYNC_TYPE_SEM, WEFT_SYNC_OP_SEM_WAIT, true, NULL);
 }
 
 int weft_hwsem_trywait(weft_hwsem_t *sem)
 {
-    return obj_call(sem, WEFT_SYNC_TYPE_SEM, WEFT_SYNC_OP_SEM_TRYWAIT, NULL);
+    return obj_call(sem, WEFT_SYNC_TYPE_SEM, WEFT_SYNC_OP_SEM_TRYWAIT, false, NULL);
 }
 
 int weft_hwsem_timedwait(weft_hwsem_t *sem, const struct timespec *abstime)
 {
     if (!abstime)
         return -EINVAL;
-    return obj_call(sem, WEFT_SYNC_TYPE_SEM, WEFT_SYNC_OP_SEM_WAIT, abstime);
+    return obj_call(sem, WEFT_SYNC_TYPE_SEM, WEFT_SYNC_OP_SEM_WAIT, true, abstime);
 }
 
 int weft_hwmutex_lock(weft_hwmutex_t *m)
 {
-    return obj_call(m, WEFT_SYNC_TYPE_MUTEX, WEFT_SYNC_OP_MUTEX_LOCK, NULL);
+    return obj_call(m, WEFT_SYNC_TYPE_MUTEX, WEFT_SYNC_OP_MUTEX_LOCK, true, NULL);
 }
 
 int weft_hwmutex_trylock(weft_hwmutex_t *m)
 {
-    return obj_call(m, WEFT_SYNC_TYPE_MUTEX, WEFT_SYNC_OP_MUTEX_TRYLOCK, NULL);
+    return obj_call(m, WEFT_SYNC_TYPE_MUTEX, WEFT_SYNC_OP_MUTEX_TRYLOCK, true, NULL);
 }
 
 int weft_hwmutex_timedlock(weft_hwmutex_t *m, const struct timespec *abstime)
 {
     if (!abstime)
         return -EINVAL;
-    return obj_call(m, WEFT_SYNC_TYPE_MUTEX, WEFT_SYNC_OP_MUTEX_LOCK, abstime);
+    return obj_call(m, WEFT_SYNC_TYPE_MUTEX, WEFT_SYNC_OP_MUTEX_LOCK, true, abstime);
 }
 
 int weft_hwmutex_unlock(weft_hwmutex_t *m)
 {
-    return obj_call(m, WEFT_SYNC_TYPE_MUTEX, WEFT_SYNC_OP_MUTEX_UNLOCK, NULL);
+    return obj_call(m, WEFT_SYNC_TYPE_MUTEX, WEFT_SYNC_OP_MUTEX_UNLOCK, true, NULL);
 }
 
 static int cond_wait(weft_hwcond_t *cv, weft_hwmutex_t *m, const struct timespec *abstime)
@@ -341,7 +440,7 @@ static int cond_wait(weft_hwcond_t *cv, weft_hwmutex_t *m, const struct timespec
     weft_hwobj_t *o = weft_hwobj_live(m, WEFT_SYNC_TYPE_MUTEX);
     if (!c || !o || o->w != c->w)
         return -EINVAL;
-    return call(c->w, WEFT_SYNC_OP_COND_WAIT, c->index, o->index, abstime);
+    return call(c->w, WEFT_SYNC_OP_COND_WAIT, c->index, o->index, true, abstime);
 }
 
 int weft_hwcond_wait(weft_hwcond_t *c, weft_hwmutex_t *m)
@@ -358,10 +457,10 @@ int weft_hwcond_timedwait(weft_hwcond_t *c, weft_hwmutex_t *m, const struct time
 
 int weft_hwcond_signal(weft_hwcond_t *c)
 {
-    return obj_call(c, WEFT_SYNC_TYPE_COND, WEFT_SYNC_OP_COND_SIGNAL, NULL);
+    return obj_call(c, WEFT_SYNC_TYPE_COND, WEFT_SYNC_OP_COND_SIGNAL, false, NULL);
 }
 
 int weft_hwcond_broadcast(weft_hwcond_t *c)
 {
-    return obj_call(c, WEFT_SYNC_TYPE_COND, WEFT_SYNC_OP_COND_BROADCAST, NULL);
+    return obj_call(c, WEFT_SYNC_TYPE_COND, WEFT_SYNC_OP_COND_BROADCAST, false, NULL);
 }

@@ -57,9 +57,10 @@ struct weft {
     pthread_mutex_t hwobj_lock; /**< guards hwobj[].type and SYNC_CFG/SYNC_INSPECT pairs */
     struct weft_swctx *swctx;   /**< the manager's software contexts (hwsync_call.c) */
     unsigned num_swctx;
-    pthread_mutex_t swctx_lock; /**< guards swctx[].used, .answered, .status; svc_* */
-    pthread_key_t swctx_key;    /**< the calling thread's context; released at its exit */
-    pthread_t svc_thread;       /**< waits on the OS services' interrupt line */
+    pthread_mutex_t swctx_lock;  /**< guards swctx[].used, .answered, .status; svc_* */
+    pthread_mutex_t shared_lock; /**< one call at a time on the shared context (swctx[0]) */
+    pthread_key_t swctx_key;     /**< the calling thread's context; released at its exit */
+    pthread_t svc_thread;        /**< waits on the OS services' interrupt line */
     bool svc_started;
     atomic_bool svc_stop;
     struct weft_trace *trace; /**< thread-timeline recording (trace.c) */
@@ -158,6 +159,8 @@ typedef struct weft_swctx {
     unsigned index;      /**< context c: the manager's client num_slots + c */
     bool used;           /**< a thread holds it */
     bool answered;       /**< the interrupt thread has its answer, in status */
+    bool io_error;       /**< ...or could not read it (a bus error) */
+    bool stale;          /**< a call's answer was not taken (a bus error): settle first */
     uint8_t status;      /**< that answer (an OSIF status) */
     unsigned prio;       /**< its priority in the manager's queues (SYNC_CTX_CTRL) */
     pthread_cond_t cond; /**< broadcast when answered turns true */

@@ -50,16 +50,7 @@ module weft_fri #(
   input  logic                rst_ni,
 
   // ---- registers (global window, from weft_axil_regs) ----
-  /// Write strobe of an FRI register.
-  input  logic                reg_we_i,
-  /// Byte offset in the global window, word aligned.
-  input  logic [15:0]         reg_addr_i,
-  /// Write data.
-  input  logic [31:0]         reg_wdata_i,
-  /// Write byte strobes: only whole-word writes are taken.
-  input  logic [3:0]          reg_wstrb_i,
-  /// Read data of the FRI register at reg_addr_i (0 elsewhere).
-  output logic [31:0]         reg_rdata_o,
+  `include "weft_global_reg_ports.svh"
 
   // ---- requester port of weft_memif_master (reads only) ----
   `include "weft_memif_rd_ports.svh"

@@ -56,7 +56,8 @@ module weft_static #(
   /// 0 to 255; 0: no manager, and every sync call goes to software.
   parameter int unsigned            SyncObjs = 32,
   /// Software contexts of the synchronisation manager (pthreads calling its objects at
-  /// once), 0 to 32 - NumSlots; ignored without a manager.
+  /// once); at most 32 - NumSlots are built (the manager's 32 clients; none at 32 slots,
+  /// where IRQ_PENDING has no bit left for their interrupt); none without a manager.
   parameter int unsigned            SyncSwCtx = 4
 ) (
   /// Fabric clock.
@@ -171,7 +172,9 @@ module weft_static #(
 
   // The synchronisation manager's clients: the slots, then the software contexts (at
   // least two clients: the manager needs two; a lone client's partner never calls).
-  localparam int unsigned SyncSw = (SyncObjs > 0) ? SyncSwCtx : 0;
+  localparam int unsigned SyncSwRoom = (NumSlots < 32) ? 32 - NumSlots : 0;
+  localparam int unsigned SyncSw = (SyncObjs == 0) ? 0 :
+                                   (SyncSwCtx < SyncSwRoom) ? SyncSwCtx : SyncSwRoom;
   localparam int unsigned SyncUsed = NumSlots + SyncSw;
   localparam int unsigned SyncClients = (SyncUsed > 1) ? SyncUsed : 2;
   logic [SyncClients-1:0]    sync_req_valid, sync_req_ready, sync_rsp_valid, sync_timed,

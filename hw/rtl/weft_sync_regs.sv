@@ -23,16 +23,7 @@ module weft_sync_regs #(
   input  logic        rst_ni,
 
   // ---- global register access (weft_axil_regs) ----
-  /// Write strobe of a global register at reg_addr_i.
-  input  logic        reg_we_i,
-  /// Byte offset in the register window, word aligned.
-  input  logic [15:0] reg_addr_i,
-  /// Write data.
-  input  logic [31:0] reg_wdata_i,
-  /// Write byte strobes.
-  input  logic [3:0]  reg_wstrb_i,
-  /// Read data of the register at reg_addr_i (0 at any other offset).
-  output logic [31:0] reg_rdata_o,
+  `include "weft_global_reg_ports.svh"
 
   // ---- the manager ----
   /// Configure an object now.

@@ -29,16 +29,7 @@ module weft_sync_sw #(
   input  logic                 rst_ni,
 
   // ---- global register access (weft_axil_regs) ----
-  /// Write strobe of a global register at reg_addr_i.
-  input  logic                 reg_we_i,
-  /// Byte offset in the register window, word aligned.
-  input  logic [15:0]          reg_addr_i,
-  /// Write data.
-  input  logic [31:0]          reg_wdata_i,
-  /// Write byte strobes.
-  input  logic [3:0]           reg_wstrb_i,
-  /// Read data of the register at reg_addr_i (0 at any other offset).
-  output logic [31:0]          reg_rdata_o,
+  `include "weft_global_reg_ports.svh"
 
   // ---- the contexts' client ports of weft_sync (context c at bit c) ----
   /// A call waits; held until req_ready_i.
@@ -62,10 +53,12 @@ module weft_sync_sw #(
   /// The answers' statuses, 8 bits each.
   input  logic [NumCtx*8-1:0]  rsp_status_i,
 
-  /// The OS services' interrupt line: an armed context's call is answered.
+  /// The OS services' interrupt line: an armed context's call is answered (a register:
+  /// it goes to an asynchronous interrupt input, so it must not glitch).
   output logic                 irq_o,
   /// The next edge changes no register here but on an answer or a taken call, which
-  /// the manager's own hint covers (a simulator hint).
+  /// the manager's own hint covers (a simulator hint): no register write, and the line
+  /// already follows SYNC_SW_PENDING.
   output logic                 still_o
 );
 
@@ -74,6 +67,7 @@ module weft_sync_sw #(
   localparam int unsigned Stride = weft_osif_pkg::RegSyncCtxCallStride;
 
   logic [NumCtx-1:0]   req_q, busy_q, armed_q, cancel_q;
+  logic                irq_q;
   logic [NumCtx*4-1:0] op_q;
   logic [NumCtx*8-1:0] obj_q, mtx_q, st_q;
   logic [NumCtx*7-1:0] prio_q;
@@ -155,6 +149,12 @@ module weft_sync_sw #(
     end
   end
 
+  // The line follows SYNC_SW_PENDING one cycle later.
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) irq_q <= 1'b0;
+    else irq_q <= pending != '0;
+  end
+
   assign req_valid_o = req_q;
   assign req_op_o    = op_q;
   assign req_obj_o   = obj_q;
@@ -162,8 +162,8 @@ module weft_sync_sw #(
   assign prio_o      = prio_q;
   assign cancel_o    = cancel_q;
   assign flush_o     = wr_flush;
-  assign irq_o       = pending != '0;
-  assign still_o     = !reg_we_i;
+  assign irq_o       = irq_q;
+  assign still_o     = !reg_we_i && irq_q == (pending != '0);
 
   logic unused;
   assign unused = ^reg_wdata_i[31:24];

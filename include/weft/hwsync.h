@@ -13,10 +13,15 @@
  * Software threads call the same objects with weft_hwsem_wait(), weft_hwmutex_lock(),
  * weft_hwcond_wait() and the rest, whose rules are POSIX's (sem_wait(),
  * pthread_mutex_lock(), pthread_cond_wait()...), with results as negative errno values.
- * A pthread calls through one of the manager's software contexts, which it takes at its
- * first call and keeps until it exits or calls weft_hwsync_release(): a call that does not
- * block costs a register write and a read; one that blocks sleeps until the manager's
- * answer raises the OS services' interrupt. Waiters are served by priority
+ * A pthread that waits or locks calls through one of the manager's software contexts,
+ * which it takes at its first such call and keeps until it exits or calls
+ * weft_hwsync_release() (the manager knows a mutex's holder by its context). Posts,
+ * trywaits, signals and broadcasts of a thread without one go through a context the
+ * runtime shares, one at a time, so they never fail for want of a context. A call that
+ * does not block costs a register write and a read; one that blocks sleeps until the
+ * manager's answer raises the OS services' interrupt. These calls are not cancellation
+ * points, and every call must have returned before weft_shutdown() (which hands the
+ * mutexes still held by software threads on to their waiters). Waiters are served by priority
  * (weft_hwsync_set_priority(), a hardware thread's weft_hwthread_attr_t.sync_priority),
  * first come first within one. A mutex held by a thread that exits without unlocking it
  * goes to its next waiter, as one held by a hardware thread that is reset does.
@@ -130,9 +135,11 @@ int weft_hwcond_destroy(weft_hwcond_t *c);
 
 /** @name Calls of software threads
  *  Each returns 0 or a negative errno value. Besides those listed: -EINVAL for a NULL or
- *  dead object (or a wrong one: a semaphore passed as a mutex), -ENODEV when the manager
- *  has no software contexts, -ENOSPC when every context is taken by other threads
- *  (weft_hwsync_contexts()), or a platform error.
+ *  dead object (or a wrong one: a semaphore passed as a mutex), -EINVAL for a timed call
+ *  that would block with a tv_nsec outside 0..999999999, -ENODEV when the manager has no
+ *  software contexts, -ENOSPC for a wait or lock when every context is taken by other
+ *  threads (weft_hwsync_contexts() less the shared one), -EAGAIN when the runtime's
+ *  interrupt thread cannot start, or a platform error (-EIO).
  *  @{ */
 /** @brief sem_post(): count + 1, or the most urgent waiter woken.
  *  @retval -EOVERFLOW the semaphore is at its maximum (unchanged) */

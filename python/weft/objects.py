@@ -14,6 +14,16 @@ from ._native import ffi, lib
 _mq_names = itertools.count()
 
 
+def _timed(call, timeout, what):
+    """A blocking call in slices (call(ms) -> rc): True once it succeeds, False when the
+    timeout passed first; WeftError for any other answer."""
+    rc = wait(call, timeout)
+    if rc == -errno.ETIMEDOUT:
+        return False
+    check(rc, what)
+    return True
+
+
 class _Object:
     """What a resource list needs of an object, and its lifetime: while a hardware thread
     holds it (users > 0) it cannot be closed, since the thread's delegate may be waiting
@@ -52,6 +62,18 @@ class _Object:
             self.close()
 
 
+class _HeldInBlock:
+    """A lock that, as a context manager, is held for the block (listed before _Object,
+    whose own context manager closes the object)."""
+
+    def __enter__(self):
+        self.lock()
+        return self
+
+    def __exit__(self, *exc):
+        self.unlock()
+
+
 class Semaphore(_Object):
     """A POSIX counting semaphore (sem_t)."""
 
@@ -67,11 +89,7 @@ class Semaphore(_Object):
 
     def wait(self, timeout=None):
         """Take one count; False if the timeout passed first."""
-        rc = wait(lambda ms: lib.weft_slice_sem_wait(self._c, ms), timeout)
-        if rc == -errno.ETIMEDOUT:
-            return False
-        check(rc, "sem_wait")
-        return True
+        return _timed(lambda ms: lib.weft_slice_sem_wait(self._c, ms), timeout, "sem_wait")
 
     @property
     def value(self):
@@ -81,7 +99,7 @@ class Semaphore(_Object):
         check(lib.pyweft_sem_destroy(self._c), "sem_destroy")
 
 
-class Mutex(_Object):
+class Mutex(_HeldInBlock, _Object):
     """A pthread mutex (default kind). As a context manager it is held for the block."""
 
     _res_type = lib.WEFT_RES_MUTEX
@@ -93,21 +111,11 @@ class Mutex(_Object):
 
     def lock(self, timeout=None):
         """False if the timeout passed first."""
-        rc = wait(lambda ms: lib.weft_slice_mutex_lock(self._c, ms), timeout)
-        if rc == -errno.ETIMEDOUT:
-            return False
-        check(rc, "pthread_mutex_lock")
-        return True
+        return _timed(lambda ms: lib.weft_slice_mutex_lock(self._c, ms),
+                      timeout, "pthread_mutex_lock")
 
     def unlock(self):
         check(lib.pyweft_mutex_unlock(self._c), "pthread_mutex_unlock")
-
-    def __enter__(self):
-        self.lock()
-        return self
-
-    def __exit__(self, *exc):
-        self.unlock()
 
     def _destroy(self):
         check(lib.pyweft_mutex_destroy(self._c), "pthread_mutex_destroy")
@@ -132,11 +140,8 @@ class Cond(_Object):
     def wait(self, mutex, timeout=None):
         """mutex must be held; it is held again on return. False if the timeout passed.
         A wake-up may be spurious, as with any condition wait: check the condition."""
-        rc = wait(lambda ms: lib.weft_slice_cond_wait(self._c, mutex._c, ms), timeout)
-        if rc == -errno.ETIMEDOUT:
-            return False
-        check(rc, "pthread_cond_wait")
-        return True
+        return _timed(lambda ms: lib.weft_slice_cond_wait(self._c, mutex._c, ms),
+                      timeout, "pthread_cond_wait")
 
     def _destroy(self):
         check(lib.pyweft_cond_destroy(self._c), "pthread_cond_destroy")
@@ -156,11 +161,8 @@ class Mailbox(_Object):
     def put(self, word, timeout=None):
         """False if the timeout passed while the mailbox was full."""
         word = u32(word, "a mailbox word")
-        rc = wait(lambda ms: lib.weft_mbox_timedput(self._c, word, ms), timeout)
-        if rc == -errno.ETIMEDOUT:
-            return False
-        check(rc, "weft_mbox_put")
-        return True
+        return _timed(lambda ms: lib.weft_mbox_timedput(self._c, word, ms),
+                      timeout, "weft_mbox_put")
 
     def get(self, timeout=None):
         """The next word; None if the timeout passed while the mailbox was empty."""
@@ -254,11 +256,8 @@ class HwSemaphore(_HwObject):
 
     def wait(self, timeout=None):
         """Take one count; False if the timeout passed first."""
-        rc = wait(lambda ms: lib.pyweft_hwsem_wait(self._obj(), ms), timeout)
-        if rc == -errno.ETIMEDOUT:
-            return False
-        check(rc, "weft_hwsem_wait")
-        return True
+        return _timed(lambda ms: lib.pyweft_hwsem_wait(self._obj(), ms),
+                      timeout, "weft_hwsem_wait")
 
     def trywait(self):
         """Take one count if there is one; False if not."""
@@ -278,7 +277,7 @@ class HwSemaphore(_HwObject):
         check(lib.weft_hwsem_destroy(self._c), "weft_hwsem_destroy")
 
 
-class HwMutex(_HwObject):
+class HwMutex(_HeldInBlock, _HwObject):
     """A mutex in the fabric: kind "normal", "recursive" or "errorcheck"; inherit: its
     holder's calls take the priority of its most urgent waiter. As a context manager it is
     held for the block."""
@@ -297,11 +296,8 @@ class HwMutex(_HwObject):
 
     def lock(self, timeout=None):
         """False if the timeout passed first."""
-        rc = wait(lambda ms: lib.pyweft_hwmutex_lock(self._obj(), ms), timeout)
-        if rc == -errno.ETIMEDOUT:
-            return False
-        check(rc, "weft_hwmutex_lock")
-        return True
+        return _timed(lambda ms: lib.pyweft_hwmutex_lock(self._obj(), ms),
+                      timeout, "weft_hwmutex_lock")
 
     def unlock(self):
         check(lib.weft_hwmutex_unlock(self._obj()), "weft_hwmutex_unlock")
@@ -312,13 +308,6 @@ class HwMutex(_HwObject):
         d = ffi.new("unsigned *")
         check(lib.weft_hwmutex_depth(self._obj(), d), "weft_hwmutex_depth")
         return d[0]
-
-    def __enter__(self):
-        self.lock()
-        return self
-
-    def __exit__(self, *exc):
-        self.unlock()
 
     def _destroy(self):
         check(lib.weft_hwmutex_destroy(self._c), "weft_hwmutex_destroy")
@@ -342,11 +331,8 @@ class HwCond(_HwObject):
     def wait(self, mutex, timeout=None):
         """mutex must be held; it is held again on return. False if the timeout passed.
         A wake-up may be spurious, as with any condition wait: check the condition."""
-        rc = wait(lambda ms: lib.pyweft_hwcond_wait(self._obj(), mutex._obj(), ms), timeout)
-        if rc == -errno.ETIMEDOUT:
-            return False
-        check(rc, "weft_hwcond_wait")
-        return True
+        return _timed(lambda ms: lib.pyweft_hwcond_wait(self._obj(), mutex._obj(), ms),
+                      timeout, "weft_hwcond_wait")
 
     def _destroy(self):
         check(lib.weft_hwcond_destroy(self._c), "weft_hwcond_destroy")

@@ -33,8 +33,11 @@ class Caller
     template <typename F> explicit Caller(F f) : thread_([this, f] { rc_ = f(), done_ = true; }) {}
     ~Caller()
     {
-        if (thread_.joinable())
+        // A call that never returned has failed its test already; do not hang on it.
+        if (thread_.joinable() && done_)
             thread_.join();
+        else if (thread_.joinable())
+            thread_.detach();
     }
     bool Done() const { return done_; }
     // Wait up to ms for the call to return; its result, or 1 if it has not.
@@ -164,56 +167,140 @@ TEST_F(HwSync, AThreadThatExitsHoldingAMutexHandsItOn)
 {
     weft_hwmutex_t *m = Mutex();
     StartCalls(0, {{WEFT_RES_HWMUTEX, m}});
-    std::thread([m] { EXPECT_EQ(weft_hwmutex_lock(m), 0); }).join();
-    // The exit gave the context back, and the mutex with it.
-    EXPECT_EQ(Call(0, WEFT_OSIF_CMD_MUTEX_LOCK, kH).status, WEFT_OSIF_OK);
+    std::atomic<bool> locked{false}, go{false};
+    std::thread holder([&] {
+        EXPECT_EQ(weft_hwmutex_lock(m), 0);
+        locked = true;
+        while (!go)
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    });
+    while (!locked)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    Issue(0, WEFT_OSIF_CMD_MUTEX_LOCK, kH);
+    EXPECT_FALSE(Collect(0, 50).arrived) << "two holders";
+    go = true;
+    holder.join();
+    // The exit gave the context back, and the mutex to its waiter.
+    EXPECT_EQ(Collect(0).status, WEFT_OSIF_OK) << "the mutex died with its holder";
     EXPECT_EQ(Call(0, WEFT_OSIF_CMD_MUTEX_UNLOCK, kH).status, WEFT_OSIF_OK);
 }
 
-TEST_F(HwSync, MostUrgentPthreadFirst)
+TEST_F(HwSync, MostUrgentPthreadFirstThenFirstCome)
 {
     weft_hwsem_t *s = Sem(0, 4);
-    Caller late([this, s] {
-        weft_hwsync_set_priority(w_, 20);
-        return weft_hwsem_wait(s);
-    });
+    auto waiter = [this, s](unsigned prio) {
+        return [this, s, prio] {
+            int rc = weft_hwsync_set_priority(w_, prio);
+            return rc != 0 ? rc : weft_hwsem_wait(s);
+        };
+    };
+    // First at 20, then another at 20, then one at 2.
+    Caller first(waiter(20));
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    Caller urgent([this, s] {
-        weft_hwsync_set_priority(w_, 2);
-        return weft_hwsem_wait(s);
-    });
+    Caller second(waiter(20));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    Caller urgent(waiter(2));
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     EXPECT_EQ(weft_hwsync_set_priority(w_, 128), -EINVAL);
     EXPECT_EQ(weft_hwsem_post(s), 0);
-    EXPECT_EQ(urgent.Result(), 0) << "the more urgent pthread, which came later, was not woken";
-    EXPECT_FALSE(late.Done());
+    EXPECT_EQ(urgent.Result(), 0) << "the more urgent pthread, which came last, was not woken";
+    EXPECT_FALSE(first.Done() || second.Done());
     EXPECT_EQ(weft_hwsem_post(s), 0);
-    EXPECT_EQ(late.Result(), 0);
+    EXPECT_EQ(first.Result(), 0) << "within a priority, the first to wait goes first";
+    EXPECT_FALSE(second.Done());
+    EXPECT_EQ(weft_hwsem_post(s), 0);
+    EXPECT_EQ(second.Result(), 0);
 }
 
-TEST_F(HwSync, ContextsRunOutAndComeBack)
+TEST_F(HwSync, ContextsRunOutForBlockingCallsButNeverForPosts)
 {
     weft_hwsem_t *s = Sem(0, 64);
-    unsigned n = weft_hwsync_contexts(w_);
-    ASSERT_GT(n, 0u);
-    // This thread and n - 1 others each hold a context (a blocked wait, or none).
-    ASSERT_EQ(weft_hwsem_trywait(s), -EAGAIN);
+    const unsigned n = weft_hwsync_contexts(w_);
+    ASSERT_GE(n, 2u);
+    // Posts and trywaits of a thread without a context go through the shared one.
+    EXPECT_EQ(weft_hwsem_trywait(s), -EAGAIN);
+    // n - 1 threads hold the other contexts, each blocked in a wait.
     std::vector<std::unique_ptr<Caller>> holders;
     for (unsigned i = 1; i < n; i++)
         holders.push_back(std::make_unique<Caller>([s] { return weft_hwsem_wait(s); }));
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    Caller one_more([s] { return weft_hwsem_trywait(s); });
-    EXPECT_EQ(one_more.Result(), -ENOSPC) << "more pthreads than contexts";
-    for (unsigned i = 1; i < n; i++)
+    Caller one_more([s] { return weft_hwsem_wait(s); });
+    EXPECT_EQ(one_more.Result(), -ENOSPC) << "more blocked pthreads than contexts";
+    Caller poster([s] { return weft_hwsem_post(s); });
+    EXPECT_EQ(poster.Result(), 0) << "a post needs no context of its own";
+    for (unsigned i = 2; i < n; i++)
         EXPECT_EQ(weft_hwsem_post(s), 0);
     for (auto &h : holders)
         EXPECT_EQ(h->Result(), 0);
     holders.clear(); // their contexts are given back as they exit
-    Caller again([s] { return weft_hwsem_trywait(s); });
-    EXPECT_EQ(again.Result(), -EAGAIN) << "a context of an exited thread was not given back";
     EXPECT_EQ(Value(s), 0u);
+    EXPECT_EQ(weft_hwsem_post(s), 0);
+    Caller again([s] { return weft_hwsem_wait(s); });
+    EXPECT_EQ(again.Result(), 0) << "a context of an exited thread was not given back";
     EXPECT_EQ(weft_hwsync_release(w_), 0);
     EXPECT_EQ(weft_hwsync_release(w_), 0) << "released twice";
+}
+
+TEST_F(HwSync, AWaitAfterATimeoutIsNotCancelled)
+{
+    weft_hwsem_t *s = Sem(0, 4);
+    timespec t = In(30);
+    EXPECT_EQ(weft_hwsem_timedwait(s, &t), -ETIMEDOUT);
+    Caller poster([s] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        return weft_hwsem_post(s);
+    });
+    EXPECT_EQ(weft_hwsem_wait(s), 0) << "the timed-out wait left the context cancelled";
+    EXPECT_EQ(poster.Result(), 0);
+}
+
+TEST_F(HwSync, ATimeThatIsNoTimeIsRefusedOnlyWhenTheCallWouldBlock)
+{
+    weft_hwsem_t *s = Sem(1, 4);
+    weft_hwmutex_t *m = Mutex();
+    timespec bad = In(1000);
+    bad.tv_nsec = 1000000000L;
+    EXPECT_EQ(weft_hwsem_timedwait(s, &bad), 0) << "the count was there";
+    EXPECT_EQ(weft_hwsem_timedwait(s, &bad), -EINVAL);
+    EXPECT_EQ(Value(s), 0u);
+    EXPECT_EQ(weft_hwsem_post(s), 0) << "the refused wait left the runtime unusable";
+    EXPECT_EQ(Value(s), 1u);
+    EXPECT_EQ(weft_hwmutex_timedlock(m, &bad), 0);
+    Caller other([m, bad] { return weft_hwmutex_timedlock(m, &bad); });
+    EXPECT_EQ(other.Result(), -EINVAL);
+    EXPECT_EQ(weft_hwmutex_unlock(m), 0);
+}
+
+TEST_F(HwSync, PthreadsExcludeEachOtherOnAHardwareMutex)
+{
+    weft_hwmutex_t *m = Mutex();
+    const unsigned n = weft_hwsync_contexts(w_) - 1; // every context but the shared one
+    ASSERT_GE(n, 2u);
+    constexpr unsigned kRounds = 150;
+    unsigned counter = 0;
+    std::atomic<unsigned> inside{0}, overlaps{0}, errors{0};
+    std::vector<std::thread> threads;
+    for (unsigned k = 0; k < n; k++)
+        threads.emplace_back([&] {
+            for (unsigned r = 0; r < kRounds; r++) {
+                if (weft_hwmutex_lock(m) != 0) {
+                    errors++;
+                    continue;
+                }
+                if (inside++ != 0)
+                    overlaps++;
+                counter = counter + 1;
+                inside--;
+                if (weft_hwmutex_unlock(m) != 0)
+                    errors++;
+            }
+        });
+    for (auto &t : threads)
+        t.join();
+    EXPECT_EQ(errors.load(), 0u);
+    EXPECT_EQ(overlaps.load(), 0u) << "two holders at once";
+    EXPECT_EQ(counter, n * kRounds);
+    EXPECT_EQ(Depth(m), 0u);
 }
 
 TEST_F(HwSync, SoftwareCallsOnWrongObjectsAreRefused)
