@@ -141,14 +141,34 @@ static int destroy(weft_hwobj_t *o)
 }
 
 /* SYNC_STATE of an object. */
-static int state(weft_hwobj_t *o, uint32_t *st)
+/* Register reg (SYNC_STATE or SYNC_WAITERS) of an object. */
+static int inspect(weft_hwobj_t *o, uint32_t reg, uint32_t *v)
 {
     weft_t *w = o->w;
     pthread_mutex_lock(&w->hwobj_lock);
     int rc = w->platform->ops->mmio_write(w->platform, WEFT_REG_SYNC_INSPECT, o->index);
     if (rc == 0)
-        rc = w->platform->ops->mmio_read(w->platform, WEFT_REG_SYNC_STATE, st);
+        rc = w->platform->ops->mmio_read(w->platform, reg, v);
     pthread_mutex_unlock(&w->hwobj_lock);
+    return rc;
+}
+
+static int state(weft_hwobj_t *o, uint32_t *st)
+{
+    return inspect(o, WEFT_REG_SYNC_STATE, st);
+}
+
+int weft_hwsync_waiters(const void *object, unsigned *waiters)
+{
+    weft_hwobj_t *o = NULL;
+    for (unsigned t = WEFT_SYNC_TYPE_SEM; t <= WEFT_SYNC_TYPE_COND && !o; t++)
+        o = weft_hwobj_live(object, t);
+    if (!o || !waiters)
+        return -EINVAL;
+    uint32_t bits = 0;
+    int rc = inspect(o, WEFT_REG_SYNC_WAITERS, &bits);
+    if (rc == 0)
+        *waiters = (unsigned)__builtin_popcount(bits);
     return rc;
 }
 

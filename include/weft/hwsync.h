@@ -47,6 +47,16 @@ typedef struct weft_hwcond weft_hwcond_t;
 /** @brief Objects the fabric's synchronisation manager holds (0: it has none). */
 unsigned weft_hwsync_objects(weft_t *w);
 
+/**
+ * @brief Threads blocked on a hardware object now: hardware and software ones, waiting
+ *        for a semaphore, for a mutex, or on a condition (a condition's waiters that
+ *        were signalled and wait for its mutex count for the mutex).
+ * @param object a weft_hwsem_t, weft_hwmutex_t or weft_hwcond_t
+ * @retval 0 success, *waiters set
+ * @retval -EINVAL NULL or not a live object
+ */
+int weft_hwsync_waiters(const void *object, unsigned *waiters);
+
 /** @brief Software threads that can call the manager's objects at once: its software
  *  contexts (0: software threads cannot call them). */
 unsigned weft_hwsync_contexts(weft_t *w);

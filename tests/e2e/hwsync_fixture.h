@@ -6,6 +6,7 @@
 #include "e2e_fixture.h"
 
 #include <pthread.h>
+#include <unistd.h>
 
 #include <algorithm>
 
@@ -41,6 +42,19 @@ class HwSync : public Fabric
         unsigned v = 0;
         EXPECT_EQ(weft_hwsem_getvalue(s, &v), 0);
         return v;
+    }
+    // Wait until n threads are blocked on the object (hardware or software); false if
+    // that did not happen within 20 s.
+    bool AwaitWaiters(const void *object, unsigned n)
+    {
+        for (int i = 0; i < 20000; i++) {
+            unsigned got = 0;
+            EXPECT_EQ(weft_hwsync_waiters(object, &got), 0);
+            if (got == n)
+                return true;
+            usleep(1000);
+        }
+        return false;
     }
     unsigned Depth(weft_hwmutex_t *m)
     {

@@ -132,8 +132,10 @@ TEST_F(HwSync, SoftwareConditionWaitIsSignalledByAHardwareThread)
     weft_hwcond_t *c = Cond();
     StartCalls(0, {{WEFT_RES_HWMUTEX, m}, {WEFT_RES_HWCOND, c}});
     EXPECT_EQ(weft_hwcond_wait(c, m), -EPERM) << "a wait without the mutex";
-    Caller waiter([c, m] {
+    std::atomic<bool> locked{false};
+    Caller waiter([c, m, &locked] {
         int rc = weft_hwmutex_lock(m);
+        locked = true;
         if (rc == 0)
             rc = weft_hwcond_wait(c, m);
         int depth_rc = 0;
@@ -144,8 +146,9 @@ TEST_F(HwSync, SoftwareConditionWaitIsSignalledByAHardwareThread)
         int un = weft_hwmutex_unlock(m);
         return rc != 0 ? rc : un;
     });
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
-    // The waiter gave the mutex up while it waits.
+    while (!locked)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    // The thread gets the mutex once the waiter's wait has given it up.
     EXPECT_EQ(Call(0, WEFT_OSIF_CMD_MUTEX_LOCK, kH).status, WEFT_OSIF_OK);
     EXPECT_EQ(Call(0, WEFT_OSIF_CMD_COND_SIGNAL, kH + 1).status, WEFT_OSIF_OK);
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -196,11 +199,11 @@ TEST_F(HwSync, MostUrgentPthreadFirstThenFirstCome)
     };
     // First at 20, then another at 20, then one at 2.
     Caller first(waiter(20));
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    ASSERT_TRUE(AwaitWaiters(s, 1));
     Caller second(waiter(20));
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    ASSERT_TRUE(AwaitWaiters(s, 2));
     Caller urgent(waiter(2));
-    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    ASSERT_TRUE(AwaitWaiters(s, 3));
     EXPECT_EQ(weft_hwsync_set_priority(w_, 128), -EINVAL);
     EXPECT_EQ(weft_hwsem_post(s), 0);
     EXPECT_EQ(urgent.Result(), 0) << "the more urgent pthread, which came last, was not woken";
@@ -223,7 +226,7 @@ TEST_F(HwSync, ContextsRunOutForBlockingCallsButNeverForPosts)
     std::vector<std::unique_ptr<Caller>> holders;
     for (unsigned i = 1; i < n; i++)
         holders.push_back(std::make_unique<Caller>([s] { return weft_hwsem_wait(s); }));
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    ASSERT_TRUE(AwaitWaiters(s, n - 1));
     Caller one_more([s] { return weft_hwsem_wait(s); });
     EXPECT_EQ(one_more.Result(), -ENOSPC) << "more blocked pthreads than contexts";
     Caller poster([s] { return weft_hwsem_post(s); });

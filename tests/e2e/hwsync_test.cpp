@@ -129,6 +129,10 @@ TEST_F(HwSync, BroadcastWakesEveryWaiter)
         Issue(s, WEFT_OSIF_CMD_COND_WAIT, kH + 1, {kH});
     }
     StartCalls(3, res);
+    // Slot 3 gets the mutex only once the last waiter's wait has released it: then all
+    // three wait on the condition.
+    EXPECT_EQ(Call(3, WEFT_OSIF_CMD_MUTEX_LOCK, kH).status, WEFT_OSIF_OK);
+    EXPECT_EQ(Call(3, WEFT_OSIF_CMD_MUTEX_UNLOCK, kH).status, WEFT_OSIF_OK);
     EXPECT_EQ(Call(3, WEFT_OSIF_CMD_COND_BROADCAST, kH + 1).status, WEFT_OSIF_OK);
     // One at a time: each answered waiter holds the mutex until it unlocks.
     std::vector<bool> done(3, false);
@@ -164,7 +168,7 @@ TEST_F(HwSync, MostUrgentWaiterFirst)
     StartCalls(3, res, "poster");
     for (unsigned w = 0; w < 3; w++) {
         Issue(w, WEFT_OSIF_CMD_SEM_WAIT, kH);
-        EXPECT_FALSE(Collect(w, 50).arrived);
+        ASSERT_TRUE(AwaitWaiters(s, w + 1)) << "slot " << w << " did not block";
     }
     for (unsigned expect : {2u, 0u, 1u}) {
         EXPECT_EQ(Call(3, WEFT_OSIF_CMD_SEM_POST, kH).status, WEFT_OSIF_OK);
