@@ -52,6 +52,7 @@ unsigned weft_hwsync_objects(weft_t *w);
  *        for a semaphore, for a mutex, or on a condition (a condition's waiters that
  *        were signalled and wait for its mutex count for the mutex).
  * @param object a weft_hwsem_t, weft_hwmutex_t or weft_hwcond_t
+ * @param waiters receives their number
  * @retval 0 success, *waiters set
  * @retval -EINVAL NULL or not a live object
  */
