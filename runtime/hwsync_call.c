@@ -184,20 +184,17 @@ static int ctx_get(weft_t *w, bool take, weft_swctx_t **out)
         return 0;
     }
     pthread_mutex_lock(&w->swctx_lock);
-    int rc = svc_start(w);
-    for (unsigned i = 0; i < w->num_swctx && rc == 0 && !c; i++) {
+    for (unsigned i = 0; i < w->num_swctx && !c; i++) {
         if (!w->swctx[i].used) {
             c = &w->swctx[i];
             c->used = true;
         }
     }
     pthread_mutex_unlock(&w->swctx_lock);
-    if (rc != 0)
-        return rc;
     if (!c)
         return -ENOSPC;
     c->prio = 0;
-    rc = reg_write(w, WEFT_REG_SYNC_CTX_CTRL(c->index), 0);
+    int rc = reg_write(w, WEFT_REG_SYNC_CTX_CTRL(c->index), 0);
     if (rc == 0 && pthread_setspecific(w->swctx_key, c) != 0)
         rc = -ENOMEM;
     if (rc != 0) {
@@ -249,8 +246,10 @@ static int await_answer(weft_t *w, weft_swctx_t *c, const struct timespec *absti
     const unsigned i = c->index;
     pthread_mutex_lock(&w->swctx_lock);
     c->answered = false;
+    int rc = svc_start(w); /* the first call that has to wait starts it */
     pthread_mutex_unlock(&w->swctx_lock);
-    int rc = reg_write(w, WEFT_REG_SYNC_SW_ARM, 1u << i);
+    if (rc == 0)
+        rc = reg_write(w, WEFT_REG_SYNC_SW_ARM, 1u << i);
     if (rc != 0)
         return rc;
     pthread_mutex_lock(&w->swctx_lock);
@@ -336,14 +335,9 @@ static int call(weft_t *w, unsigned op, unsigned obj, unsigned mtx, bool own,
     if (c) {
         rc = ctx_call(w, c, word, abstime);
     } else {
-        pthread_mutex_lock(&w->swctx_lock);
-        rc = svc_start(w);
-        pthread_mutex_unlock(&w->swctx_lock);
-        if (rc == 0) {
-            pthread_mutex_lock(&w->shared_lock);
-            rc = ctx_call(w, &w->swctx[0], word, NULL);
-            pthread_mutex_unlock(&w->shared_lock);
-        }
+        pthread_mutex_lock(&w->shared_lock);
+        rc = ctx_call(w, &w->swctx[0], word, NULL);
+        pthread_mutex_unlock(&w->shared_lock);
     }
     pthread_setcancelstate(cancel_state, NULL);
     return rc;
