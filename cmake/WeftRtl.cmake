@@ -25,6 +25,10 @@ set(WEFT_STATIC_RTL_MODULES
   weft_sync
   weft_sync_regs
   weft_sync_sw
+  weft_sched
+  weft_tm
+  weft_tm_regs
+  weft_tm_events
   weft_static)
 set(WEFT_STATIC_RTL_SOURCES ${WEFT_OSIF_PKG_SV})
 foreach(_m IN LISTS WEFT_STATIC_RTL_MODULES)

@@ -8,7 +8,7 @@
  * block (the manager answers a cycle after it takes a call). Otherwise the thread arms its
  * context and sleeps; the manager's answer raises the OS services' interrupt line, and
  * one interrupt thread per runtime reads the answers of the pending contexts and wakes
- * their threads. A timed call is timed here, in the caller's clock: when the time passes,
+ * their threads (svc.c). A timed call is timed here, in the caller's clock: when the time passes,
  * the thread sets its context's CANCEL and waits for the answer, which is CANCELED unless
  * the call was served first (a condition wait answers once it holds its mutex again).
  */
@@ -61,41 +61,21 @@ static void deliver(weft_t *w, unsigned i, int rc, uint32_t v)
     pthread_mutex_unlock(&w->swctx_lock);
 }
 
-/* The interrupt thread: wakes the threads whose armed contexts have their answers. Should
- * the line fail, it goes on reading SYNC_SW_PENDING every millisecond. */
-static void *svc_main(void *arg)
+void weft_swctx_service(weft_t *w)
 {
-    weft_t *w = arg;
-    const unsigned line = WEFT_IRQ_LINE_SVC(w->num_slots);
-    sigset_t all;
-    sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, NULL); /* signals are the application's threads' */
-    pthread_setname_np(pthread_self(), "weft-hwsync");
-    bool polling = false;
-    while (!atomic_load(&w->svc_stop)) {
-        int rc = w->platform->ops->irq_wait(w->platform, line, polling ? 1 : WEFT_IRQ_WAIT_MS);
-        if (rc == -ECANCELED || (rc == -ETIMEDOUT && !polling))
+    if (w->num_swctx == 0)
+        return;
+    uint32_t pend = 0;
+    if (reg_read(w, WEFT_REG_SYNC_SW_PENDING, &pend) != 0 || pend == 0)
+        return;
+    (void)reg_write(w, WEFT_REG_SYNC_SW_PENDING, pend); /* disarm: the line drops */
+    for (unsigned i = 0; i < w->num_swctx; i++) {
+        if (!(pend & 1u << i))
             continue;
-        if (rc != 0 && rc != -ETIMEDOUT && !polling) {
-            weft_log(w,
-                     "hardware synchronisation: waiting for the interrupt line failed (%d); "
-                     "polling for answers every millisecond from now on",
-                     rc);
-            polling = true;
-        }
-        uint32_t pend = 0;
-        if (reg_read(w, WEFT_REG_SYNC_SW_PENDING, &pend) != 0 || pend == 0)
-            continue;
-        (void)reg_write(w, WEFT_REG_SYNC_SW_PENDING, pend); /* disarm: the line drops */
-        for (unsigned i = 0; i < w->num_swctx; i++) {
-            if (!(pend & 1u << i))
-                continue;
-            uint32_t v = 0;
-            int rrc = reg_read(w, WEFT_REG_SYNC_CTX_CALL(i), &v);
-            deliver(w, i, rrc, v);
-        }
+        uint32_t v = 0;
+        int rrc = reg_read(w, WEFT_REG_SYNC_CTX_CALL(i), &v);
+        deliver(w, i, rrc, v);
     }
-    return NULL;
 }
 
 int weft_swctx_probe(weft_t *w, unsigned n)
@@ -124,7 +104,6 @@ int weft_swctx_probe(weft_t *w, unsigned n)
     if (n >= 2)
         w->swctx[0].used = true;
     w->num_swctx = n;
-    atomic_init(&w->svc_stop, false);
     /* An earlier runtime's contexts may still be armed, in a call, or hold mutexes. */
     const uint32_t all = n == 32 ? UINT32_MAX : (1u << n) - 1u;
     int rc = reg_write(w, WEFT_REG_SYNC_SW_FLUSH, all);
@@ -139,14 +118,6 @@ void weft_swctx_fini(weft_t *w)
 {
     if (w->num_swctx == 0)
         return;
-    pthread_mutex_lock(&w->swctx_lock);
-    bool started = w->svc_started;
-    pthread_mutex_unlock(&w->swctx_lock);
-    if (started) {
-        atomic_store(&w->svc_stop, true);
-        w->platform->ops->irq_cancel(w->platform, WEFT_IRQ_LINE_SVC(w->num_slots));
-        pthread_join(w->svc_thread, NULL);
-    }
     /* Threads that still hold contexts keep nothing of the runtime from now on, and the
      * mutexes they hold in the fabric are handed on. */
     pthread_key_delete(w->swctx_key);
@@ -159,17 +130,6 @@ void weft_swctx_fini(weft_t *w)
     free(w->swctx);
     w->swctx = NULL;
     w->num_swctx = 0;
-}
-
-/* Start the interrupt thread if it is not running. Caller holds swctx_lock. */
-static int svc_start(weft_t *w)
-{
-    if (w->svc_started)
-        return 0;
-    if (pthread_create(&w->svc_thread, NULL, svc_main, w) != 0)
-        return -EAGAIN;
-    w->svc_started = true;
-    return 0;
 }
 
 /* The calling thread's context, taken now if it has none (take: else NULL and 0). */
@@ -246,8 +206,8 @@ static int await_answer(weft_t *w, weft_swctx_t *c, const struct timespec *absti
     const unsigned i = c->index;
     pthread_mutex_lock(&w->swctx_lock);
     c->answered = false;
-    int rc = svc_start(w); /* the first call that has to wait starts it */
     pthread_mutex_unlock(&w->swctx_lock);
+    int rc = weft_svc_start(w); /* the first call that has to wait starts it */
     if (rc == 0)
         rc = reg_write(w, WEFT_REG_SYNC_SW_ARM, 1u << i);
     if (rc != 0)

@@ -123,6 +123,8 @@ int weft_init(weft_t **out, weft_platform_t *platform)
     pthread_mutex_init(&w->lock, NULL);
     pthread_mutex_init(&w->cycle_lock, NULL);
     pthread_mutex_init(&w->log_lock, NULL);
+    pthread_mutex_init(&w->svc_lock, NULL);
+    atomic_init(&w->svc_stop, false);
 
     for (unsigned s = 0; s < n && rc == 0; s++) {
         rc = weft_slot_stop(platform, s);
@@ -142,12 +144,16 @@ int weft_init(weft_t **out, weft_platform_t *platform)
     if (rc == 0)
         rc = weft_hwsync_probe(w);
     if (rc == 0)
+        rc = weft_tm_probe(w);
+    if (rc == 0)
         rc = weft_dma_init(&w->dma, &region);
     if (rc == 0 && (rc = weft_trace_init(w)) != 0)
         weft_dma_fini(&w->dma);
     if (rc != 0) {
+        weft_tm_fini(w);
         weft_hwsync_fini(w);
         free(w->links);
+        pthread_mutex_destroy(&w->svc_lock);
         pthread_mutex_destroy(&w->log_lock);
         pthread_mutex_destroy(&w->cycle_lock);
         pthread_mutex_destroy(&w->lock);
@@ -185,8 +191,11 @@ void weft_shutdown(weft_t *w)
 
     weft_trace_fini(w);
     weft_dma_fini(&w->dma);
+    weft_svc_stop(w);
+    weft_tm_fini(w);
     weft_hwsync_fini(w);
     free(w->links);
+    pthread_mutex_destroy(&w->svc_lock);
     pthread_mutex_destroy(&w->log_lock);
     pthread_mutex_destroy(&w->cycle_lock);
     pthread_mutex_destroy(&w->lock);

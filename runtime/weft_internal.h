@@ -57,12 +57,14 @@ struct weft {
     pthread_mutex_t hwobj_lock; /**< guards hwobj[].type and SYNC_CFG/SYNC_INSPECT pairs */
     struct weft_swctx *swctx;   /**< the manager's software contexts (hwsync_call.c) */
     unsigned num_swctx;
-    pthread_mutex_t swctx_lock;  /**< guards swctx[].used, .answered, .status; svc_* */
+    pthread_mutex_t swctx_lock;  /**< guards swctx[].used, .answered, .status */
     pthread_mutex_t shared_lock; /**< one call at a time on the shared context (swctx[0]) */
     pthread_key_t swctx_key;     /**< the calling thread's context; released at its exit */
-    pthread_t svc_thread;        /**< waits on the OS services' interrupt line */
+    pthread_mutex_t svc_lock;    /**< guards svc_started */
+    pthread_t svc_thread;        /**< waits on the OS services' interrupt line (svc.c) */
     bool svc_started;
     atomic_bool svc_stop;
+    struct weft_tm *tm;       /**< the thread manager and the managed threads (mthread.c) */
     struct weft_trace *trace; /**< thread-timeline recording (trace.c) */
 };
 
@@ -170,8 +172,20 @@ typedef struct weft_swctx {
 int weft_hwsync_probe(weft_t *w);
 /** Set up the software contexts (SYNC_INFO's count), each reset in the fabric. */
 int weft_swctx_probe(weft_t *w, unsigned n);
-/** Stop the interrupt thread and free the contexts. */
+/** Free the contexts (weft_svc_stop() first). */
 void weft_swctx_fini(weft_t *w);
+/** Wake the threads whose armed contexts have their answers (the interrupt thread). */
+void weft_swctx_service(weft_t *w);
+/** Start the OS services' interrupt thread if it is not running (svc.c). */
+int weft_svc_start(weft_t *w);
+/** Stop it, if it runs. */
+void weft_svc_stop(weft_t *w);
+/** Read the thread manager's size (TM_INFO) and set it up (mthread.c). */
+int weft_tm_probe(weft_t *w);
+/** Free what weft_tm_probe() set up (weft_svc_stop() first). */
+void weft_tm_fini(weft_t *w);
+/** Follow a change of the thread manager's decision (the interrupt thread). */
+void weft_tm_service(weft_t *w);
 /** Free what weft_hwsync_probe() set up. */
 void weft_hwsync_fini(weft_t *w);
 /** Whether handle is a live object of w of the type a WEFT_RES_HW* resource names. */

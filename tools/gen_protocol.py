@@ -117,6 +117,9 @@ def validate(spec):
     if "sync_calls" in spec:
         _check_codes("sync_calls.ops", spec["sync_calls"]["ops"], 4)
         _require(spec["sync_calls"].get("no_object") == 0xFF, "sync_calls.no_object: must be 0xFF")
+    if "tm_calls" in spec:
+        _check_codes("tm_calls.ops", spec["tm_calls"]["ops"], 4)
+        _check_codes("tm_calls.states", spec["tm_calls"]["states"], 3)
     bits = set()
     for sig in spec.get("signals", []):
         _require(isinstance(sig.get("bit"), int) and 0 <= sig["bit"] < 32 and sig["bit"] not in bits,
@@ -238,6 +241,14 @@ def c_header(spec, src):
         for o in spec["sync_calls"]["ops"]:
             w(f"#define WEFT_SYNC_OP_{o['name']} {o['code']}u /**< {_doc(o.get('doc', ''))} */")
         w(f"#define WEFT_SYNC_NO_OBJECT {spec['sync_calls']['no_object']:#x}u /**< an object index that names none */")
+        end_group()
+        w("")
+    if "tm_calls" in spec:
+        group("Thread manager commands", "Commands of the thread manager (TM_CMD [3:0]) and its threads' states.")
+        for o in spec["tm_calls"]["ops"]:
+            w(f"#define WEFT_TM_OP_{o['name']} {o['code']}u /**< {_doc(o.get('doc', ''))} */")
+        for o in spec["tm_calls"]["states"]:
+            w(f"#define WEFT_TM_STATE_{o['name']} {o['code']}u /**< {_doc(o.get('doc', ''))} */")
         end_group()
         w("")
     w("/** What the protocol says about one command. */")
@@ -469,6 +480,12 @@ def sv_package(spec, src):
         w(f"  localparam logic [3:0] SyncOp{camel(o['name'])} = 4'd{o['code']};")
     if "sync_calls" in spec:
         w(f"  localparam logic [7:0] SyncNoObject = 8'h{spec['sync_calls']['no_object']:02x};")
+        w("")
+    for o in spec.get("tm_calls", {}).get("ops", []):
+        w(f"  localparam logic [3:0] TmOp{camel(o['name'])} = 4'd{o['code']};")
+    for o in spec.get("tm_calls", {}).get("states", []):
+        w(f"  localparam logic [2:0] TmState{camel(o['name'])} = 3'd{o['code']};")
+    if "tm_calls" in spec:
         w("")
     for f in spec["memif"]["command_word0"]:
         w(f"  localparam int unsigned Memif{camel(f['name'])}Lsb = {f['lsb']};")

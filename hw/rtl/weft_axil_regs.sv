@@ -78,6 +78,8 @@ module weft_axil_regs #(
   /// Hold edges a simulator skipped before this one (0 on a board): the CYCLE counter
   /// counts them too (docs/architecture.md, "Holding").
   input  logic [31:0]              skip_i,
+  /// The CYCLE counter's low bits (the thread manager stamps events with them).
+  output logic [15:0]              cycle_o,
   /// No transaction in progress or offered: the next edge changes no register here but
   /// the CYCLE counter.
   output logic                     still_o
@@ -242,6 +244,7 @@ module weft_axil_regs #(
     end
   end
 
+  assign cycle_o = cycle_q[15:0];
   assign still_o = !aw_full_q && !w_full_q && !ar_full_q && !bvalid_q && !rvalid_q && !rd_wait_q &&
                    !s_axil_awvalid_i && !s_axil_wvalid_i && !s_axil_arvalid_i;
 

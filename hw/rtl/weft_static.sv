@@ -13,7 +13,10 @@
 // per burst among the slots; the FRI, one more requester, goes before them but never
 // twice in a row); one weft_sync, the synchronisation manager, whose clients are the
 // slots (client s is slot s: its weft_sync_router) and then the software contexts
-// (client NumSlots + c is context c: weft_sync_sw), with its registers in weft_sync_regs.
+// (client NumSlots + c is context c: weft_sync_sw), with its registers in weft_sync_regs;
+// one weft_tm, the thread manager and its scheduler, with its registers (weft_tm_regs)
+// and its events (weft_tm_events: timers, and the slots' and the FRI's interrupt lines
+// as scheduling requests).
 //
 // The parameters describe one platform; tools/gen_platform.py derives them from the
 // platform description (platform/default.yaml). Per-slot and per-link values are packed
@@ -58,7 +61,12 @@ module weft_static #(
   /// Software contexts of the synchronisation manager (pthreads calling its objects at
   /// once); at most 32 - NumSlots are built (the manager's 32 clients; none at 32 slots,
   /// where IRQ_PENDING has no bit left for their interrupt); none without a manager.
-  parameter int unsigned            SyncSwCtx = 4
+  parameter int unsigned            SyncSwCtx = 4,
+  /// Thread ids of the thread manager and its scheduler (thread 0 is the idle thread),
+  /// 0 or 2 to 256; 0: no thread manager.
+  parameter int unsigned            TmThreads = 256,
+  /// Timers of the thread manager's events, 0 to 8.
+  parameter int unsigned            TmTimers = 4
 ) (
   /// Fabric clock.
   input  logic                   clk_i,
@@ -73,8 +81,8 @@ module weft_static #(
 
   /// Interrupt line per slot.
   output logic [NumSlots-1:0]    irq_o,
-  /// Interrupt line of the OS services: an armed software context's call was answered
-  /// (IRQ_PENDING bit NumSlots).
+  /// Interrupt line of the OS services: an armed software context's call was answered,
+  /// or the thread manager's decision changed (IRQ_PENDING bit NumSlots).
   output logic                   svc_irq_o,
 
   // ---- reconfiguration interface (weft_fri) ----
@@ -167,7 +175,9 @@ module weft_static #(
   // The reconfiguration interface.
   logic                   global_we, fri_busy, fri_still;
   logic [15:0]            global_addr;
-  logic [31:0]            fri_rdata, sync_rdata;
+  logic [31:0]            fri_rdata, sync_rdata, tm_rdata;
+  logic [15:0]            cycle;
+  logic                   sync_irq, tm_irq, tm_still, tm_busy, svc_irq_q;
   logic [NumSlots-1:0]    decouple, slot_mem_active;
 
   // The synchronisation manager's clients: the slots, then the software contexts (at
@@ -205,6 +215,7 @@ module weft_static #(
     .*,  // clk_i, rst_ni, skip_i and the AXI4-Lite slave port
     .irq_i        (irq_o),
     .svc_irq_i    (svc_irq_o),
+    .cycle_o      (cycle),
     .slot_we_o    (reg_we),
     .slot_re_o    (reg_re),
     .slot_addr_o  (reg_addr),
@@ -216,7 +227,7 @@ module weft_static #(
     .link_flush_o (link_flush),
     .global_we_o  (global_we),
     .global_addr_o(global_addr),
-    .ext_rdata_i  (fri_rdata | sync_rdata),
+    .ext_rdata_i  (fri_rdata | sync_rdata | tm_rdata),
     .still_o      (regs_still)
   );
 
@@ -456,7 +467,7 @@ module weft_static #(
         .flush_o     (sync_flush[B +: SyncSw]),
         .rsp_valid_i (sync_rsp_valid[B +: SyncSw]),
         .rsp_status_i(sync_rsp_status[B*8 +: SyncSw*8]),
-        .irq_o       (svc_irq_o),
+        .irq_o       (sync_irq),
         .still_o     (sw_still)
       );
       // Software times its waits itself (it cancels a wait that has lasted too long).
@@ -464,7 +475,7 @@ module weft_static #(
       assign sync_tmo[B*32 +: SyncSw*32] = '0;
     end else begin : gen_no_sw
       assign sw_rdata = '0;
-      assign svc_irq_o = 1'b0;
+      assign sync_irq = 1'b0;
       assign sw_still = 1'b1;
     end
     assign sync_rdata = regs_rdata | sw_rdata;
@@ -477,7 +488,7 @@ module weft_static #(
     // No manager: no slot binds a handle to it (the runtime sees SYNC_INFO = 0), and a
     // call that reaches here anyway is never taken.
     assign sync_rdata = '0;
-    assign svc_irq_o = 1'b0;
+    assign sync_irq = 1'b0;
     assign sync_req_ready = '0;
     assign sync_rsp_valid = '0;
     assign sync_rsp_status = '0;
@@ -486,6 +497,128 @@ module weft_static #(
     assign unused_sync = ^{sync_req_valid, sync_op, sync_obj, sync_mtx, sync_timed, sync_tmo,
                            sync_prio, sync_cancel, sync_flush};
   end
+
+  // ---------------------------------------------------------------------------------
+  // The thread manager and its scheduler (docs/hw-services.md), its registers, and its
+  // events: the timers, then each slot's interrupt line, then the FRI's (as many as fit
+  // in 32 events).
+  // ---------------------------------------------------------------------------------
+  localparam int unsigned TmLineRoom = 32 - TmTimers;
+  localparam int unsigned TmLines = (NumSlots + 1 < TmLineRoom) ? NumSlots + 1 : TmLineRoom;
+  if (TmThreads > 0) begin : gen_tm
+    logic        cmd_valid, cmd_ready, cmd_flag, rsp_valid, rsp_blocked, decided;
+    logic        ev_valid, ev_ready, ev_done, ev_switched, regs_still_t, ev_still, core_still;
+    logic        clear, tm_rst_n;
+    logic [3:0]  cmd_op;
+    logic [7:0]  cmd_tid, cmd_arg, rsp_status, rsp_tid, ev_tid, cur_tid;
+    logic [31:0] cmd_value, rsp_value, regs_rdata_t, ev_rdata;
+    logic [6:0]  cur_prio;
+    logic [15:0] seq;
+    logic [NumSlots:0] lines;
+    assign lines = {fri_irq_o, irq_o};
+    // TM_CTRL.RESET resets the manager and its events (clear is a register).
+    assign tm_rst_n = rst_ni && !clear;
+    weft_tm #(
+      .NumThreads(TmThreads),
+      .NumPrios  (128)
+    ) u_tm (
+      .clk_i,
+      .rst_ni       (tm_rst_n),
+      .cmd_valid_i  (cmd_valid),
+      .cmd_ready_o  (cmd_ready),
+      .cmd_op_i     (cmd_op),
+      .cmd_tid_i    (cmd_tid),
+      .cmd_arg_i    (cmd_arg),
+      .cmd_flag_i   (cmd_flag),
+      .cmd_value_i  (cmd_value),
+      .rsp_valid_o  (rsp_valid),
+      .rsp_status_o (rsp_status),
+      .rsp_blocked_o(rsp_blocked),
+      .rsp_tid_o    (rsp_tid),
+      .rsp_value_o  (rsp_value),
+      .ev_valid_i   (ev_valid),
+      .ev_tid_i     (ev_tid),
+      .ev_ready_o   (ev_ready),
+      .ev_done_o    (ev_done),
+      .ev_switched_o(ev_switched),
+      .cur_tid_o    (cur_tid),
+      .cur_prio_o   (cur_prio),
+      .seq_o        (seq),
+      .decided_o    (decided),
+      .still_o      (core_still)
+    );
+    weft_tm_regs #(
+      .NumThreads(TmThreads),
+      .NumEvents (TmTimers + TmLines),
+      .NumTimers (TmTimers)
+    ) u_tm_regs (
+      .clk_i,
+      .rst_ni,
+      .reg_we_i     (global_we),
+      .reg_addr_i   (global_addr),
+      .reg_wdata_i  (reg_wdata),
+      .reg_wstrb_i  (reg_wstrb),
+      .reg_rdata_o  (regs_rdata_t),
+      .cmd_valid_o  (cmd_valid),
+      .cmd_ready_i  (cmd_ready),
+      .cmd_op_o     (cmd_op),
+      .cmd_tid_o    (cmd_tid),
+      .cmd_arg_o    (cmd_arg),
+      .cmd_flag_o   (cmd_flag),
+      .cmd_value_o  (cmd_value),
+      .rsp_valid_i  (rsp_valid),
+      .rsp_status_i (rsp_status),
+      .rsp_blocked_i(rsp_blocked),
+      .rsp_tid_i    (rsp_tid),
+      .rsp_value_i  (rsp_value),
+      .cur_tid_i    (cur_tid),
+      .cur_prio_i   (cur_prio),
+      .seq_i        (seq),
+      .decided_i    (decided),
+      .clear_o      (clear),
+      .irq_o        (tm_irq),
+      .still_o      (regs_still_t)
+    );
+    weft_tm_events #(
+      .NumTimers(TmTimers),
+      .NumLines (TmLines)
+    ) u_tm_events (
+      .clk_i,
+      .rst_ni       (tm_rst_n),
+      .reg_we_i     (global_we),
+      .reg_addr_i   (global_addr),
+      .reg_wdata_i  (reg_wdata),
+      .reg_wstrb_i  (reg_wstrb),
+      .reg_rdata_o  (ev_rdata),
+      .cycle_i      (cycle),
+      .line_i       (lines[TmLines-1:0]),
+      .ev_valid_o   (ev_valid),
+      .ev_tid_o     (ev_tid),
+      .ev_ready_i   (ev_ready),
+      .ev_done_i    (ev_done),
+      .ev_switched_i(ev_switched),
+      .busy_o       (tm_busy),
+      .still_o      (ev_still)
+    );
+    assign tm_rdata = regs_rdata_t | ev_rdata;
+    assign tm_still = core_still && regs_still_t && ev_still;
+    logic unused_tm;
+    assign unused_tm = ^lines;  // the lines past the 32 events
+  end else begin : gen_no_tm
+    assign tm_rdata = '0;
+    assign tm_irq = 1'b0;
+    assign tm_still = 1'b1;
+    assign tm_busy = 1'b0;
+    logic unused_tm;
+    assign unused_tm = ^cycle;
+  end
+
+  // The OS services' line, a register of its own (the blocks' lines each are registers).
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) svc_irq_q <= 1'b0;
+    else svc_irq_q <= sync_irq || tm_irq;
+  end
+  assign svc_irq_o = svc_irq_q;
 
   // ---------------------------------------------------------------------------------
   // Hardware links: a FIFO each, pushed only by its source slot, popped only by its
@@ -555,11 +688,19 @@ module weft_static #(
   );
 
   // A timed wait counted in the synchronisation manager keeps the fabric running.
-  assign quiet_o = !master_busy && !fri_busy && (&slot_quiet) && sync_still;
+  // So does a running timer of the thread manager, and the OS services' line until it
+  // follows its sources.
+  logic svc_still;
+  assign svc_still = svc_irq_q == (sync_irq || tm_irq);
+  assign quiet_o = !master_busy && !fri_busy && (&slot_quiet) && sync_still && tm_still &&
+                   !tm_busy && svc_still;
   assign hold_o  = regs_still && master_still && fri_still && (&slot_still) && (&link_still) &&
-                   sync_still;
+                   sync_still && tm_still && svc_still;
 
 `ifndef SYNTHESIS
+  if (TmThreads == 1 || TmThreads > 256 || TmTimers > 8) begin : gen_tm_check
+    $error("weft_static: TmThreads 0 or 2 to 256, TmTimers at most 8");
+  end
   if (NumSlots < 1) begin : gen_num_slots_check
     $error("weft_static: NumSlots must be at least 1");
   end
