@@ -26,6 +26,7 @@ if [[ -n "$quick" ]]; then
   out=$build/bench/quick
   os_args=(--reps 3)
   sched_args=(--reps 5)
+  cbis_args=(--reps 5)
   comm_args=(--reps 1)
   sim_args=(--window 0.1 --idle 0.1 --reps 1)
   sort_args=(--chunks 8 --words 256)
@@ -41,6 +42,7 @@ else
   out=$build/bench
   os_args=()
   sched_args=()
+  cbis_args=()
   comm_args=()
   sim_args=()
   sort_args=()
@@ -63,6 +65,7 @@ step() {
 
 step "$bin/weft-bench-os-overhead" "${os_args[@]}" --out "$out/os_overhead.json"
 step "$bin/weft-bench-sched-ops" "${sched_args[@]}" --out "$out/sched_ops.json"
+step "$bin/weft-bench-cbis" "${cbis_args[@]}" --out "$out/cbis_delay.json"
 step "$bin/weft-bench-communication" "${comm_args[@]}" --out "$out/communication.json"
 step "$bin/weft-bench-sim-speed" "${sim_args[@]}" --out "$out/sim_speed.json"
 step "$bin/weft-bench-reconfiguration" "${reconf_args[@]}" --out "$out/reconfiguration.json"
