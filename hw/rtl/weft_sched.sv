@@ -154,12 +154,16 @@ module weft_sched #(
   logic [PrioWidth-1:0] rsp_prio_q;
 
   // The most urgent non-empty priority: the lowest set bit (a priority encoder); 0 if none.
+  // Worked out only while an operation is in progress (StepEnd and StepTop use it): a
+  // simulator then skips the loop while the block is idle; in hardware it is one AND.
   logic [PrioWidth-1:0] first_prio;
   always_comb begin
     first_prio = '0;
-    for (int i = NumPrios - 1; i >= 0; i--) begin
-      if (nonempty_q[i]) begin
-        first_prio = PrioWidth'(i);
+    if (step_q != StepIdle) begin
+      for (int i = NumPrios - 1; i >= 0; i--) begin
+        if (nonempty_q[i]) begin
+          first_prio = PrioWidth'(i);
+        end
       end
     end
   end
@@ -169,16 +173,19 @@ module weft_sched #(
   logic [TidWidth-1:0] t;
   assign t = (op_q == OpDequeue) ? top_tid_q : tid_q;
 
-  // Synchronous reads, every cycle; what StepRead reads is used in StepLink.
+  // Synchronous reads in every cycle of an operation (none while idle); what StepRead
+  // reads is used in StepLink.
   logic [LinkWidth-1:0] next_rd, prev_rd;
   logic [PrioWidth-1:0] prio_rd;
   logic [TidWidth-1:0] tail_rd, head_rd;
   always_ff @(posedge clk_i) begin
-    next_rd <= next_mem[t];
-    prev_rd <= prev_mem[t];
-    prio_rd <= prio_mem[t];
-    tail_rd <= tail_mem[prio_q];
-    head_rd <= head_mem[first_prio];
+    if (step_q != StepIdle) begin
+      next_rd <= next_mem[t];
+      prev_rd <= prev_mem[t];
+      prio_rd <= prio_mem[t];
+      tail_rd <= tail_mem[prio_q];
+      head_rd <= head_mem[first_prio];
+    end
   end
 
   // StepLink's decision: is the operation carried out, and on which priority's queue.

@@ -5,7 +5,8 @@
 // the thread manager (docs/hw-services.md, "Events and timers"; registers TM_BIND,
 // TM_RAISE, TM_EV_PENDING, TM_EV_LAT, TIMER_* in protocol/osif.yaml).
 //
-// Events 0..NumTimers-1 are the timers; then each of NumLines input lines (rising edge).
+// Events 0..NumTimers-1 are the timers; then each of NumLines input lines (rising edge;
+// a line is followed only while bound, so one bound while high fires at once).
 // An event bound to a thread (TM_BIND) that fires becomes pending, stamped with the fabric
 // cycle; pending events go to weft_tm one at a time, lowest number first, as a SIGNAL of
 // their thread, and the CPU hears of it only if the decision changes (weft_tm_regs). An
@@ -63,7 +64,7 @@ module weft_tm_events #(
   logic [NumEvents*9-1:0]  bind_q;   // {EN, thread} per event
   logic [NumEvents-1:0]    pend_q;
   logic [NumEvents*16-1:0] stamp_q;
-  logic [NumLines-1:0]     line_q;
+  logic [NumLines-1:0]     line_q, line_bound, line_seen;
   logic                    serving_q;
   logic [4:0]              sidx_q;
   logic [15:0]             sstamp_q;
@@ -131,6 +132,15 @@ module weft_tm_events #(
   end
 
   // ---- events -----------------------------------------------------------------------------
+  // Only bound lines are followed (an unbound line's changes leave the block still, so a
+  // simulator need not evaluate it): a line bound while high fires its event at once.
+  always_comb begin
+    for (int l = 0; l < int'(NumLines); l++) begin
+      line_bound[l] = bind_q[(NumTimers + 32'(l)) * 9 + 8];
+    end
+  end
+  assign line_seen = line_i & line_bound;
+
   logic [NumEvents-1:0] fire, bound, pend_d;
   logic [4:0]           pick;
   logic                 any;
@@ -140,7 +150,7 @@ module weft_tm_events #(
       if (e < NumTimersSigned) begin
         fire[e] = fire_t[e % int'(TimersUsed)];
       end else begin
-        fire[e] = line_i[e - NumTimersSigned] && !line_q[e - NumTimersSigned];
+        fire[e] = line_seen[e - NumTimersSigned] && !line_q[e - NumTimersSigned];
       end
       bound[e] = bind_q[e*9 + 8];
     end
@@ -188,7 +198,7 @@ module weft_tm_events #(
       fired_q <= '0;
       tctrl_q <= '0;
     end else begin
-      line_q <= line_i;
+      line_q <= line_seen;
       for (int e = 0; e < NumEventsSigned; e++) begin
         // An event that fires while pending keeps its first stamp.
         if (fire[e] && (!pend_q[e] || (ev_valid_o && ev_ready_i && pick == 5'(e)))) begin
@@ -233,7 +243,7 @@ module weft_tm_events #(
   end
 
   assign busy_o  = run_t != '0;
-  assign still_o = !reg_we_i && !busy_o && pend_q == '0 && !serving_q && line_i == line_q;
+  assign still_o = !reg_we_i && !busy_o && pend_q == '0 && !serving_q && line_seen == line_q;
 
   logic unused;
   assign unused = ^{bind_in, timer_in, pick_in, pick_sin, pick_bind[8]};
