@@ -51,6 +51,10 @@ REPORTED = [
     ("weft_sync", "synchronisation manager: objects, waiters in priority then arrival order, "
                   "priority inheritance, timeouts"),
     ("weft_sync_sw", "the synchronisation manager's software contexts (registers, interrupt)"),
+    ("weft_tm", "thread manager: records, ids, join, the decision, with its scheduler"),
+    ("weft_sched", "the scheduler inside it: ready queues, FIFO per priority, priority encoder"),
+    ("weft_tm_regs", "the thread manager's command registers and interrupt"),
+    ("weft_tm_events", "CBIS and timers: bindings, edges, pending events, the timers"),
     ("weft_static", "whole static region"),
 ]
 

@@ -44,6 +44,7 @@ HEADERS = """#define _GNU_SOURCE
 #include "weft/weft.h"
 #include "weft/hwsync.h"
 #include "weft/mbox.h"
+#include "weft/mthread.h"
 #include "weft/reconf.h"
 #include "weft/sim.h"
 #include "weft/trace.h"

@@ -58,6 +58,8 @@ module weft_tm_events #(
   localparam int unsigned TimersUsed = (NumTimers > 0) ? NumTimers : 1;
   localparam int NumEventsSigned = NumEvents;
   localparam int NumTimersSigned = NumTimers;
+  localparam int TimersUsedSigned = TimersUsed;
+  localparam int NumLinesSigned = NumLines;
   localparam logic [8:0] BindBlock = 9'(weft_osif_pkg::RegTmBind >> 7);
   localparam logic [8:0] TimerBlock = 9'(weft_osif_pkg::RegTimerPeriod >> 7);
 
@@ -98,7 +100,7 @@ module weft_tm_events #(
     .data_o({period_rd, left_rd, fired_rd, tctrl_rd})
   );
   always_comb begin
-    for (int t = 0; t < int'(TimersUsed); t++) begin
+    for (int t = 0; t < TimersUsedSigned; t++) begin
       timer_table[t*98 +: 98] = {period_q[t*32 +: 32], left_q[t*32 +: 32], fired_q[t*32 +: 32],
                                  tctrl_q[t*2 +: 2]};
     end
@@ -125,7 +127,7 @@ module weft_tm_events #(
   // ---- the timers -------------------------------------------------------------------------
   logic [TimersUsed-1:0] fire_t, run_t;
   always_comb begin
-    for (int t = 0; t < int'(TimersUsed); t++) begin
+    for (int t = 0; t < TimersUsedSigned; t++) begin
       run_t[t] = t < NumTimersSigned && tctrl_q[t*2] && left_q[t*32 +: 32] != '0;
       fire_t[t] = run_t[t] && left_q[t*32 +: 32] == 32'd1;
     end
@@ -135,7 +137,7 @@ module weft_tm_events #(
   // Only bound lines are followed (an unbound line's changes leave the block still, so a
   // simulator need not evaluate it): a line bound while high fires its event at once.
   always_comb begin
-    for (int l = 0; l < int'(NumLines); l++) begin
+    for (int l = 0; l < NumLinesSigned; l++) begin
       line_bound[l] = bind_q[(NumTimers + 32'(l)) * 9 + 8];
     end
   end
@@ -148,7 +150,7 @@ module weft_tm_events #(
     fire = '0;
     for (int e = 0; e < NumEventsSigned; e++) begin
       if (e < NumTimersSigned) begin
-        fire[e] = fire_t[e % int'(TimersUsed)];
+        fire[e] = fire_t[e % TimersUsedSigned];
       end else begin
         fire[e] = line_seen[e - NumTimersSigned] && !line_q[e - NumTimersSigned];
       end
