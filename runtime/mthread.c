@@ -54,6 +54,7 @@ struct weft_tm {
     pthread_cond_t exit_cond;  /* broadcast when a thread's exited turns true */
     weft_mthread_t **table;    /* by id, while the thread is in the manager (disp_lock) */
     unsigned running;          /* the thread apply() let run last (disp_lock) */
+    unsigned alive;            /* pthreads made and not yet out of leave() (lock) */
     bool irq_on;               /* TM_CTRL.IRQ_EN is set and the interrupt thread runs */
 };
 
@@ -266,14 +267,30 @@ void weft_tm_fini(weft_t *w)
     struct weft_tm *tm = w->tm;
     if (!tm)
         return;
+    /* Threads that have returned may still be leaving the manager; give them a moment.
+     * One still running its function keeps what it uses: the manager is not freed. */
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_sec += 2;
+    pthread_mutex_lock(&tm->lock);
+    while (tm->alive > 0 &&
+           pthread_cond_timedwait(&tm->exit_cond, &tm->lock, &until) != ETIMEDOUT) {
+    }
+    const unsigned alive = tm->alive;
+    pthread_mutex_unlock(&tm->lock);
     (void)reg_write(w, WEFT_REG_TM_CTRL, WEFT_TM_CTRL_RESET); /* timers stop */
+    w->tm = NULL;
+    if (alive > 0) {
+        weft_log(w, "shutdown: %u managed threads still running; their manager state is kept",
+                 alive);
+        return;
+    }
     pthread_cond_destroy(&tm->exit_cond);
     pthread_mutex_destroy(&tm->lock);
     pthread_mutex_destroy(&tm->disp_lock);
     pthread_mutex_destroy(&tm->cmd_lock);
     free(tm->table);
     free(tm);
-    w->tm = NULL;
 }
 
 int weft_tm_info(weft_t *w, unsigned *threads, unsigned *events, unsigned *timers)
@@ -321,13 +338,16 @@ static void leave(weft_t *w, weft_mthread_t *t)
         }
         settle(w, t); /* preempted before its EXIT: wait for its turn */
     }
+    /* A detached thread's id is free from its EXIT on: a new thread may hold it already. */
     pthread_mutex_lock(&tm->disp_lock);
-    tm->table[t->tid] = NULL;
+    if (tm->table[t->tid] == t)
+        tm->table[t->tid] = NULL;
     pthread_mutex_unlock(&tm->disp_lock);
     (void)apply(w, NULL); /* the next thread runs now */
     pthread_mutex_lock(&tm->lock);
     t->exited = true;
     const bool free_it = t->detached;
+    tm->alive--;
     pthread_cond_broadcast(&tm->exit_cond);
     pthread_mutex_unlock(&tm->lock);
     if (free_it)
@@ -341,6 +361,11 @@ static void *trampoline(void *arg)
     self = t;
     park(t); /* its first turn */
     if (t->cancelled) {
+        struct weft_tm *tm = w->tm;
+        pthread_mutex_lock(&tm->lock);
+        tm->alive--;
+        pthread_cond_broadcast(&tm->exit_cond);
+        pthread_mutex_unlock(&tm->lock);
         if (t->detached)
             free(t);
         return NULL;
@@ -412,7 +437,13 @@ int weft_mthread_create(weft_t *w, weft_mthread_t **out, const weft_mthread_attr
      * answers. It starts with the signal blocked (the creator's mask). */
     const bool masked = mask_preempt();
     weft_mthread_t *me = self;
+    pthread_mutex_lock(&w->tm->lock);
+    w->tm->alive++;
+    pthread_mutex_unlock(&w->tm->lock);
     if (pthread_create(&t->pt, &pa, trampoline, t) != 0) {
+        pthread_mutex_lock(&w->tm->lock);
+        w->tm->alive--;
+        pthread_mutex_unlock(&w->tm->lock);
         pthread_attr_destroy(&pa);
         unmask_preempt(masked);
         free(t);

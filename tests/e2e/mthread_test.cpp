@@ -162,6 +162,9 @@ void *Watch(void *arg)
 {
     auto *w = static_cast<Watcher *>(arg);
     w->wait_rc = weft_mthread_wait(); // until the test signals it
+    // The preempted thread stops when its signal arrives: a moment after this one runs
+    // (ThreadSanitizer defers signals to its next call).
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
     w->before = w->spin->count.load();
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
     w->after = w->spin->count.load();
