@@ -237,10 +237,7 @@ module weft_static #(
   ) u_fri (
     .clk_i,
     .rst_ni,
-    .reg_we_i          (global_we),
-    .reg_addr_i        (global_addr),
-    .reg_wdata_i       (reg_wdata),
-    .reg_wstrb_i       (reg_wstrb),
+    `include "weft_global_reg_conn.svh"
     .reg_rdata_o       (fri_rdata),
     .req_valid_o       (req_valid[FriReq]),
     .req_addr_o        (req_addr[FriReq*32 +: 32]),
@@ -391,10 +388,7 @@ module weft_static #(
     ) u_sync_regs (
       .clk_i,
       .rst_ni,
-      .reg_we_i    (global_we),
-      .reg_addr_i  (global_addr),
-      .reg_wdata_i (reg_wdata),
-      .reg_wstrb_i (reg_wstrb),
+      `include "weft_global_reg_conn.svh"
       .reg_rdata_o (regs_rdata),
       .cfg_valid_o (cfg_valid),
       .cfg_obj_o   (cfg_obj),
@@ -452,10 +446,7 @@ module weft_static #(
       weft_sync_sw #(.NumCtx(SyncSw)) u_sync_sw (
         .clk_i,
         .rst_ni,
-        .reg_we_i    (global_we),
-        .reg_addr_i  (global_addr),
-        .reg_wdata_i (reg_wdata),
-        .reg_wstrb_i (reg_wstrb),
+        `include "weft_global_reg_conn.svh"
         .reg_rdata_o (sw_rdata),
         .req_valid_o (sync_req_valid[B +: SyncSw]),
         .req_ready_i (sync_req_ready[B +: SyncSw]),
@@ -554,10 +545,7 @@ module weft_static #(
     ) u_tm_regs (
       .clk_i,
       .rst_ni,
-      .reg_we_i     (global_we),
-      .reg_addr_i   (global_addr),
-      .reg_wdata_i  (reg_wdata),
-      .reg_wstrb_i  (reg_wstrb),
+      `include "weft_global_reg_conn.svh"
       .reg_rdata_o  (regs_rdata_t),
       .cmd_valid_o  (cmd_valid),
       .cmd_ready_i  (cmd_ready),
@@ -585,10 +573,7 @@ module weft_static #(
     ) u_tm_events (
       .clk_i,
       .rst_ni       (tm_rst_n),
-      .reg_we_i     (global_we),
-      .reg_addr_i   (global_addr),
-      .reg_wdata_i  (reg_wdata),
-      .reg_wstrb_i  (reg_wstrb),
+      `include "weft_global_reg_conn.svh"
       .reg_rdata_o  (ev_rdata),
       .cycle_i      (cycle),
       .line_i       (lines[TmLines-1:0]),

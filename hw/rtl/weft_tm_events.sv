@@ -86,6 +86,10 @@ module weft_tm_events #(
   assign tidx     = reg_addr_i[6:4];
   assign tfield   = reg_addr_i[3:2];
   assign wr_raise = reg_we_i && whole && reg_addr_i == weft_osif_pkg::RegTmRaise;
+  logic wr_bind, wr_period, wr_ctrl;
+  assign wr_bind   = reg_we_i && whole && in_bind;
+  assign wr_period = reg_we_i && whole && in_timer && tfield == 2'd0;
+  assign wr_ctrl   = reg_we_i && whole && in_timer && tfield == 2'd1;
 
   logic        bind_in, timer_in;
   logic [8:0]  bind_rd;
@@ -209,7 +213,7 @@ module weft_tm_events #(
       end
       // A new binding starts with nothing pending.
       for (int e = 0; e < NumEventsSigned; e++) begin
-        pend_q[e] <= pend_d[e] && !(reg_we_i && whole && in_bind && bidx == 5'(e));
+        pend_q[e] <= pend_d[e] && !(wr_bind && bidx == 5'(e));
       end
       if (ev_valid_o && ev_ready_i) begin
         serving_q <= 1'b1;
@@ -220,26 +224,24 @@ module weft_tm_events #(
         serving_q <= 1'b0;
         lat_q <= {1'b1, ev_switched_i, 6'd0, 3'd0, sidx_q, cycle_i - sstamp_q};
       end
-      if (reg_we_i && whole && in_bind) begin
-        bind_q[32'(bidx)*9 +: 9] <= {reg_wdata_i[31], reg_wdata_i[7:0]};
+      // Each entry compares the index (no shifter over the whole table).
+      for (int e = 0; e < NumEventsSigned; e++) begin
+        if (wr_bind && bidx == 5'(e)) bind_q[e*9 +: 9] <= {reg_wdata_i[31], reg_wdata_i[7:0]};
       end
       for (int t = 0; t < NumTimersSigned; t++) begin
-        if (fire_t[t]) begin
+        if (wr_ctrl && tidx == 3'(t)) begin
+          // A TIMER_CTRL write starts the timer over, whatever it was doing.
+          tctrl_q[t*2 +: 2] <= reg_wdata_i[1:0];
+          left_q[t*32 +: 32] <= reg_wdata_i[0] ? period_q[t*32 +: 32] : 32'd0;
+          fired_q[t*32 +: 32] <= '0;
+        end else if (fire_t[t]) begin
           fired_q[t*32 +: 32] <= fired_q[t*32 +: 32] + 32'd1;
           left_q[t*32 +: 32] <= tctrl_q[t*2+1] ? period_q[t*32 +: 32] : 32'd0;
           if (!tctrl_q[t*2+1]) tctrl_q[t*2] <= 1'b0;
         end else if (run_t[t]) begin
           left_q[t*32 +: 32] <= left_q[t*32 +: 32] - 32'd1;
         end
-      end
-      if (reg_we_i && whole && in_timer) begin
-        if (tfield == 2'd0) begin
-          period_q[32'(tidx)*32 +: 32] <= reg_wdata_i;
-        end else if (tfield == 2'd1) begin
-          tctrl_q[32'(tidx)*2 +: 2] <= reg_wdata_i[1:0];
-          left_q[32'(tidx)*32 +: 32] <= reg_wdata_i[0] ? period_q[32'(tidx)*32 +: 32] : 32'd0;
-          fired_q[32'(tidx)*32 +: 32] <= '0;
-        end
+        if (wr_period && tidx == 3'(t)) period_q[t*32 +: 32] <= reg_wdata_i;
       end
     end
   end
