@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "weft/hwsync.h"
+#include "weft/mthread.h"
 #include "weft_internal.h"
 
 static int reg_write(weft_t *w, uint32_t off, uint32_t v)
@@ -57,7 +58,26 @@ static void deliver(weft_t *w, unsigned i, int rc, uint32_t v)
     c->status = (uint8_t)v;
     c->io_error = rc != 0;
     c->answered = true;
+    weft_mthread_t *mt = c->managed; /* a managed thread that gave the processor up */
     pthread_cond_broadcast(&c->cond);
+    pthread_mutex_unlock(&w->swctx_lock);
+    if (mt)
+        (void)weft_mthread_signal(mt);
+}
+
+/* A managed thread's wait for its answer: it waits in the thread manager (WAIT), so the
+ * processor goes to the next ready thread, and the answer SIGNALs it (deliver()). An
+ * event bound to the thread that comes meanwhile is taken as a spurious wake. */
+static void await_managed(weft_t *w, weft_swctx_t *c, weft_mthread_t *me)
+{
+    pthread_mutex_lock(&w->swctx_lock);
+    while (!c->answered) {
+        c->managed = me;
+        pthread_mutex_unlock(&w->swctx_lock);
+        (void)weft_mthread_wait();
+        pthread_mutex_lock(&w->swctx_lock);
+        c->managed = NULL;
+    }
     pthread_mutex_unlock(&w->swctx_lock);
 }
 
@@ -212,6 +232,10 @@ static int await_answer(weft_t *w, weft_swctx_t *c, const struct timespec *absti
         rc = reg_write(w, WEFT_REG_SYNC_SW_ARM, 1u << i);
     if (rc != 0)
         return rc;
+    /* A managed thread's untimed wait gives the processor up (a timed one keeps it). */
+    weft_mthread_t *me = weft_mthread_self();
+    if (me && !abstime)
+        await_managed(w, c, me);
     pthread_mutex_lock(&w->swctx_lock);
     while (!c->answered) {
         int wrc = 0;
@@ -292,6 +316,7 @@ static int call(weft_t *w, unsigned op, unsigned obj, unsigned mtx, bool own,
     if (rc != 0)
         return rc;
     pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &cancel_state);
+    const bool blocked = weft_preempt_block(); /* a managed thread stops after the call */
     if (c) {
         rc = ctx_call(w, c, word, abstime);
     } else {
@@ -299,6 +324,7 @@ static int call(weft_t *w, unsigned op, unsigned obj, unsigned mtx, bool own,
         rc = ctx_call(w, &w->swctx[0], word, NULL);
         pthread_mutex_unlock(&w->shared_lock);
     }
+    weft_preempt_restore(blocked);
     pthread_setcancelstate(cancel_state, NULL);
     return rc;
 }

@@ -59,6 +59,8 @@ struct weft_tm {
 };
 
 static __thread weft_mthread_t *self;
+static bool mask_preempt(void);
+static void unmask_preempt(bool was_blocked_here);
 static pthread_once_t handler_once = PTHREAD_ONCE_INIT;
 
 typedef struct {
@@ -115,6 +117,16 @@ static void install_handler(void)
     sa.sa_flags = SA_RESTART;
     sigemptyset(&sa.sa_mask);
     sigaction(WEFT_MTHREAD_PREEMPT_SIGNAL, &sa, NULL);
+}
+
+bool weft_preempt_block(void)
+{
+    return self ? mask_preempt() : false;
+}
+
+void weft_preempt_restore(bool blocked_here)
+{
+    unmask_preempt(blocked_here);
 }
 
 /* Block the preemption signal for a Weft call (a thread must not stop holding the

@@ -158,14 +158,16 @@ typedef struct weft_hwobj {
  *  pthread, which keeps it while it lives (a mutex's holder is the context). */
 typedef struct weft_swctx {
     weft_t *w;
-    unsigned index;      /**< context c: the manager's client num_slots + c */
-    bool used;           /**< a thread holds it */
-    bool answered;       /**< the interrupt thread has its answer, in status */
-    bool io_error;       /**< ...or could not read it (a bus error) */
-    bool stale;          /**< a call's answer was not taken (a bus error): settle first */
-    uint8_t status;      /**< that answer (an OSIF status) */
-    unsigned prio;       /**< its priority in the manager's queues (SYNC_CTX_CTRL) */
-    pthread_cond_t cond; /**< broadcast when answered turns true */
+    unsigned index;               /**< context c: the manager's client num_slots + c */
+    bool used;                    /**< a thread holds it */
+    bool answered;                /**< the interrupt thread has its answer, in status */
+    bool io_error;                /**< ...or could not read it (a bus error) */
+    bool stale;                   /**< a call's answer was not taken (a bus error): settle first */
+    uint8_t status;               /**< that answer (an OSIF status) */
+    unsigned prio;                /**< its priority in the manager's queues (SYNC_CTX_CTRL) */
+    struct weft_mthread *managed; /**< a managed thread waiting in the thread manager for
+                                       the answer: deliver() signals it */
+    pthread_cond_t cond;          /**< broadcast when answered turns true */
 } weft_swctx_t;
 
 /** Read the synchronisation manager's size (SYNC_INFO) and set up its objects. */
@@ -186,6 +188,11 @@ int weft_tm_probe(weft_t *w);
 void weft_tm_fini(weft_t *w);
 /** Follow a change of the thread manager's decision (the interrupt thread). */
 void weft_tm_service(weft_t *w);
+/** In a managed thread, block the preemption signal for a Weft call (one must not stop
+ *  holding the runtime's locks); returns whether this call blocked it. */
+bool weft_preempt_block(void);
+/** Unblock it if weft_preempt_block() returned true. */
+void weft_preempt_restore(bool blocked_here);
 /** Free what weft_hwsync_probe() set up. */
 void weft_hwsync_fini(weft_t *w);
 /** Whether handle is a live object of w of the type a WEFT_RES_HW* resource names. */

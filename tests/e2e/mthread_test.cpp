@@ -10,6 +10,7 @@
 #include <vector>
 
 extern "C" {
+#include "weft/hwsync.h"
 #include "weft/mthread.h"
 }
 
@@ -321,21 +322,48 @@ TEST_F(MThread, AOneShotTimerFiresOnce)
     EXPECT_EQ(fired, 1u);
 }
 
+// A thread that runs until told to, then waits once and times its wait.
+struct LateWaiter {
+    std::atomic<bool> running{false}, go{false};
+    std::atomic<long> wait_ms{-1};
+};
+
+void *WaitLate(void *arg)
+{
+    auto *l = static_cast<LateWaiter *>(arg);
+    l->running = true;
+    while (!l->go.load())
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    const auto t0 = std::chrono::steady_clock::now();
+    weft_mthread_wait();
+    l->wait_ms = static_cast<long>(
+        std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t0)
+            .count());
+    return nullptr;
+}
+
 TEST_F(MThread, ARaisedEventIsKeptUntilTheNextWait)
 {
-    Handler h{2};
+    LateWaiter l;
     weft_mthread_attr_t a = Prio(0);
     weft_mthread_t *t = nullptr;
-    ASSERT_EQ(weft_mthread_create(w_, &t, &a, Handle, &h), 0);
+    ASSERT_EQ(weft_mthread_create(w_, &t, &a, WaitLate, &l), 0);
     const unsigned ev = 3;
     ASSERT_EQ(weft_tm_bind(w_, ev, t), 0);
-    for (int i = 0; i < 5000 && h.woke.load() == 0; i++) {
-        EXPECT_EQ(weft_tm_raise(w_, ev), 0);
+    for (int i = 0; i < 5000 && !l.running.load(); i++)
         std::this_thread::sleep_for(std::chrono::milliseconds(1));
-    }
-    ASSERT_EQ(weft_mthread_signal(t), 0);
+    ASSERT_TRUE(l.running.load());
+    ASSERT_EQ(weft_tm_raise(w_, ev), 0); // while it runs: kept pending
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    l.go = true;
+    // Should the event have been lost, a signal after 2 s ends the wait (and the test).
+    for (int i = 0; i < 2000 && l.wait_ms.load() < 0; i++)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    if (l.wait_ms.load() < 0)
+        EXPECT_EQ(weft_mthread_signal(t), 0);
     ASSERT_EQ(weft_mthread_join(t, nullptr), 0);
-    EXPECT_EQ(h.woke.load(), 2);
+    EXPECT_GE(l.wait_ms.load(), 0);
+    EXPECT_LT(l.wait_ms.load(), 1000) << "the wait did not take the pending event";
 }
 
 TEST_F(MThread, ASlotInterruptWakesItsThread)
@@ -354,6 +382,46 @@ TEST_F(MThread, ASlotInterruptWakesItsThread)
     EXPECT_EQ(Call(0, WEFT_OSIF_CMD_THREAD_CHECK, 0).status, WEFT_OSIF_OK);
     ASSERT_EQ(weft_mthread_join(t, nullptr), 0);
     EXPECT_EQ(h.woke.load(), 1);
+}
+
+// A managed thread that waits on a hardware semaphore gives the processor up: a less
+// urgent thread runs meanwhile, and the post makes the waiter run again.
+struct SemWaiter {
+    weft_hwsem_t *sem;
+    Spinner *spin;
+    int rc = -1;
+    uint64_t ran_while_waiting = 0;
+};
+
+void *WaitSem(void *arg)
+{
+    auto *s = static_cast<SemWaiter *>(arg);
+    const uint64_t before = s->spin->count.load();
+    s->rc = weft_hwsem_wait(s->sem);
+    s->ran_while_waiting = s->spin->count.load() - before;
+    s->spin->stop = true;
+    return nullptr;
+}
+
+TEST_F(MThread, AHardwareSemaphoreWaitGivesTheProcessorUp)
+{
+    weft_hwsem_t *sem = nullptr;
+    ASSERT_EQ(weft_hwsem_create(w_, 0, 1, &sem), 0);
+    Spinner spin;
+    SemWaiter s{sem, &spin};
+    weft_mthread_attr_t hi = Prio(0), lo = Prio(5);
+    weft_mthread_t *h = nullptr, *l = nullptr;
+    ASSERT_EQ(weft_mthread_create(w_, &h, &hi, WaitSem, &s), 0);
+    ASSERT_EQ(weft_mthread_create(w_, &l, &lo, Spin, &spin), 0);
+    for (int i = 0; i < 5000 && spin.count.load() < 1000; i++)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    ASSERT_GE(spin.count.load(), 1000u) << "the waiter kept the processor";
+    ASSERT_EQ(weft_hwsem_post(sem), 0);
+    ASSERT_EQ(weft_mthread_join(h, nullptr), 0);
+    EXPECT_EQ(s.rc, 0);
+    EXPECT_GT(s.ran_while_waiting, 0u);
+    ASSERT_EQ(weft_mthread_join(l, nullptr), 0);
+    EXPECT_EQ(weft_hwsem_destroy(sem), 0);
 }
 
 } // namespace
