@@ -23,21 +23,11 @@
 #include "weft/mthread.h"
 #include "weft_internal.h"
 
-static int reg_write(weft_t *w, uint32_t off, uint32_t v)
-{
-    return w->platform->ops->mmio_write(w->platform, off, v);
-}
-
-static int reg_read(weft_t *w, uint32_t off, uint32_t *v)
-{
-    return w->platform->ops->mmio_read(w->platform, off, v);
-}
-
 /* Give the context up: the manager drops any call of it and hands its mutexes on. */
 static void ctx_put(weft_swctx_t *c)
 {
     weft_t *w = c->w;
-    (void)reg_write(w, WEFT_REG_SYNC_SW_FLUSH, 1u << c->index);
+    (void)weft_reg_write(w, WEFT_REG_SYNC_SW_FLUSH, 1u << c->index);
     pthread_mutex_lock(&w->swctx_lock);
     c->used = false;
     c->stale = false;
@@ -86,14 +76,14 @@ void weft_swctx_service(weft_t *w)
     if (w->num_swctx == 0)
         return;
     uint32_t pend = 0;
-    if (reg_read(w, WEFT_REG_SYNC_SW_PENDING, &pend) != 0 || pend == 0)
+    if (weft_reg_read(w, WEFT_REG_SYNC_SW_PENDING, &pend) != 0 || pend == 0)
         return;
-    (void)reg_write(w, WEFT_REG_SYNC_SW_PENDING, pend); /* disarm: the line drops */
+    (void)weft_reg_write(w, WEFT_REG_SYNC_SW_PENDING, pend); /* disarm: the line drops */
     for (unsigned i = 0; i < w->num_swctx; i++) {
         if (!(pend & 1u << i))
             continue;
         uint32_t v = 0;
-        int rrc = reg_read(w, WEFT_REG_SYNC_CTX_CALL(i), &v);
+        int rrc = weft_reg_read(w, WEFT_REG_SYNC_CTX_CALL(i), &v);
         deliver(w, i, rrc, v);
     }
 }
@@ -126,11 +116,11 @@ int weft_swctx_probe(weft_t *w, unsigned n)
     w->num_swctx = n;
     /* An earlier runtime's contexts may still be armed, in a call, or hold mutexes. */
     const uint32_t all = n == 32 ? UINT32_MAX : (1u << n) - 1u;
-    int rc = reg_write(w, WEFT_REG_SYNC_SW_FLUSH, all);
+    int rc = weft_reg_write(w, WEFT_REG_SYNC_SW_FLUSH, all);
     if (rc == 0)
-        rc = reg_write(w, WEFT_REG_SYNC_SW_PENDING, all);
+        rc = weft_reg_write(w, WEFT_REG_SYNC_SW_PENDING, all);
     for (unsigned i = 0; i < n && rc == 0; i++)
-        rc = reg_write(w, WEFT_REG_SYNC_CTX_CTRL(i), 0);
+        rc = weft_reg_write(w, WEFT_REG_SYNC_CTX_CTRL(i), 0);
     return rc;
 }
 
@@ -141,8 +131,8 @@ void weft_swctx_fini(weft_t *w)
     /* Threads that still hold contexts keep nothing of the runtime from now on, and the
      * mutexes they hold in the fabric are handed on. */
     pthread_key_delete(w->swctx_key);
-    (void)reg_write(w, WEFT_REG_SYNC_SW_FLUSH,
-                    w->num_swctx == 32 ? UINT32_MAX : (1u << w->num_swctx) - 1u);
+    (void)weft_reg_write(w, WEFT_REG_SYNC_SW_FLUSH,
+                         w->num_swctx == 32 ? UINT32_MAX : (1u << w->num_swctx) - 1u);
     for (unsigned i = 0; i < w->num_swctx; i++)
         pthread_cond_destroy(&w->swctx[i].cond);
     pthread_mutex_destroy(&w->shared_lock);
@@ -174,7 +164,7 @@ static int ctx_get(weft_t *w, bool take, weft_swctx_t **out)
     if (!c)
         return -ENOSPC;
     c->prio = 0;
-    int rc = reg_write(w, WEFT_REG_SYNC_CTX_CTRL(c->index), 0);
+    int rc = weft_reg_write(w, WEFT_REG_SYNC_CTX_CTRL(c->index), 0);
     if (rc == 0 && pthread_setspecific(w->swctx_key, c) != 0)
         rc = -ENOMEM;
     if (rc != 0) {
@@ -229,7 +219,7 @@ static int await_answer(weft_t *w, weft_swctx_t *c, const struct timespec *absti
     pthread_mutex_unlock(&w->swctx_lock);
     int rc = weft_svc_start(w); /* the first call that has to wait starts it */
     if (rc == 0)
-        rc = reg_write(w, WEFT_REG_SYNC_SW_ARM, 1u << i);
+        rc = weft_reg_write(w, WEFT_REG_SYNC_SW_ARM, 1u << i);
     if (rc != 0)
         return rc;
     /* A managed thread's untimed wait gives the processor up (a timed one keeps it). */
@@ -246,7 +236,7 @@ static int await_answer(weft_t *w, weft_swctx_t *c, const struct timespec *absti
         if (wrc != 0 && !c->answered) { /* ETIMEDOUT (or a time the clock refuses) */
             *cancelled = true;
             pthread_mutex_unlock(&w->swctx_lock);
-            (void)reg_write(w, WEFT_REG_SYNC_CTX_CTRL(i), c->prio | WEFT_SYNC_CTX_CANCEL);
+            (void)weft_reg_write(w, WEFT_REG_SYNC_CTX_CTRL(i), c->prio | WEFT_SYNC_CTX_CANCEL);
             pthread_mutex_lock(&w->swctx_lock);
         }
     }
@@ -254,7 +244,7 @@ static int await_answer(weft_t *w, weft_swctx_t *c, const struct timespec *absti
     rc = c->io_error ? -EIO : 0;
     pthread_mutex_unlock(&w->swctx_lock);
     if (*cancelled)
-        (void)reg_write(w, WEFT_REG_SYNC_CTX_CTRL(i), c->prio);
+        (void)weft_reg_write(w, WEFT_REG_SYNC_CTX_CTRL(i), c->prio);
     return rc;
 }
 
@@ -269,7 +259,7 @@ static int ctx_call(weft_t *w, weft_swctx_t *c, uint32_t word, const struct time
     bool cancelled = false;
     int rc = 0;
     if (c->stale) {
-        rc = reg_read(w, WEFT_REG_SYNC_CTX_CALL(i), &v);
+        rc = weft_reg_read(w, WEFT_REG_SYNC_CTX_CALL(i), &v);
         if (rc == 0 && (v & WEFT_SYNC_CTX_BUSY))
             rc = await_answer(w, c, NULL, &cancelled, &st);
         if (rc != 0)
@@ -277,9 +267,9 @@ static int ctx_call(weft_t *w, weft_swctx_t *c, uint32_t word, const struct time
         c->stale = false;
     }
     c->stale = true; /* until this call's answer is in hand */
-    rc = reg_write(w, WEFT_REG_SYNC_CTX_CALL(i), word);
+    rc = weft_reg_write(w, WEFT_REG_SYNC_CTX_CALL(i), word);
     if (rc == 0)
-        rc = reg_read(w, WEFT_REG_SYNC_CTX_CALL(i), &v);
+        rc = weft_reg_read(w, WEFT_REG_SYNC_CTX_CALL(i), &v);
     if (rc != 0)
         return rc;
     if (v & WEFT_SYNC_CTX_BUSY) {
@@ -351,7 +341,7 @@ int weft_hwsync_set_priority(weft_t *w, unsigned prio)
     int rc = ctx_get(w, true, &c);
     if (rc == 0) {
         c->prio = prio;
-        rc = reg_write(w, WEFT_REG_SYNC_CTX_CTRL(c->index), prio);
+        rc = weft_reg_write(w, WEFT_REG_SYNC_CTX_CTRL(c->index), prio);
     }
     return rc;
 }

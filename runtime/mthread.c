@@ -26,7 +26,7 @@
 #include "weft/mthread.h"
 #include "weft_internal.h"
 
-/* A command's answer can take 19 fabric cycles; give up after this many reads. */
+/* A command's answer takes at most 33 fabric cycles; give up after this many reads. */
 #define TM_POLL_LIMIT 1000000u
 
 struct weft_mthread {
@@ -59,8 +59,6 @@ struct weft_tm {
 };
 
 static __thread weft_mthread_t *self;
-static bool mask_preempt(void);
-static void unmask_preempt(bool was_blocked_here);
 static pthread_once_t handler_once = PTHREAD_ONCE_INIT;
 
 typedef struct {
@@ -69,16 +67,6 @@ typedef struct {
     unsigned tid;
     uint32_t value;
 } tm_answer_t;
-
-static int reg_write(weft_t *w, uint32_t off, uint32_t v)
-{
-    return w->platform->ops->mmio_write(w->platform, off, v);
-}
-
-static int reg_read(weft_t *w, uint32_t off, uint32_t *v)
-{
-    return w->platform->ops->mmio_read(w->platform, off, v);
-}
 
 static void futex_wait(atomic_uint *word, unsigned v)
 {
@@ -119,16 +107,6 @@ static void install_handler(void)
     sigaction(WEFT_MTHREAD_PREEMPT_SIGNAL, &sa, NULL);
 }
 
-bool weft_preempt_block(void)
-{
-    return self ? mask_preempt() : false;
-}
-
-void weft_preempt_restore(bool blocked_here)
-{
-    unmask_preempt(blocked_here);
-}
-
 /* Block the preemption signal for a Weft call (a thread must not stop holding the
  * runtime's locks); returns whether it was blocked by this call. */
 static bool mask_preempt(void)
@@ -150,6 +128,16 @@ static void unmask_preempt(bool was_blocked_here)
     pthread_sigmask(SIG_UNBLOCK, &s, NULL);
 }
 
+bool weft_preempt_block(void)
+{
+    return self ? mask_preempt() : false;
+}
+
+void weft_preempt_restore(bool blocked_here)
+{
+    unmask_preempt(blocked_here);
+}
+
 /* Command op on thread tid with arg (a priority or the caller) and flag; value: EXIT's. */
 static int tm_cmd(weft_t *w, unsigned op, unsigned tid, unsigned arg, bool flag, uint32_t value,
                   tm_answer_t *a)
@@ -159,18 +147,18 @@ static int tm_cmd(weft_t *w, unsigned op, unsigned tid, unsigned arg, bool flag,
                           (arg & 0xffu) << WEFT_TM_CMD_ARG_SHIFT | (flag ? WEFT_TM_CMD_FLAG : 0);
     uint32_t v = WEFT_TM_CMD_BUSY;
     pthread_mutex_lock(&tm->cmd_lock);
-    int rc = op == WEFT_TM_OP_EXIT ? reg_write(w, WEFT_REG_TM_ARG, value) : 0;
+    int rc = op == WEFT_TM_OP_EXIT ? weft_reg_write(w, WEFT_REG_TM_ARG, value) : 0;
     if (rc == 0)
-        rc = reg_write(w, WEFT_REG_TM_CMD, word);
+        rc = weft_reg_write(w, WEFT_REG_TM_CMD, word);
     for (unsigned n = 0; rc == 0 && (v & WEFT_TM_CMD_BUSY); n++) {
         if (n == TM_POLL_LIMIT)
             rc = -EIO; /* the manager does not answer */
         else
-            rc = reg_read(w, WEFT_REG_TM_CMD, &v);
+            rc = weft_reg_read(w, WEFT_REG_TM_CMD, &v);
     }
     a->value = 0;
     if (rc == 0 && (op == WEFT_TM_OP_JOIN || op == WEFT_TM_OP_QUERY))
-        rc = reg_read(w, WEFT_REG_TM_RESULT, &a->value);
+        rc = weft_reg_read(w, WEFT_REG_TM_RESULT, &a->value);
     pthread_mutex_unlock(&tm->cmd_lock);
     a->status = (uint8_t)v;
     a->blocked = (v & WEFT_TM_CMD_BLOCKED) != 0;
@@ -185,7 +173,7 @@ static unsigned apply(weft_t *w, const struct timespec *seen)
     struct weft_tm *tm = w->tm;
     uint32_t v = 0;
     pthread_mutex_lock(&tm->disp_lock);
-    if (reg_read(w, WEFT_REG_TM_CUR, &v) != 0) {
+    if (weft_reg_read(w, WEFT_REG_TM_CUR, &v) != 0) {
         pthread_mutex_unlock(&tm->disp_lock);
         return tm->threads; /* no thread's: callers park until the next decision */
     }
@@ -237,16 +225,16 @@ void weft_tm_service(weft_t *w)
     struct timespec seen;
     clock_gettime(CLOCK_MONOTONIC, &seen);
     uint32_t pend = 0;
-    if (reg_read(w, WEFT_REG_TM_PENDING, &pend) != 0 || !(pend & WEFT_TM_PENDING_DECIDED))
+    if (weft_reg_read(w, WEFT_REG_TM_PENDING, &pend) != 0 || !(pend & WEFT_TM_PENDING_DECIDED))
         return;
-    (void)reg_write(w, WEFT_REG_TM_PENDING, WEFT_TM_PENDING_DECIDED); /* the line drops */
+    (void)weft_reg_write(w, WEFT_REG_TM_PENDING, WEFT_TM_PENDING_DECIDED); /* the line drops */
     (void)apply(w, &seen);
 }
 
 int weft_tm_probe(weft_t *w)
 {
     uint32_t info = 0;
-    int rc = reg_read(w, WEFT_REG_TM_INFO, &info);
+    int rc = weft_reg_read(w, WEFT_REG_TM_INFO, &info);
     /* A register window that does not reach the OS services' window has no manager. */
     if (rc == -EINVAL)
         info = 0;
@@ -274,7 +262,7 @@ int weft_tm_probe(weft_t *w)
     pthread_cond_init(&tm->exit_cond, NULL);
     w->tm = tm;
     /* An earlier runtime's threads, bindings and timers are forgotten. */
-    return reg_write(w, WEFT_REG_TM_CTRL, WEFT_TM_CTRL_RESET);
+    return weft_reg_write(w, WEFT_REG_TM_CTRL, WEFT_TM_CTRL_RESET);
 }
 
 void weft_tm_fini(weft_t *w)
@@ -293,7 +281,7 @@ void weft_tm_fini(weft_t *w)
     }
     const unsigned alive = tm->alive;
     pthread_mutex_unlock(&tm->lock);
-    (void)reg_write(w, WEFT_REG_TM_CTRL, WEFT_TM_CTRL_RESET); /* timers stop */
+    (void)weft_reg_write(w, WEFT_REG_TM_CTRL, WEFT_TM_CTRL_RESET); /* timers stop */
     w->tm = NULL;
     if (alive > 0) {
         weft_log(w, "shutdown: %u managed threads still running; their manager state is kept",
@@ -331,11 +319,20 @@ static int irq_on(weft_t *w)
     if (!tm->irq_on) {
         rc = weft_svc_start(w);
         if (rc == 0)
-            rc = reg_write(w, WEFT_REG_TM_CTRL, WEFT_TM_CTRL_IRQ_EN);
+            rc = weft_reg_write(w, WEFT_REG_TM_CTRL, WEFT_TM_CTRL_IRQ_EN);
         tm->irq_on = rc == 0;
     }
     pthread_mutex_unlock(&tm->lock);
     return rc;
+}
+
+/* t's pthread is done with the manager: shutdown need not wait for it any more. */
+static void gone(struct weft_tm *tm)
+{
+    pthread_mutex_lock(&tm->lock);
+    tm->alive--;
+    pthread_cond_broadcast(&tm->exit_cond);
+    pthread_mutex_unlock(&tm->lock);
 }
 
 /* EXIT t, as the running thread (waiting for its turn if it was preempted), and leave
@@ -360,11 +357,10 @@ static void leave(weft_t *w, weft_mthread_t *t)
     pthread_mutex_unlock(&tm->disp_lock);
     (void)apply(w, NULL); /* the next thread runs now */
     pthread_mutex_lock(&tm->lock);
-    t->exited = true;
+    t->exited = true; /* exit_cond is broadcast by gone() */
     const bool free_it = t->detached;
-    tm->alive--;
-    pthread_cond_broadcast(&tm->exit_cond);
     pthread_mutex_unlock(&tm->lock);
+    gone(tm);
     if (free_it)
         free(t);
 }
@@ -376,11 +372,7 @@ static void *trampoline(void *arg)
     self = t;
     park(t); /* its first turn */
     if (t->cancelled) {
-        struct weft_tm *tm = w->tm;
-        pthread_mutex_lock(&tm->lock);
-        tm->alive--;
-        pthread_cond_broadcast(&tm->exit_cond);
-        pthread_mutex_unlock(&tm->lock);
+        gone(w->tm);
         if (t->detached)
             free(t);
         return NULL;
@@ -658,7 +650,7 @@ int weft_tm_bind(weft_t *w, unsigned ev, weft_mthread_t *t)
 {
     if (!w || !w->tm || ev >= w->tm->events)
         return -EINVAL;
-    return reg_write(w, WEFT_REG_TM_BIND(ev), t ? WEFT_TM_BIND_EN | t->tid : 0);
+    return weft_reg_write(w, WEFT_REG_TM_BIND(ev), t ? WEFT_TM_BIND_EN | t->tid : 0);
 }
 
 int weft_tm_event_slot(weft_t *w, unsigned slot)
@@ -672,17 +664,17 @@ int weft_tm_raise(weft_t *w, unsigned ev)
 {
     if (!w || !w->tm || ev >= w->tm->events)
         return -EINVAL;
-    return reg_write(w, WEFT_REG_TM_RAISE, 1u << ev);
+    return weft_reg_write(w, WEFT_REG_TM_RAISE, 1u << ev);
 }
 
 int weft_tm_timer_start(weft_t *w, unsigned t, uint32_t period, bool periodic)
 {
     if (!w || !w->tm || t >= w->tm->timers || period == 0)
         return -EINVAL;
-    int rc = reg_write(w, WEFT_REG_TIMER_PERIOD(t), period);
+    int rc = weft_reg_write(w, WEFT_REG_TIMER_PERIOD(t), period);
     if (rc == 0)
-        rc = reg_write(w, WEFT_REG_TIMER_CTRL(t),
-                       WEFT_TIMER_CTRL_ENABLE | (periodic ? WEFT_TIMER_CTRL_PERIODIC : 0));
+        rc = weft_reg_write(w, WEFT_REG_TIMER_CTRL(t),
+                            WEFT_TIMER_CTRL_ENABLE | (periodic ? WEFT_TIMER_CTRL_PERIODIC : 0));
     return rc;
 }
 
@@ -691,9 +683,9 @@ int weft_tm_timer_stop(weft_t *w, unsigned t, uint32_t *fired)
     if (!w || !w->tm || t >= w->tm->timers)
         return -EINVAL;
     uint32_t n = 0;
-    int rc = reg_read(w, WEFT_REG_TIMER_FIRED(t), &n);
+    int rc = weft_reg_read(w, WEFT_REG_TIMER_FIRED(t), &n);
     if (rc == 0)
-        rc = reg_write(w, WEFT_REG_TIMER_CTRL(t), 0);
+        rc = weft_reg_write(w, WEFT_REG_TIMER_CTRL(t), 0);
     if (rc == 0 && fired)
         *fired = n;
     return rc;
@@ -704,7 +696,7 @@ int weft_tm_event_delay(weft_t *w, weft_tm_event_delay_t *d)
     if (!w || !w->tm || !d)
         return -EINVAL;
     uint32_t v = 0;
-    int rc = reg_read(w, WEFT_REG_TM_EV_LAT, &v);
+    int rc = weft_reg_read(w, WEFT_REG_TM_EV_LAT, &v);
     if (rc != 0)
         return rc;
     d->valid = (v & WEFT_TM_EV_LAT_VALID) != 0;

@@ -33,8 +33,8 @@ static void *svc_main(void *arg)
                      rc);
             polling = true;
         }
+        weft_swctx_service(w); /* first: a blocked call's answer is the most common */
         weft_tm_service(w);
-        weft_swctx_service(w);
     }
     return NULL;
 }

@@ -170,6 +170,18 @@ typedef struct weft_swctx {
     pthread_cond_t cond;          /**< broadcast when answered turns true */
 } weft_swctx_t;
 
+/** A global register of the runtime's platform (the OS services' blocks use these). */
+static inline int weft_reg_read(weft_t *w, uint32_t off, uint32_t *v)
+{
+    return w->platform->ops->mmio_read(w->platform, off, v);
+}
+
+/** Write a global register of the runtime's platform. */
+static inline int weft_reg_write(weft_t *w, uint32_t off, uint32_t v)
+{
+    return w->platform->ops->mmio_write(w->platform, off, v);
+}
+
 /** Read the synchronisation manager's size (SYNC_INFO) and set up its objects. */
 int weft_hwsync_probe(weft_t *w);
 /** Set up the software contexts (SYNC_INFO's count), each reset in the fabric. */

@@ -11,7 +11,7 @@
 // TM_CTRL.IRQ_EN set, irq_o (a register) is high while it is. So a dispatcher is
 // interrupted when the thread that should run changes, and at no other event.
 module weft_tm_regs #(
-  /// Thread ids of the manager (0: there is none).
+  /// Thread ids of the manager (weft_static builds none without them).
   parameter int unsigned NumThreads = 256,
   /// Events (TM_BIND entries).
   parameter int unsigned NumEvents = 0,
@@ -79,8 +79,7 @@ module weft_tm_regs #(
 
   logic whole, wr_cmd, wr_arg, wr_ctrl, wr_pending;
   assign whole      = reg_wstrb_i == 4'hF;
-  assign wr_cmd     = reg_we_i && whole && reg_addr_i == weft_osif_pkg::RegTmCmd && !busy_q &&
-                      NumThreads > 0;
+  assign wr_cmd     = reg_we_i && whole && reg_addr_i == weft_osif_pkg::RegTmCmd && !busy_q;
   assign wr_arg     = reg_we_i && whole && reg_addr_i == weft_osif_pkg::RegTmArg;
   assign wr_ctrl    = reg_we_i && whole && reg_addr_i == weft_osif_pkg::RegTmCtrl;
   assign wr_pending = reg_we_i && whole && reg_addr_i == weft_osif_pkg::RegTmPending;
@@ -102,8 +101,7 @@ module weft_tm_regs #(
   always_comb begin
     unique case (reg_addr_i)
       weft_osif_pkg::RegTmInfo:
-        reg_rdata_o = (NumThreads == 0) ? '0 :
-                      32'(NumThreads) | (32'(NumEvents) << weft_osif_pkg::TmInfoEventsShift) |
+        reg_rdata_o = 32'(NumThreads) | (32'(NumEvents) << weft_osif_pkg::TmInfoEventsShift) |
                       (32'(NumTimers) << weft_osif_pkg::TmInfoTimersShift);
       weft_osif_pkg::RegTmCmd:
         reg_rdata_o = 32'(status_q) | (busy_q ? weft_osif_pkg::TmCmdBusy : '0) |

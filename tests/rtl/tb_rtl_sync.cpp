@@ -46,6 +46,7 @@
 #include "Vweft_sync_pair.h"
 #include "Vweft_sync_small.h"
 #include "tb_check.h"
+#include "tb_reset.h"
 
 namespace
 {
@@ -665,15 +666,7 @@ template <typename Dut> struct Bench {
         for (unsigned c = 0; c < N; ++c)
             in.prio[c] = 0;
         drive();
-        dut->rst_ni = 0;
-        dut->clk_i = 0;
-        dut->eval();
-        dut->clk_i = 1;
-        dut->eval();
-        dut->clk_i = 0;
-        dut->eval();
-        dut->rst_ni = 1;
-        dut->eval();
+        weft_tb::reset_pulse(dut.get());
     }
     ~Bench() { dut->final(); }
 

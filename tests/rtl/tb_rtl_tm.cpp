@@ -57,6 +57,7 @@
 #include "Vweft_tm_full.h"
 #include "Vweft_tm_small.h"
 #include "tb_check.h"
+#include "tb_reset.h"
 #include "weft/osif_protocol.h"
 
 namespace
@@ -484,17 +485,7 @@ template <typename Dut> struct Bench {
         dut->cmd_flag_i = 0;
         dut->cmd_value_i = 0;
         dut->ev_tid_i = 0;
-        dut->clk_i = 0;
-        dut->rst_ni = 1;
-        dut->eval();
-        dut->rst_ni = 0;
-        dut->eval();
-        dut->clk_i = 1;
-        dut->eval();
-        dut->clk_i = 0;
-        dut->eval();
-        dut->rst_ni = 1;
-        dut->eval();
+        weft_tb::reset_pulse(dut.get());
         CHECK(dut->cur_tid_o == 0 && dut->cur_prio_o == 0 && dut->seq_o == 0 &&
                   dut->decided_o == 0 && dut->rsp_valid_o == 0 && dut->ev_done_o == 0,
               "%s: after reset cur %u prio %u seq %u decided %u rsp_valid %u ev_done %u", name,

@@ -38,6 +38,7 @@
 #include "Vweft_tm_events_t4l3.h"
 #include "Vweft_tm_events_t8l24.h"
 #include "tb_check.h"
+#include "tb_reset.h"
 #include "weft/osif_protocol.h"
 
 namespace
@@ -242,16 +243,7 @@ template <typename Dut> struct Bench {
         addrs.push_back(0x0420); // TM_EV_PENDING's offset outside the OS services' window
         addrs.push_back(0x0000);
         drive();
-        dut->clk_i = 0;
-        dut->rst_ni = 1;
-        dut->eval();
-        dut->rst_ni = 0;
-        dut->eval();
-        dut->clk_i = 1;
-        dut->eval();
-        dut->clk_i = 0;
-        dut->rst_ni = 1;
-        dut->eval();
+        weft_tb::reset_pulse(dut.get());
         check_outputs();
         sweep();
     }
