@@ -34,6 +34,10 @@ PACKAGES=(
   "pkgconf=1.8.1-1"            # install.out_of_tree builds a program with pkg-config
   "doxygen=1.9.4-4"            # the API reference (make api-docs) and its check, docs.api_reference
   "python3-pip=23.0.1+dfsg-1"  # installs the one tool Debian's version of does not serve (below)
+  "gcc-riscv64-unknown-elf=12.2.0-14+deb12u1+11+b2" # builds the softcore's programs (rv32im_zicsr)
+  "binutils-riscv64-unknown-elf=2.40-2+4+b1" # assembles and links them; objcopy makes the RAM image
+  "picolibc-riscv64-unknown-elf=1.8-1" # the C library the softcore's programs link (docs/softcore.md)
+  "qemu-user=1:7.2+dfsg-7+deb12u18+b3" # qemu-riscv32: the reference the softcore's ISS is checked against
 )
 
 # From PyPI, pinned, into a directory of its own (not the system's Python): z3 for the

@@ -1,0 +1,28 @@
+// Copyright Weft contributors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// The softcore's ports to the world outside its RAM (weft_rv_core, and weft_rv_cpu,
+// which passes them through): MMIO, interrupts, time, the scheduler's choice, the trace.
+// Needs CtxW in scope. weft_rv_io_conn.svh connects them by name.
+  // ---- MMIO: addresses with bit 31 set; held until mmio_ready_i ----
+  output logic             mmio_req_o,
+  output logic             mmio_we_o,
+  output logic [31:0]      mmio_addr_o,
+  output logic [31:0]      mmio_wdata_o,
+  output logic [3:0]       mmio_wstrb_o,
+  input  logic             mmio_ready_i,
+  /// With mmio_ready_i: no device answers there (an access fault).
+  input  logic             mmio_err_i,
+  input  logic [31:0]      mmio_rdata_i,
+
+  // ---- interrupts (levels; mip.MSIP, MTIP, MEIP) and time ----
+  input  logic             irq_soft_i,
+  input  logic             irq_timer_i,
+  input  logic             irq_ext_i,
+  input  logic [63:0]      time_i,
+
+  // ---- the scheduler's choice (follow mode) ----
+  input  logic [CtxW-1:0]  sched_ctx_i,
+  output logic [CtxW-1:0]  ctx_o,
+  /// What X did in the previous cycle (test benches, profiling).
+  output weft_rv_pkg::trace_t trace_o

@@ -1,0 +1,103 @@
+// Copyright Weft contributors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// weft_rv_pkg: the RV32IM encodings, machine-mode CSR numbers and trap causes the
+// softcore (weft_rv_core, docs/softcore.md) decodes, named once for the core, its test
+// benches and its wrapper. Values are the RISC-V unprivileged and privileged
+// specifications' except the Cust* CSRs, which sit in the custom machine-mode ranges
+// (0x7C0-0x7FF read/write, 0xFC0-0xFFF read-only) that the specification leaves to
+// implementations.
+package weft_rv_pkg;
+
+  // ---- major opcodes (instruction bits 6:0) ----
+  localparam logic [6:0] OpLui    = 7'b0110111;
+  localparam logic [6:0] OpAuipc  = 7'b0010111;
+  localparam logic [6:0] OpJal    = 7'b1101111;
+  localparam logic [6:0] OpJalr   = 7'b1100111;
+  localparam logic [6:0] OpBranch = 7'b1100011;
+  localparam logic [6:0] OpLoad   = 7'b0000011;
+  localparam logic [6:0] OpStore  = 7'b0100011;
+  localparam logic [6:0] OpImm    = 7'b0010011;
+  localparam logic [6:0] OpReg    = 7'b0110011;
+  localparam logic [6:0] OpFence  = 7'b0001111;
+  localparam logic [6:0] OpSystem = 7'b1110011;
+
+  // ---- machine-mode CSRs ----
+  localparam logic [11:0] CsrMstatus   = 12'h300;
+  localparam logic [11:0] CsrMisa      = 12'h301;
+  localparam logic [11:0] CsrMie       = 12'h304;
+  localparam logic [11:0] CsrMtvec     = 12'h305;
+  localparam logic [11:0] CsrMscratch  = 12'h340;
+  localparam logic [11:0] CsrMepc      = 12'h341;
+  localparam logic [11:0] CsrMcause    = 12'h342;
+  localparam logic [11:0] CsrMtval     = 12'h343;
+  localparam logic [11:0] CsrMip       = 12'h344;
+  localparam logic [11:0] CsrMcycle    = 12'hB00;
+  localparam logic [11:0] CsrMinstret  = 12'hB02;
+  localparam logic [11:0] CsrMcycleh   = 12'hB80;
+  localparam logic [11:0] CsrMinstreth = 12'hB82;
+  localparam logic [11:0] CsrCycle     = 12'hC00;
+  localparam logic [11:0] CsrTime      = 12'hC01;
+  localparam logic [11:0] CsrInstret   = 12'hC02;
+  localparam logic [11:0] CsrCycleh    = 12'hC80;
+  localparam logic [11:0] CsrTimeh     = 12'hC81;
+  localparam logic [11:0] CsrInstreth  = 12'hC82;
+  localparam logic [11:0] CsrMvendorid = 12'hF11;
+  localparam logic [11:0] CsrMarchid   = 12'hF12;
+  localparam logic [11:0] CsrMimpid    = 12'hF13;
+  localparam logic [11:0] CsrMhartid   = 12'hF14;
+  // Weft's hardware contexts (docs/softcore.md, "Hardware contexts").
+  /// Read: the running context. Write: run context N after this instruction; all ones:
+  /// run the context the scheduler chose (sched_ctx_i).
+  localparam logic [11:0] CsrCustCtx    = 12'h7C0;
+  /// Bit 0: follow the scheduler: a context other than 0 that is not the scheduler's
+  /// choice is switched out before its next instruction.
+  localparam logic [11:0] CsrCustFollow = 12'h7C1;
+  /// Selects the context CsrCustPc reads and writes.
+  localparam logic [11:0] CsrCustSel    = 12'h7C2;
+  /// The selected context's saved PC: where it resumes when it next runs.
+  localparam logic [11:0] CsrCustPc     = 12'h7C3;
+  /// Read-only: the number of contexts.
+  localparam logic [11:0] CsrCustNctx   = 12'hFC0;
+
+  /// CsrCustCtx value meaning "the scheduler's choice".
+  localparam logic [31:0] CtxFollow = 32'hFFFF_FFFF;
+
+  // ---- trap causes (mcause; interrupts have bit 31 set) ----
+  localparam logic [4:0] CauseInstrMisaligned = 5'd0;
+  localparam logic [4:0] CauseInstrFault      = 5'd1;
+  localparam logic [4:0] CauseIllegal         = 5'd2;
+  localparam logic [4:0] CauseBreakpoint      = 5'd3;
+  localparam logic [4:0] CauseLoadMisaligned  = 5'd4;
+  localparam logic [4:0] CauseLoadFault       = 5'd5;
+  localparam logic [4:0] CauseStoreMisaligned = 5'd6;
+  localparam logic [4:0] CauseStoreFault      = 5'd7;
+  localparam logic [4:0] CauseEcallM          = 5'd11;
+  localparam logic [4:0] IrqSoft              = 5'd3;
+  localparam logic [4:0] IrqTimer             = 5'd7;
+  localparam logic [4:0] IrqExternal          = 5'd11;
+
+  // ---- trace: what the core's X stage did in the previous cycle ----
+  localparam logic [1:0] TraceRetired  = 2'd0;  ///< executed
+  localparam logic [1:0] TraceTrapped  = 2'd1;  ///< an exception; not executed
+  localparam logic [1:0] TraceIrq      = 2'd2;  ///< an interrupt was taken before it
+  localparam logic [1:0] TraceSwitched = 2'd3;  ///< switched out before it (follow mode)
+
+  /// One trace record (test benches and profiling; unconnected in a slot, so free).
+  typedef struct packed {
+    logic        valid;
+    logic [1:0]  kind;       ///< Trace*
+    logic [4:0]  ctx;        ///< the context of the instruction
+    logic [31:0] pc;
+    logic [31:0] insn;
+    logic [4:0]  cause;      ///< mcause's low bits (TraceTrapped, TraceIrq)
+    logic [4:0]  next_ctx;   ///< the context that runs next
+    logic        rd_we;      ///< a register write (of the record's instruction)
+    logic [4:0]  rd;
+    logic [31:0] rd_wdata;
+    logic [3:0]  mem_we;     ///< a store's byte strobes
+    logic [31:0] mem_addr;
+    logic [31:0] mem_wdata;
+  } trace_t;
+
+endpackage
