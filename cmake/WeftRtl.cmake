@@ -59,7 +59,8 @@ option(WEFT_IMAGE_WAVES "Thread images can record waveforms on demand" ON)
 # The softcore (hw/softcore, docs/softcore.md): WEFT_RV_RTL_SOURCES in order, its top
 # (core and RAM) weft_rv_cpu; its modules include their port lists from hw/softcore.
 set(WEFT_RV_RTL_DIR ${PROJECT_SOURCE_DIR}/hw/softcore)
-set(WEFT_RV_RTL_MODULES weft_rv_pkg weft_rv_div weft_rv_ram weft_rv_core weft_rv_cpu)
+set(WEFT_RV_RTL_MODULES weft_rv_pkg weft_rv_div weft_rv_ram weft_rv_core weft_rv_cpu
+  weft_rv_clint weft_rv_soc)
 set(WEFT_RV_RTL_SOURCES)
 foreach(_m IN LISTS WEFT_RV_RTL_MODULES)
   list(APPEND WEFT_RV_RTL_SOURCES ${WEFT_RV_RTL_DIR}/${_m}.sv)

@@ -4,16 +4,7 @@
 // The softcore's ports to the world outside its RAM (weft_rv_core, and weft_rv_cpu,
 // which passes them through): MMIO, interrupts, time, the scheduler's choice, the trace.
 // Needs CtxW in scope. weft_rv_io_conn.svh connects them by name.
-  // ---- MMIO: addresses with bit 31 set; held until mmio_ready_i ----
-  output logic             mmio_req_o,
-  output logic             mmio_we_o,
-  output logic [31:0]      mmio_addr_o,
-  output logic [31:0]      mmio_wdata_o,
-  output logic [3:0]       mmio_wstrb_o,
-  input  logic             mmio_ready_i,
-  /// With mmio_ready_i: no device answers there (an access fault).
-  input  logic             mmio_err_i,
-  input  logic [31:0]      mmio_rdata_i,
+  `include "weft_rv_mmio_ports.svh"
 
   // ---- interrupts (levels; mip.MSIP, MTIP, MEIP) and time ----
   input  logic             irq_soft_i,

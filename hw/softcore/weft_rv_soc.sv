@@ -1,0 +1,92 @@
+// Copyright Weft contributors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// weft_rv_soc: the softcore as programs see it (docs/softcore.md, "Memory map"): the
+// core and its RAM (weft_rv_cpu), the machine timer and software interrupt
+// (weft_rv_clint, at 0xF0000000), and an outward MMIO port for every other address with
+// bit 31 set (the slot's OS-call bridge, or a test bench's devices).
+module weft_rv_soc #(
+  parameter int unsigned NumCtx = 4,
+  parameter int unsigned MemBytes = 65536,
+  localparam int unsigned CtxW = (NumCtx > 1) ? $clog2(NumCtx) : 1,
+  localparam int unsigned MemAw = $clog2(MemBytes) - 2
+) (
+  input  logic             clk_i,
+  /// The core's and the devices' reset (active low); the RAM keeps its contents.
+  input  logic             rst_ni,
+  /// The RAM's load port (weft_rv_cpu), while rst_ni is low.
+  input  logic             load_en_i,
+  input  logic             load_we_i,
+  input  logic [MemAw-1:0] load_addr_i,
+  input  logic [31:0]      load_wdata_i,
+  output logic [31:0]      load_rdata_o,
+  `include "weft_rv_mmio_ports.svh"
+  /// mip.MEIP.
+  input  logic             irq_ext_i,
+  input  logic [CtxW-1:0]  sched_ctx_i,
+  output logic [CtxW-1:0]  ctx_o,
+  output weft_rv_pkg::trace_t trace_o
+);
+
+  localparam logic [15:0] ClintBase = 16'hF000;
+
+  logic        c_req, c_we, c_ready, c_err;
+  logic [31:0] c_addr, c_wdata, c_rdata;
+  logic [3:0]  c_wstrb;
+  logic        irq_soft, irq_timer;
+  logic [63:0] mtime;
+
+  logic        clint_sel, clint_err;
+  logic [31:0] clint_rdata;
+  assign clint_sel = c_addr[31:16] == ClintBase;
+
+  weft_rv_cpu #(.NumCtx(NumCtx), .MemBytes(MemBytes)) u_cpu (
+    .clk_i,
+    .rst_ni,
+    .load_en_i,
+    .load_we_i,
+    .load_addr_i,
+    .load_wdata_i,
+    .load_rdata_o,
+    .mmio_req_o  (c_req),
+    .mmio_we_o   (c_we),
+    .mmio_addr_o (c_addr),
+    .mmio_wdata_o(c_wdata),
+    .mmio_wstrb_o(c_wstrb),
+    .mmio_ready_i(c_ready),
+    .mmio_err_i  (c_err),
+    .mmio_rdata_i(c_rdata),
+    .irq_soft_i  (irq_soft),
+    .irq_timer_i (irq_timer),
+    .irq_ext_i,
+    .time_i      (mtime),
+    .sched_ctx_i,
+    .ctx_o,
+    .trace_o
+  );
+
+  weft_rv_clint u_clint (
+    .clk_i,
+    .rst_ni,
+    .req_i      (c_req && clint_sel),
+    .we_i       (c_we),
+    .addr_i     (c_addr[15:2]),
+    .wdata_i    (c_wdata),
+    .wstrb_i    (c_wstrb),
+    .err_o      (clint_err),
+    .rdata_o    (clint_rdata),
+    .irq_timer_o(irq_timer),
+    .irq_soft_o (irq_soft),
+    .mtime_o    (mtime)
+  );
+
+  assign mmio_req_o   = c_req && !clint_sel;
+  assign mmio_we_o    = c_we;
+  assign mmio_addr_o  = c_addr;
+  assign mmio_wdata_o = c_wdata;
+  assign mmio_wstrb_o = c_wstrb;
+  assign c_ready = clint_sel ? 1'b1 : mmio_ready_i;
+  assign c_err   = clint_sel ? clint_err : mmio_err_i;
+  assign c_rdata = clint_sel ? clint_rdata : mmio_rdata_i;
+
+endmodule

@@ -1,0 +1,76 @@
+// Copyright Weft contributors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// rv_run: runs a softcore program (a RAM image from weft_rv_program) on weft_rv_soc with
+// one context or with four, prints its console output, and exits with the program's
+// code (or 3 when it did not end within the cycle budget, 2 on a bad argument).
+//
+//   rv_run [--ctx 1|4] [--max-cycles N] [--expect TEXT] IMAGE.bin
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "Vweft_rv_soc_c1.h"
+#include "Vweft_rv_soc_c4.h"
+#include "rv_soc_host.h"
+#include "verilated.h"
+
+namespace
+{
+
+template <class M> int run(const std::vector<uint32_t> &img, uint64_t max, const char *expect)
+{
+    rv::SocHost<M> h(65536);
+    h.load(img);
+    rv::RunResult r = h.run(max);
+    std::fwrite(r.console.data(), 1, r.console.size(), stdout);
+    if (!r.exited) {
+        std::fprintf(stderr, "rv_run: no exit within %llu cycles\n", (unsigned long long)max);
+        return 3;
+    }
+    std::printf("rv_run: exit %u after %llu cycles\n", r.code, (unsigned long long)r.cycles);
+    if (expect && r.console.find(expect) == std::string::npos) {
+        std::fprintf(stderr, "rv_run: output lacks \"%s\"\n", expect);
+        return 1;
+    }
+    return static_cast<int>(r.code);
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    Verilated::commandArgs(argc, argv);
+    int ctx = 1;
+    uint64_t max = 100000000;
+    const char *expect = nullptr;
+    const char *path = nullptr;
+    for (int i = 1; i < argc; i++) {
+        if (!std::strcmp(argv[i], "--ctx") && i + 1 < argc)
+            ctx = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--max-cycles") && i + 1 < argc)
+            max = std::strtoull(argv[++i], nullptr, 0);
+        else if (!std::strcmp(argv[i], "--expect") && i + 1 < argc)
+            expect = argv[++i];
+        else if (argv[i][0] != '-' && !path)
+            path = argv[i];
+        else {
+            std::fprintf(stderr,
+                         "usage: rv_run [--ctx 1|4] [--max-cycles N] [--expect TEXT] IMAGE.bin\n");
+            return 2;
+        }
+    }
+    if (!path || (ctx != 1 && ctx != 4)) {
+        std::fprintf(stderr, "rv_run: an image and --ctx 1 or 4 are needed\n");
+        return 2;
+    }
+    std::string err;
+    std::vector<uint32_t> img = rv::read_image(path, 65536, err);
+    if (img.empty()) {
+        std::fprintf(stderr, "rv_run: %s\n", err.c_str());
+        return 2;
+    }
+    return ctx == 1 ? run<Vweft_rv_soc_c1>(img, max, expect)
+                    : run<Vweft_rv_soc_c4>(img, max, expect);
+}
