@@ -62,3 +62,10 @@ function(weft_rv_program name)
     VERBATIM)
   add_custom_target(${name} ALL DEPENDS ${elf} ${bin})
 endfunction()
+
+# The kernel's ports (softcore/rtk): the sources a program links for each.
+set(WEFT_RTK_SW_SOURCES ${PROJECT_SOURCE_DIR}/softcore/rtk/rtk_sw.c
+    ${PROJECT_SOURCE_DIR}/softcore/rtk/rtk_sw_trap.S)
+# The Thread-Metric-equivalent suite's tests, in the order of their TM_TEST numbers.
+set(WEFT_TM_TESTS basic cooperative preemptive interrupt interrupt_preemption message
+    synchronization memory)

@@ -72,5 +72,7 @@ static inline uint32_t weft_rv_cycles(void)
 
 /* Ends the program: the host sees the code (0 = success). */
 __attribute__((noreturn)) void weft_rv_exit(uint32_t code);
+/* Reports a trap nothing handles and ends the program with 128 + the cause. */
+__attribute__((noreturn)) void weft_rv_fault(uint32_t cause, uint32_t epc, uint32_t tval);
 
 #endif

@@ -13,20 +13,44 @@
 
 #include "Vweft_rv_soc_c1.h"
 #include "Vweft_rv_soc_c4.h"
+#include "rv_bench.h"
 #include "rv_soc_host.h"
 #include "verilated.h"
 
 namespace
 {
 
+// The last records of the core's trace, printed when the program does not end.
+struct Tail {
+    std::vector<rv::Trace> ring = std::vector<rv::Trace>(32);
+    size_t n = 0;
+    template <class M> void operator()(M &m)
+    {
+        rv::Trace t = rv::Trace::decode(m.trace_o);
+        if (t.valid)
+            ring[n++ % ring.size()] = t;
+    }
+    void print() const
+    {
+        for (size_t i = n > ring.size() ? n - ring.size() : 0; i < n; i++) {
+            const rv::Trace &t = ring[i % ring.size()];
+            std::fprintf(stderr, "  ctx %u pc %08x insn %08x kind %u cause %u\n", t.ctx, t.pc,
+                         t.insn, t.kind, t.cause);
+        }
+    }
+};
+
 template <class M> int run(const std::vector<uint32_t> &img, uint64_t max, const char *expect)
 {
     rv::SocHost<M> h(65536);
     h.load(img);
-    rv::RunResult r = h.run(max);
+    Tail tail;
+    rv::RunResult r = h.run(max, [&](M &m) { tail(m); });
     std::fwrite(r.console.data(), 1, r.console.size(), stdout);
     if (!r.exited) {
-        std::fprintf(stderr, "rv_run: no exit within %llu cycles\n", (unsigned long long)max);
+        std::fprintf(stderr, "rv_run: no exit within %llu cycles; the last instructions:\n",
+                     (unsigned long long)max);
+        tail.print();
         return 3;
     }
     std::printf("rv_run: exit %u after %llu cycles\n", r.code, (unsigned long long)r.cycles);
