@@ -319,17 +319,19 @@ module weft_tm #(
       weft_osif_pkg::TmOpWait: begin
         if (bad) begin
           x_status = weft_osif_pkg::StatusBadhandle;
-        end else if (!is_cur) begin
+        end else if (!is_cur && st != weft_osif_pkg::TmStateReady) begin
           x_status = weft_osif_pkg::StatusPerm;
         end else if (pending) begin
           info_we = 1'b1;
           info_data = {joiner, joined, 1'b0, detached, prio};
         end else begin
+          // The running thread leaves the processor; a ready one (a kernel suspending
+          // it) leaves its queue, which changes no decision.
           st_we = 1'b1;
           st_data = weft_osif_pkg::TmStateWaiting;
           x_blocked = 1'b1;
-          x_cur_idle = 1'b1;
-          x_next = SDispatch;
+          x_cur_idle = is_cur;
+          x_next = is_cur ? SDispatch : SRemove;
         end
       end
       weft_osif_pkg::TmOpSignal: begin
@@ -512,7 +514,10 @@ module weft_tm #(
               stid_q <= 8'(q_rsp_tid);
               sprio_q <= 7'(q_rsp_prio);
             end
-            state_q <= (sop_q == QDeq) ? SDeqDone : (sop_q == QRemove) ? SEnq : SDispatch;
+            // A remove is PRIORITY's (then the enqueue at the new priority) or WAIT's.
+            state_q <= (sop_q == QDeq) ? SDeqDone :
+                       (sop_q == QRemove) ? ((op_q == weft_osif_pkg::TmOpWait) ? SResp : SEnq) :
+                       SDispatch;
           end
         end
         SDeqDone: begin

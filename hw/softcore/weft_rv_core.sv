@@ -260,7 +260,11 @@ module weft_rv_core #(
   logic [31:0] csr_rdata, csr_src, csr_wdata;
   logic        csr_known, csr_writes;
   logic [2:0]  mip;
+  logic        csr_hpm;
   assign csr_addr = insn[31:20];
+  assign csr_hpm  = (csr_addr >= 12'hB03 && csr_addr <= 12'hB1F) ||
+                    (csr_addr >= 12'hB83 && csr_addr <= 12'hB9F) ||
+                    (csr_addr >= 12'h323 && csr_addr <= 12'h33F);
   assign csr_src  = funct3[2] ? {27'b0, rs1} : rs1_v;
   assign mip      = {irq_ext_i, irq_timer_i, irq_soft_i};
   // CSRRW always writes; CSRRS and CSRRC write unless the source is x0 or zero.
@@ -293,7 +297,10 @@ module weft_rv_core #(
       weft_rv_pkg::CsrCustSel:   csr_rdata = {{(32 - CtxW){1'b0}}, sel_q};
       weft_rv_pkg::CsrCustPc:    csr_rdata = (sel_q == ctx_q) ? pc_x_q : ctx_pc_q[sel_q];
       weft_rv_pkg::CsrCustNctx:  csr_rdata = NumCtx;
-      default:      csr_known = 1'b0;
+      // Read-only zero: mstatush (little-endian only), mconfigptr (no configuration
+      // structure), and the performance counters 3-31 and their events.
+      weft_rv_pkg::CsrMstatush, weft_rv_pkg::CsrMconfigptr: csr_rdata = '0;
+      default:      csr_known = csr_hpm;
     endcase
     unique case (funct3[1:0])
       2'b01:   csr_wdata = csr_src;

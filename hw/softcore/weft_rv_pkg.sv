@@ -46,6 +46,8 @@ package weft_rv_pkg;
   localparam logic [11:0] CsrMarchid   = 12'hF12;
   localparam logic [11:0] CsrMimpid    = 12'hF13;
   localparam logic [11:0] CsrMhartid   = 12'hF14;
+  localparam logic [11:0] CsrMconfigptr = 12'hF15;
+  localparam logic [11:0] CsrMstatush  = 12'h310;
   // Weft's hardware contexts (docs/softcore.md, "Hardware contexts").
   /// Read: the running context. Write: run context N after this instruction; all ones:
   /// run the context the scheduler chose (sched_ctx_i).

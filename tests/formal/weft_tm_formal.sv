@@ -170,7 +170,7 @@ module weft_tm_formal (
   logic [7:0]  e_status, e_tid;
   logic [31:0] e_value;
   logic        e_blocked;
-  logic        w_en, s_en, q_en, idle, cp_we;
+  logic        w_en, s_en, q_en, dq_en, idle, cp_we;
   logic [7:0]  w_idx, s_idx, q_idx;
   logic [2:0]  w_st, s_st;
   logic        w_pr, w_det, w_pend, w_jnd, q_p, cp;
@@ -235,6 +235,7 @@ module weft_tm_formal (
     s_idx = 8'd0;
     s_st = Free;
     q_en = 1'b0;
+    dq_en = 1'b0;
     q_idx = c_tid;
     q_p = k_pr;
     idle = 1'b0;
@@ -325,7 +326,7 @@ module weft_tm_formal (
       end
       OpWait: begin
         if (k_bad) e_status = StBadhandle;
-        else if (!k_cur) e_status = StPerm;
+        else if (!k_cur && k_st != Ready) e_status = StPerm;
         else if (k_pend) begin
           w_en = 1'b1;
           w_pend = 1'b0;
@@ -333,7 +334,8 @@ module weft_tm_formal (
           w_en = 1'b1;
           w_st = Waiting;
           e_blocked = 1'b1;
-          idle = 1'b1;
+          idle = k_cur;
+          dq_en = !k_cur;  // a ready thread leaves its queue
         end
       end
       OpSignal: begin
@@ -390,6 +392,7 @@ module weft_tm_formal (
         n_val[j] = w_val;
       end
       if (answer && s_en && s_idx == j) n_st[j] = s_st;
+      if (answer && dq_en && w_idx == j) n_q[j] = 1'b0;
       if (answer && q_en && q_idx == j) begin
         n_q[j] = 1'b1;
         n_pr[j] = q_p;

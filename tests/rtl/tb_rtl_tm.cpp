@@ -346,13 +346,17 @@ struct Model {
         case kWait:
             if (bad) {
                 e.status = kBadhandle;
-            } else if (tid != cur) {
+            } else if (tid != cur && r->st != kReady) {
                 e.status = kPerm;
             } else if (r->pending) {
                 r->pending = false;
-            } else {
+            } else if (tid == cur) {
                 r->st = kWaiting;
                 cur = 0;
+                e.blocked = 1;
+            } else { // a ready thread leaves its queue
+                remove(tid);
+                r->st = kWaiting;
                 e.blocked = 1;
             }
             break;
@@ -829,7 +833,12 @@ template <typename Dut> void scenario_sched(const char *name, unsigned threads, 
     expect(b, b.command(kYield, 1), kOk, 1, 2, "YIELD A: B");
     expect(b, b.command(kYield, 1), kPerm, 1, 2, "YIELD of a thread not running");
     expect(b, b.command(kExit, 1), kPerm, 1, 2, "EXIT of a thread not running");
-    expect(b, b.command(kWait, 1), kPerm, 1, 2, "WAIT of a thread not running");
+    // WAIT of a ready thread (a kernel suspends it): out of its queue, no decision.
+    Answer w = b.command(kWait, 1);
+    expect(b, w, kOk, 1, 2, "WAIT of a ready thread");
+    CHECK(w.blocked == 1, "%s: WAIT of a ready thread not answered blocked", name);
+    expect(b, b.command(kQuery, 1), kOk, 1, 2, "QUERY it: waiting", kWaiting | (lo << 8));
+    expect(b, b.command(kSignal, 1), kOk, 1, 2, "SIGNAL it: ready again, no preemption");
     // Raising a ready thread above the running one preempts it.
     expect(b, b.command(kPriority, 1, hi), kOk, 1, 1, "PRIORITY A up: preempts B");
     expect(b, b.command(kQuery, 2), kOk, 2, 1, "QUERY B", kReady | (lo << 8));
@@ -1100,10 +1109,12 @@ void random_traffic(const char *name, unsigned threads, unsigned prios, unsigned
             op = kYield;
             tid = rng() % 10 ? cur : rand_id();
             break;
-        case wWait:
+        case wWait: {
             op = kWait;
-            tid = rng() % 10 ? cur : rand_id();
+            const unsigned s = rng() % 10;
+            tid = s < 6 ? cur : s < 9 ? any(m.in_state(kReady), rand_id()) : rand_id();
             break;
+        }
         case wSignal:
             op = kSignal;
             tid = rng() % 10 < 7 ? any(m.in_state(kWaiting), rand_id()) : rand_id();

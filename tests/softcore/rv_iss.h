@@ -522,8 +522,14 @@ class Iss
         case 0xC80:
             v = 0;
             return true;
-        default:
-            return false;
+        case 0x310: // mstatush
+        case 0xF15: // mconfigptr
+            v = 0;
+            return true;
+        default: // the performance counters 3-31 and their events read 0
+            v = 0;
+            return (addr >= 0xB03 && addr <= 0xB1F) || (addr >= 0xB83 && addr <= 0xB9F) ||
+                   (addr >= 0x323 && addr <= 0x33F);
         }
     }
 
