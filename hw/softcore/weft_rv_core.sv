@@ -116,25 +116,33 @@ module weft_rv_core #(
   assign imm_u  = {insn[31:12], 12'b0};
   assign imm_j  = {{12{insn[31]}}, insn[19:12], insn[20], insn[30:21], 1'b0};
 
+  // A CSR in CsrCustReg's range names a register of the selected context (sel_q): its
+  // number is the CSR address's low five bits, which are the rs2 field, so the second
+  // read port serves it. (Decoded here, ahead of the CSRs, because the read needs it.)
+  logic csr_remote;
+  assign csr_remote = opcode == weft_rv_pkg::OpSystem && funct3 != 3'b000 &&
+                      insn[31:25] == weft_rv_pkg::CsrCustReg[11:5];
   if (NumCtx > 1) begin : gen_banks
     assign rf_ra1 = {ctx_q, rs1};
-    assign rf_ra2 = {ctx_q, rs2};
+    assign rf_ra2 = {csr_remote ? sel_q : ctx_q, rs2};
     assign rf_wa  = {w_ctx_q, w_rd_q};
   end else begin : gen_one_bank
     logic unused_ctx;
-    assign unused_ctx = ^w_ctx_q;
+    assign unused_ctx = ^{w_ctx_q, csr_remote};
     assign rf_ra1 = rs1;
     assign rf_ra2 = rs2;
     assign rf_wa  = w_rd_q;
   end
 
-  // Register reads, with W's result forwarded (W is always X's context: see above).
+  // Register reads, with W's result forwarded. W holds an instruction of X's context
+  // (a redirect leaves a bubble between contexts) unless it writes another context's
+  // register (CsrCustReg): the forward compares whole bank addresses.
   logic [31:0] rs1_v, rs2_v;
   always_comb begin
     rs1_v = rf_q[rf_ra1];
     rs2_v = rf_q[rf_ra2];
-    if (w_we_q && w_rd_q == rs1) rs1_v = w_result;
-    if (w_we_q && w_rd_q == rs2) rs2_v = w_result;
+    if (w_we_q && rf_wa == rf_ra1) rs1_v = w_result;
+    if (w_we_q && rf_wa == rf_ra2) rs2_v = w_result;
     if (rs1 == 5'd0) rs1_v = '0;
     if (rs2 == 5'd0) rs2_v = '0;
   end
@@ -300,7 +308,10 @@ module weft_rv_core #(
       // Read-only zero: mstatush (little-endian only), mconfigptr (no configuration
       // structure), and the performance counters 3-31 and their events.
       weft_rv_pkg::CsrMstatush, weft_rv_pkg::CsrMconfigptr: csr_rdata = '0;
-      default:      csr_known = csr_hpm;
+      default: begin
+        csr_known = csr_hpm || csr_remote;
+        if (csr_remote) csr_rdata = rs2_v;
+      end
     endcase
     unique case (funct3[1:0])
       2'b01:   csr_wdata = csr_src;
@@ -313,7 +324,9 @@ module weft_rv_core #(
   // Control: legality, exceptions, interrupts, switches, stalls
   // ---------------------------------------------------------------------------------
   logic       csr_illegal;
-  assign csr_illegal = is_csr && (!csr_known || (csr_writes && csr_addr[11:10] == 2'b11));
+  // A write of another context's register leaves no write port for rd: rd must be x0.
+  assign csr_illegal = is_csr && (!csr_known || (csr_writes && csr_addr[11:10] == 2'b11) ||
+                                  (csr_remote && csr_writes && rd != 5'd0));
   assign legal = insn[1:0] == 2'b11 &&
                  (is_lui || is_auipc || is_jal || is_jalr || is_branch || is_load ||
                   is_store || is_opimm || is_op || is_muldiv || is_fence || is_fencei ||
@@ -436,7 +449,8 @@ module weft_rv_core #(
 
   // The result X hands to W.
   logic [31:0] x_result;
-  logic        x_writes_rd;
+  logic        x_writes_rd, remote_write;
+  assign remote_write = retire && csr_remote && csr_writes && csr_addr[4:0] != 5'd0;
   always_comb begin
     if (is_lui) x_result = imm_u;
     else if (is_auipc) x_result = pc_x_q + imm_u;
@@ -597,11 +611,11 @@ module weft_rv_core #(
       end
 
       // W.
-      w_we_q       <= x_writes_rd;
+      w_we_q       <= x_writes_rd || remote_write;
       w_ram_load_q <= retire && is_load && !mem_in_mmio;
-      w_rd_q       <= rd;
-      w_ctx_q      <= ctx_q;
-      w_data_q     <= x_result;
+      w_rd_q       <= remote_write ? csr_addr[4:0] : rd;
+      w_ctx_q      <= remote_write ? sel_q : ctx_q;
+      w_data_q     <= remote_write ? csr_wdata : x_result;
       w_f3_q       <= funct3;
       w_off_q      <= mem_addr[1:0];
     end

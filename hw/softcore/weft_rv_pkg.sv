@@ -59,6 +59,9 @@ package weft_rv_pkg;
   localparam logic [11:0] CsrCustSel    = 12'h7C2;
   /// The selected context's saved PC: where it resumes when it next runs.
   localparam logic [11:0] CsrCustPc     = 12'h7C3;
+  /// 0x7E0 + n: register xn of the selected context (csrr; csrw only with rd = x0):
+  /// how a kernel sets up a context or moves a thread's registers in and out of one.
+  localparam logic [11:0] CsrCustReg    = 12'h7E0;
   /// Read-only: the number of contexts.
   localparam logic [11:0] CsrCustNctx   = 12'hFC0;
 

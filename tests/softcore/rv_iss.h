@@ -48,7 +48,7 @@ struct Mmio {
 };
 
 constexpr uint32_t kCsrCustCtx = 0x7C0, kCsrCustFollow = 0x7C1, kCsrCustSel = 0x7C2,
-                   kCsrCustPc = 0x7C3, kCsrCustNctx = 0xFC0;
+                   kCsrCustPc = 0x7C3, kCsrCustReg = 0x7E0, kCsrCustNctx = 0xFC0;
 
 class Iss
 {
@@ -315,9 +315,23 @@ class Iss
             bool w = (f3 & 3) == 1 || rs1 != 0;
             if (w && (addr >> 10) == 3)
                 return illegal();
+            bool remote = (addr & ~31u) == kCsrCustReg;
+            if (w && remote && rd != 0)
+                return illegal();
             uint32_t nv = (f3 & 3) == 1 ? src : (f3 & 3) == 2 ? (old | src) : (old & ~src);
             writes = true;
             val = old;
+            if (w && remote) { // a register of the selected context; rd is x0
+                uint32_t n = addr & 31;
+                finish(s, c, rd, writes, val, next);
+                if (n != 0) {
+                    ctx_[sel_].x[n] = nv;
+                    s.rd_we = true;
+                    s.rd = n;
+                    s.rd_val = nv;
+                }
+                return s;
+            }
             if (w && addr == kCsrCustCtx) {
                 int to = -1;
                 if (nv == 0xffffffffu) {
@@ -510,6 +524,40 @@ class Iss
             return true;
         case kCsrCustPc:
             v = ctx_[sel_].pc;
+            return true;
+        case kCsrCustReg + 0:
+        case kCsrCustReg + 1:
+        case kCsrCustReg + 2:
+        case kCsrCustReg + 3:
+        case kCsrCustReg + 4:
+        case kCsrCustReg + 5:
+        case kCsrCustReg + 6:
+        case kCsrCustReg + 7:
+        case kCsrCustReg + 8:
+        case kCsrCustReg + 9:
+        case kCsrCustReg + 10:
+        case kCsrCustReg + 11:
+        case kCsrCustReg + 12:
+        case kCsrCustReg + 13:
+        case kCsrCustReg + 14:
+        case kCsrCustReg + 15:
+        case kCsrCustReg + 16:
+        case kCsrCustReg + 17:
+        case kCsrCustReg + 18:
+        case kCsrCustReg + 19:
+        case kCsrCustReg + 20:
+        case kCsrCustReg + 21:
+        case kCsrCustReg + 22:
+        case kCsrCustReg + 23:
+        case kCsrCustReg + 24:
+        case kCsrCustReg + 25:
+        case kCsrCustReg + 26:
+        case kCsrCustReg + 27:
+        case kCsrCustReg + 28:
+        case kCsrCustReg + 29:
+        case kCsrCustReg + 30:
+        case kCsrCustReg + 31:
+            v = ctx_[sel_].x[addr & 31]; // x0 holds 0
             return true;
         case kCsrCustNctx:
             v = static_cast<uint32_t>(nctx());

@@ -248,8 +248,14 @@ class StreamGen
         static const uint32_t rw[] = {0x340, 0x343, 0x342, 0x341, 0x7C2}; // writable
         static const uint32_t ro[] = {0x301, 0xF14, 0xF11, 0xF12, 0xF13, 0xC02, 0xB02, 0x7C0,
                                       0x7C1, 0x7C3, 0xFC0, 0x344, 0x300, 0x304, 0x305};
-        uint32_t k = pick(10);
-        if (k < 4) {
+        uint32_t k = pick(12);
+        if (k >= 10) { // a register of the selected context: read, write (rd x0), or illegal
+            uint32_t f3 = 1 + pick(3) + (pick(2) ? 4 : 0);
+            if (pick(2))
+                out.push_back(csr_op(0x7E0 + pick(32), 0, 2, rd)); // csrr
+            else // never x29, another stream's base register
+                out.push_back(csr_op(0x7E0 + 1 + pick(28), rs1, f3, pick(6) ? 0 : rd));
+        } else if (k < 4) {
             out.push_back(csr_op(rw[pick(5)], rs1, 1 + pick(3) + (pick(2) ? 4 : 0), rd));
         } else if (k < 8) {
             out.push_back(csr_op(ro[pick(15)], 0, 2, rd)); // csrr
