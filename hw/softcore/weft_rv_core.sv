@@ -69,6 +69,7 @@ module weft_rv_core #(
   logic            x_started_q;     // X's instruction has stalled at least a cycle
   logic [CtxW-1:0] ctx_q;
   logic            follow_q;
+  logic            hold_q;          // no interrupt, no follow switch (a kernel's lock)
   logic [CtxW-1:0] sel_q;
   logic [31:0]     ctx_pc_q [NumCtx];  // where each context resumes
 
@@ -301,7 +302,7 @@ module weft_rv_core #(
       weft_rv_pkg::CsrTimeh:     csr_rdata = time_i[63:32];
       weft_rv_pkg::CsrMvendorid, weft_rv_pkg::CsrMarchid, weft_rv_pkg::CsrMimpid: csr_rdata = '0;
       weft_rv_pkg::CsrMhartid,   weft_rv_pkg::CsrCustCtx:  csr_rdata = {{(32 - CtxW){1'b0}}, ctx_q};
-      weft_rv_pkg::CsrCustFollow: csr_rdata = {31'b0, follow_q};
+      weft_rv_pkg::CsrCustFollow: csr_rdata = {30'b0, hold_q, follow_q};
       weft_rv_pkg::CsrCustSel:   csr_rdata = {{(32 - CtxW){1'b0}}, sel_q};
       weft_rv_pkg::CsrCustPc:    csr_rdata = (sel_q == ctx_q) ? pc_x_q : ctx_pc_q[sel_q];
       weft_rv_pkg::CsrCustNctx:  csr_rdata = NumCtx;
@@ -373,10 +374,10 @@ module weft_rv_core #(
   assign irq_cause = irq_pend[2] ? weft_rv_pkg::IrqExternal : irq_pend[0] ? weft_rv_pkg::IrqSoft : weft_rv_pkg::IrqTimer;
   // Only at an instruction's first cycle: one that stalls (a division, an MMIO access)
   // has started and finishes.
-  assign irq_take = x_valid_q && !x_started_q && st_mie_q[Ctx0] && irq_pend != 3'b0;
+  assign irq_take = x_valid_q && !x_started_q && !hold_q && st_mie_q[Ctx0] && irq_pend != 3'b0;
 
   logic follow_switch;
-  assign follow_switch = x_valid_q && !x_started_q && !irq_take && follow_q &&
+  assign follow_switch = x_valid_q && !x_started_q && !irq_take && follow_q && !hold_q &&
                          ctx_q != Ctx0 && sched_ctx_i != ctx_q &&
                          {1'b0, sched_ctx_i} < NumCtxW;
 
@@ -535,6 +536,7 @@ module weft_rv_core #(
       x_started_q <= 1'b0;
       ctx_q       <= Ctx0;
       follow_q    <= 1'b0;
+      hold_q      <= 1'b0;
       sel_q       <= Ctx0;
       mcycle_q    <= '0;
       minstret_q  <= '0;
@@ -603,7 +605,10 @@ module weft_rv_core #(
           weft_rv_pkg::CsrMcycleh:    mcycle_q[63:32] <= csr_wdata;
           weft_rv_pkg::CsrMinstret:   minstret_q[31:0] <= csr_wdata;
           weft_rv_pkg::CsrMinstreth:  minstret_q[63:32] <= csr_wdata;
-          weft_rv_pkg::CsrCustFollow: follow_q <= csr_wdata[0];
+          weft_rv_pkg::CsrCustFollow: begin
+            follow_q <= csr_wdata[0];
+            hold_q   <= csr_wdata[1];
+          end
           weft_rv_pkg::CsrCustSel:    if (csr_wdata < NumCtx) sel_q <= csr_wdata[CtxW-1:0];
           weft_rv_pkg::CsrCustPc:     if (sel_q != ctx_q) ctx_pc_q[sel_q] <= {csr_wdata[31:2], 2'b00};
           default: ;

@@ -53,7 +53,9 @@ package weft_rv_pkg;
   /// run the context the scheduler chose (sched_ctx_i).
   localparam logic [11:0] CsrCustCtx    = 12'h7C0;
   /// Bit 0: follow the scheduler: a context other than 0 that is not the scheduler's
-  /// choice is switched out before its next instruction.
+  /// choice is switched out before its next instruction. Bit 1: hold: no interrupt is
+  /// taken and no context switched out while it is set (a kernel's critical section
+  /// in any context; what it defers happens before the next instruction after it).
   localparam logic [11:0] CsrCustFollow = 12'h7C1;
   /// Selects the context CsrCustPc reads and writes.
   localparam logic [11:0] CsrCustSel    = 12'h7C2;

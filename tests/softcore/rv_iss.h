@@ -88,7 +88,7 @@ class Iss
     {
         const Ctx &k = ctx_[0];
         uint32_t p = mip & k.mie_bits;
-        if (!k.mie || p == 0)
+        if (hold_ || !k.mie || p == 0)
             return -1;
         if (p & (1u << 11))
             return 11;
@@ -118,7 +118,7 @@ class Iss
     // The scheduler's choice replaces the running context (follow mode).
     bool may_switch_to(int to) const
     {
-        return follow_ && cur_ != 0 && to != cur_ && to >= 0 && to < nctx();
+        return follow_ && !hold_ && cur_ != 0 && to != cur_ && to >= 0 && to < nctx();
     }
     Step switch_to(int to)
     {
@@ -517,7 +517,7 @@ class Iss
             v = static_cast<uint32_t>(cur_);
             return true;
         case kCsrCustFollow:
-            v = follow_;
+            v = (hold_ ? 2u : 0u) | (follow_ ? 1u : 0u);
             return true;
         case kCsrCustSel:
             v = static_cast<uint32_t>(sel_);
@@ -614,6 +614,7 @@ class Iss
             break;
         case kCsrCustFollow:
             follow_ = v & 1;
+            hold_ = v & 2;
             break;
         case kCsrCustSel:
             if (v < static_cast<uint32_t>(nctx()))
@@ -632,7 +633,7 @@ class Iss
     std::vector<uint8_t> mem_;
     uint32_t mem_bytes_;
     int cur_ = 0, sel_ = 0;
-    bool follow_ = false;
+    bool follow_ = false, hold_ = false;
     uint64_t minstret_ = 0;
 };
 

@@ -197,6 +197,10 @@ class StreamGen
                 out.push_back(lw(rd == base ? dst() : rd, base, off));
             else
                 out.push_back(sw(rs2, base, off));
+        } else if (w < 97 && pick(4) == 0) { // follow and hold, on or off
+            uint32_t t = dst();
+            out.push_back(addi(t, 0, static_cast<int32_t>(pick(4))));
+            out.push_back(csrrw(rd, 0x7C1, t));
         } else if (w < 97) { // a context switch (maybe to the scheduler's choice, maybe to none)
             uint32_t t = dst();
             out.push_back(

@@ -61,11 +61,11 @@ pc_read1:
 pc_read2:
   csrr x3, CSR_PC
   CHECK_ADDR(9, x3, pc_read2)
-  // FOLLOW is bit 0.
-  csrwi CSR_FOLLOW, 3
+  // FOLLOW is bit 0, HOLD bit 1 (no interrupt, no switch while set); others read 0.
+  csrwi CSR_FOLLOW, 7
   csrr x3, CSR_FOLLOW
-  CHECK(10, x3, 1)
-  csrwi CSR_FOLLOW, 2
+  CHECK(10, x3, 3)
+  csrwi CSR_FOLLOW, 4
   csrr x3, CSR_FOLLOW
   CHECK(11, x3, 0)
   // CTX: writing the running context, or all ones (the scheduler's choice, here 0),
