@@ -60,10 +60,15 @@ option(WEFT_IMAGE_WAVES "Thread images can record waveforms on demand" ON)
 # (core and RAM) weft_rv_cpu; its modules include their port lists from hw/softcore.
 set(WEFT_RV_RTL_DIR ${PROJECT_SOURCE_DIR}/hw/softcore)
 set(WEFT_RV_RTL_MODULES weft_rv_pkg weft_rv_div weft_rv_ram weft_rv_core weft_rv_cpu
-  weft_rv_clint weft_rv_soc)
-set(WEFT_RV_RTL_SOURCES)
+  weft_rv_clint weft_rv_os weft_rv_soc)
+# The OS services (weft_rv_os) reuse the static region's thread and synchronisation
+# managers.
+set(WEFT_RV_RTL_SOURCES ${WEFT_OSIF_PKG_SV})
+foreach(_m weft_index_mux weft_rr_arbiter weft_sched weft_tm weft_sync)
+  list(APPEND WEFT_RV_RTL_SOURCES ${WEFT_RTL_DIR}/${_m}.sv)
+endforeach()
 foreach(_m IN LISTS WEFT_RV_RTL_MODULES)
   list(APPEND WEFT_RV_RTL_SOURCES ${WEFT_RV_RTL_DIR}/${_m}.sv)
 endforeach()
 unset(_m)
-set(WEFT_RV_VERILATOR_ARGS ${WEFT_VLT_CONFIG} -I${WEFT_RV_RTL_DIR})
+set(WEFT_RV_VERILATOR_ARGS ${WEFT_VLT_CONFIG} -I${WEFT_RV_RTL_DIR} -I${WEFT_RTL_DIR})

@@ -31,7 +31,7 @@ function(weft_rv_program name)
     get_filename_component(s ${s} ABSOLUTE)
     list(APPEND srcs ${s})
   endforeach()
-  set(incs -I${WEFT_RV_CRT_DIR} -I${PROJECT_SOURCE_DIR}/include)
+  set(incs -I${WEFT_RV_CRT_DIR} -I${PROJECT_SOURCE_DIR}/include -I${WEFT_GEN_DIR}/include)
   foreach(i IN LISTS P_INCLUDES)
     list(APPEND incs -I${i})
   endforeach()
@@ -57,7 +57,7 @@ function(weft_rv_program name)
             -Wl,--defsym=WEFT_RV_RAM_BYTES=${P_RAM_BYTES}
             -Wl,--defsym=WEFT_RV_STACK_BYTES=${P_STACK_BYTES} -o ${elf} ${objs}
     COMMAND ${WEFT_RV_OBJCOPY} -O binary ${elf} ${bin}
-    DEPENDS ${srcs} ${hdrs} ${WEFT_RV_CRT_DIR}/link.ld
+    DEPENDS ${srcs} ${hdrs} ${WEFT_RV_CRT_DIR}/link.ld ${WEFT_OSIF_HEADER}
     COMMENT "softcore program ${name}"
     VERBATIM)
   add_custom_target(${name} ALL DEPENDS ${elf} ${bin})
@@ -66,6 +66,8 @@ endfunction()
 # The kernel's ports (softcore/rtk): the sources a program links for each.
 set(WEFT_RTK_SW_SOURCES ${PROJECT_SOURCE_DIR}/softcore/rtk/rtk_sw.c
     ${PROJECT_SOURCE_DIR}/softcore/rtk/rtk_sw_trap.S)
+set(WEFT_RTK_HW_SOURCES ${PROJECT_SOURCE_DIR}/softcore/rtk/rtk_hw.c
+    ${PROJECT_SOURCE_DIR}/softcore/rtk/rtk_hw_trap.S)
 # The Thread-Metric-equivalent suite's tests, in the order of their TM_TEST numbers.
 set(WEFT_TM_TESTS basic cooperative preemptive interrupt interrupt_preemption message
     synchronization memory)

@@ -67,6 +67,27 @@ package weft_rv_pkg;
   /// Read-only: the number of contexts.
   localparam logic [11:0] CsrCustNctx   = 12'hFC0;
 
+  // ---- the OS services' window (weft_rv_os) at 0xF0010000: word offsets ----
+  localparam logic [3:0] OsTmCmd    = 4'd0;   ///< w: a thread manager command (held until
+                                              ///< answered); r: [7:0] status, [9] blocked,
+                                              ///< [23:16] the answer's thread
+  localparam logic [3:0] OsTmValue  = 4'd1;   ///< r: the answer's value
+  localparam logic [3:0] OsTmCur    = 4'd2;   ///< r: the decision: [7:0] thread, [14:8] priority
+  localparam logic [3:0] OsMap      = 4'd3;   ///< w: thread [7:0] in context [12:8], priority
+                                              ///< [22:16], bound if [31]
+  localparam logic [3:0] OsOwner    = 4'd4;   ///< w: context [12:8] holds thread [7:0];
+                                              ///< r: [7:0] the decision, [8] it must be loaded
+  localparam logic [3:0] OsSyncCfg  = 4'd5;   ///< w: configure object [7:0], type [9:8], kind
+                                              ///< [11:10], inheritance [12]; r: its status
+  localparam logic [3:0] OsSyncVal  = 4'd6;   ///< a semaphore's [15:0] count, [31:16] maximum
+  localparam logic [3:0] OsSyncTmo  = 4'd7;   ///< a timed call's timeout, microseconds
+  localparam logic [3:0] OsSyncCall = 4'd8;   ///< w: call [3:0] on object [15:8] (mutex [23:16],
+                                              ///< timed [24]), held until answered or waiting;
+                                              ///< r: the running thread's last answer
+  localparam logic [3:0] OsTick     = 4'd9;   ///< w: the tick's period in cycles; r: ticks
+  localparam logic [3:0] OsSleep    = 4'd10;  ///< w: the running thread sleeps this many ticks
+  localparam logic [3:0] OsInfo     = 4'd11;  ///< r: contexts, threads, priorities, objects
+
   /// CsrCustCtx value meaning "the scheduler's choice".
   localparam logic [31:0] CtxFollow = 32'hFFFF_FFFF;
 

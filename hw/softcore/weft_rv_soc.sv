@@ -3,11 +3,17 @@
 //
 // weft_rv_soc: the softcore as programs see it (docs/softcore.md, "Memory map"): the
 // core and its RAM (weft_rv_cpu), the machine timer and software interrupt
-// (weft_rv_clint, at 0xF0000000), and an outward MMIO port for every other address with
-// bit 31 set (the slot's OS-call bridge, or a test bench's devices).
+// (weft_rv_clint, at 0xF0000000), the OS services (weft_rv_os, at 0xF0010000: the
+// scheduler whose decision the core follows, the synchronisation manager, the delay
+// timers), and an outward MMIO port for every other address with bit 31 set (the slot's
+// OS-call bridge, or a test bench's devices).
 module weft_rv_soc #(
   parameter int unsigned NumCtx = 4,
   parameter int unsigned MemBytes = 65536,
+  /// weft_rv_os: thread ids (a power of two, 2-32), priorities, hardware objects.
+  parameter int unsigned NumThreads = 16,
+  parameter int unsigned NumPrios = 32,
+  parameter int unsigned NumObjs = 16,
   localparam int unsigned CtxW = (NumCtx > 1) ? $clog2(NumCtx) : 1,
   localparam int unsigned MemAw = $clog2(MemBytes) - 2
 ) (
@@ -23,12 +29,12 @@ module weft_rv_soc #(
   `include "weft_rv_mmio_ports.svh"
   /// mip.MEIP.
   input  logic             irq_ext_i,
-  input  logic [CtxW-1:0]  sched_ctx_i,
   output logic [CtxW-1:0]  ctx_o,
   output weft_rv_pkg::trace_t trace_o
 );
 
   localparam logic [15:0] ClintBase = 16'hF000;
+  localparam logic [15:0] OsBase = 16'hF001;
 
   logic        c_req, c_we, c_ready, c_err;
   logic [31:0] c_addr, c_wdata, c_rdata;
@@ -36,9 +42,11 @@ module weft_rv_soc #(
   logic        irq_soft, irq_timer;
   logic [63:0] mtime;
 
-  logic        clint_sel, clint_err;
-  logic [31:0] clint_rdata;
+  logic        clint_sel, clint_err, os_sel, os_ready, os_err;
+  logic [31:0] clint_rdata, os_rdata;
+  logic [CtxW-1:0] sched_ctx;
   assign clint_sel = c_addr[31:16] == ClintBase;
+  assign os_sel    = c_addr[31:16] == OsBase;
 
   weft_rv_cpu #(.NumCtx(NumCtx), .MemBytes(MemBytes)) u_cpu (
     .clk_i,
@@ -60,7 +68,7 @@ module weft_rv_soc #(
     .irq_timer_i (irq_timer),
     .irq_ext_i,
     .time_i      (mtime),
-    .sched_ctx_i,
+    .sched_ctx_i (sched_ctx),
     .ctx_o,
     .trace_o
   );
@@ -80,13 +88,47 @@ module weft_rv_soc #(
     .mtime_o    (mtime)
   );
 
-  assign mmio_req_o   = c_req && !clint_sel;
+  // The OS window's registers are its first 64 bytes; the rest answers an error.
+  logic os_in_window;
+  assign os_in_window = c_addr[15:6] == '0;
+  weft_rv_os #(
+    .NumCtx    (NumCtx),
+    .NumThreads(NumThreads),
+    .NumPrios  (NumPrios),
+    .NumObjs   (NumObjs)
+  ) u_os (
+    .clk_i,
+    .rst_ni,
+    .req_i      (c_req && os_sel && os_in_window),
+    .we_i       (c_we),
+    .addr_i     (c_addr[5:2]),
+    .wdata_i    (c_wdata),
+    .ready_o    (os_ready),
+    .err_o      (os_err),
+    .rdata_o    (os_rdata),
+    .ctx_i      (ctx_o),
+    .sched_ctx_o(sched_ctx)
+  );
+
+  assign mmio_req_o   = c_req && !clint_sel && !os_sel;
   assign mmio_we_o    = c_we;
   assign mmio_addr_o  = c_addr;
   assign mmio_wdata_o = c_wdata;
   assign mmio_wstrb_o = c_wstrb;
-  assign c_ready = clint_sel ? 1'b1 : mmio_ready_i;
-  assign c_err   = clint_sel ? clint_err : mmio_err_i;
-  assign c_rdata = clint_sel ? clint_rdata : mmio_rdata_i;
+  always_comb begin
+    if (clint_sel) begin
+      c_ready = 1'b1;
+      c_err   = clint_err;
+      c_rdata = clint_rdata;
+    end else if (os_sel) begin
+      c_ready = !os_in_window || os_ready;
+      c_err   = !os_in_window || os_err;
+      c_rdata = os_rdata;
+    end else begin
+      c_ready = mmio_ready_i;
+      c_err   = mmio_err_i;
+      c_rdata = mmio_rdata_i;
+    end
+  end
 
 endmodule

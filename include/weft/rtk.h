@@ -82,6 +82,7 @@ typedef struct {
     uint32_t *buf;
     uint32_t msg_words, capacity, count, head;
     rtk_waitq_t senders, receivers;
+    uint32_t hw_msgs, hw_slots; /* hardware-context port: semaphores of messages, slots */
 } rtk_queue_t;
 
 typedef struct {
@@ -89,6 +90,7 @@ typedef struct {
     uint32_t block_bytes, blocks, available;
     uint8_t *start, *end;
     rtk_waitq_t waiters;
+    uint32_t hw; /* hardware-context port: a semaphore of free blocks */
 } rtk_pool_t;
 
 /* ---- threads ---- */

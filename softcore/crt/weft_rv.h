@@ -19,12 +19,35 @@
 #define WEFT_RV_TOHOST 0x80000000u  /* a program's exit: (code << 1) | 1 */
 #define WEFT_RV_CONSOLE 0x80000004u /* a byte of output */
 
+/* The OS services (weft_rv_os; hw/softcore/weft_rv_pkg.sv names the same words). */
+#define WEFT_RV_OS_BASE 0xF0010000u
+#define WEFT_RV_OS(word) (WEFT_RV_OS_BASE + 4u * (word))
+enum weft_rv_os_reg {
+    WEFT_OS_TM_CMD = 0,    /* w: a thread manager command; r: status, blocked, thread */
+    WEFT_OS_TM_VALUE = 1,  /* r: the answer's value */
+    WEFT_OS_TM_CUR = 2,    /* r: the decision */
+    WEFT_OS_MAP = 3,       /* w: thread [7:0] in context [12:8] at priority [22:16], [31] */
+    WEFT_OS_OWNER = 4,     /* w: context [12:8] holds thread [7:0]; r: [8] must be loaded */
+    WEFT_OS_SYNC_CFG = 5,  /* w: configure a hardware object; r: its status */
+    WEFT_OS_SYNC_VAL = 6,  /* a semaphore's count [15:0] and maximum [31:16] */
+    WEFT_OS_SYNC_TMO = 7,  /* a timed call's timeout in microseconds */
+    WEFT_OS_SYNC_CALL = 8, /* w: a call (held until answered or waiting); r: its status */
+    WEFT_OS_TICK = 9,      /* w: the tick's period in cycles; r: ticks */
+    WEFT_OS_SLEEP = 10,    /* w: the running thread sleeps this many ticks */
+    WEFT_OS_INFO = 11,     /* r: [7:0] contexts, [15:8] threads, [23:16] priorities */
+};
+#define WEFT_OS_SYNC_TIMED (1u << 24)
+#define WEFT_OS_MAP_BOUND (1u << 31)
+
 /* ---- CSRs ---- */
-#define WEFT_CSR_CTX 0x7C0    /* the running context; a write runs another */
-#define WEFT_CSR_FOLLOW 0x7C1 /* bit 0: the scheduler's choice runs */
-#define WEFT_CSR_SEL 0x7C2    /* the context WEFT_CSR_PC names */
-#define WEFT_CSR_PC 0x7C3     /* the selected context's resume address */
-#define WEFT_CSR_NCTX 0xFC0   /* the number of contexts */
+#define WEFT_CSR_CTX 0x7C0            /* the running context; a write runs another */
+#define WEFT_CSR_FOLLOW 0x7C1         /* bit 0: the scheduler's choice runs */
+#define WEFT_CSR_SEL 0x7C2            /* the context WEFT_CSR_PC names */
+#define WEFT_CSR_PC 0x7C3             /* the selected context's resume address */
+#define WEFT_CSR_NCTX 0xFC0           /* the number of contexts */
+#define WEFT_CSR_REG(n) (0x7E0 + (n)) /* register xn of the selected context */
+#define WEFT_FOLLOW_ON 1u             /* WEFT_CSR_FOLLOW bits */
+#define WEFT_HOLD 2u
 #define WEFT_CTX_FOLLOW 0xFFFFFFFFu
 
 #define MSTATUS_MIE 0x8u

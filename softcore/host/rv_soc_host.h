@@ -56,7 +56,6 @@ template <class M> class SocHost
         m_.rst_ni = 0;
         m_.load_en_i = 0;
         m_.irq_ext_i = 0;
-        m_.sched_ctx_i = 0;
         m_.mmio_ready_i = 0;
         m_.eval();
     }

@@ -2,17 +2,17 @@
 // SPDX-License-Identifier: Apache-2.0
 //
 // rv_run: runs a softcore program (a RAM image from weft_rv_program) on weft_rv_soc with
-// one context or with four, prints its console output, and exits with the program's
+// one context or with eight, prints its console output, and exits with the program's
 // code (or 3 when it did not end within the cycle budget, 2 on a bad argument).
 //
-//   rv_run [--ctx 1|4] [--max-cycles N] [--expect TEXT] IMAGE.bin
+//   rv_run [--ctx 1|8] [--max-cycles N] [--expect TEXT] IMAGE.bin
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 
 #include "Vweft_rv_soc_c1.h"
-#include "Vweft_rv_soc_c4.h"
+#include "Vweft_rv_soc_c8.h"
 #include "rv_bench.h"
 #include "rv_soc_host.h"
 #include "verilated.h"
@@ -81,12 +81,12 @@ int main(int argc, char **argv)
             path = argv[i];
         else {
             std::fprintf(stderr,
-                         "usage: rv_run [--ctx 1|4] [--max-cycles N] [--expect TEXT] IMAGE.bin\n");
+                         "usage: rv_run [--ctx 1|8] [--max-cycles N] [--expect TEXT] IMAGE.bin\n");
             return 2;
         }
     }
-    if (!path || (ctx != 1 && ctx != 4)) {
-        std::fprintf(stderr, "rv_run: an image and --ctx 1 or 4 are needed\n");
+    if (!path || (ctx != 1 && ctx != 8)) {
+        std::fprintf(stderr, "rv_run: an image and --ctx 1 or 8 are needed\n");
         return 2;
     }
     std::string err;
@@ -96,5 +96,5 @@ int main(int argc, char **argv)
         return 2;
     }
     return ctx == 1 ? run<Vweft_rv_soc_c1>(img, max, expect)
-                    : run<Vweft_rv_soc_c4>(img, max, expect);
+                    : run<Vweft_rv_soc_c8>(img, max, expect);
 }

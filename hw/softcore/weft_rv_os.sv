@@ -1,0 +1,411 @@
+// Copyright Weft contributors.
+// SPDX-License-Identifier: Apache-2.0
+//
+// weft_rv_os: the softcore's OS services in hardware (docs/softcore.md, "Hardware-context
+// port"), what makes the kernel's hardware-context port: the unified scheduler, a thread
+// manager (weft_tm) whose decision names the context the core runs (sched_ctx_o), the
+// synchronisation manager (weft_sync) with one client per thread, and the delay timers,
+// one tick comparator per context. Software reaches it through a register window
+// (weft_rv_pkg::Os*, offsets in 32-bit words); a write that is a command (TM_CMD,
+// SYNC_CALL, SLEEP) holds the core until it is done, so the instruction after it already
+// runs under the new decision.
+//
+// Threads and contexts: the kernel binds each thread id to a context (MAP) and says which
+// thread a context holds (OWNER). The scheduler's thread runs in its context if that
+// context holds it; otherwise (a thread that shares a context, or none decided) context
+// 0, the kernel's, runs, and NEED names the thread to load. A synchronisation call is
+// made for the thread the running context holds (context 0: client 0, the kernel's
+// handlers, which must not block). A call that blocks makes its thread WAIT in the
+// thread manager at once; its answer comes later as a SIGNAL of the thread (an event),
+// and the thread reads its status (SYNC_CALL) when it runs again. A SLEEP arms the
+// running context's comparator and makes its thread WAIT; the comparator SIGNALs it when
+// the tick count reaches the wake tick. Events wait in one pending bit each and go to the
+// thread manager one at a time, answers before comparators, lower indices first.
+module weft_rv_os #(
+  parameter int unsigned NumCtx = 8,
+  /// Thread ids, 0 (the idle thread, and the kernel's client) to NumThreads - 1; 2-32.
+  parameter int unsigned NumThreads = 16,
+  parameter int unsigned NumPrios = 32,
+  /// Hardware mutexes and semaphores.
+  parameter int unsigned NumObjs = 16,
+  /// Core cycles per microsecond (timed synchronisation calls).
+  parameter int unsigned ClockMhz = 100,
+  localparam int unsigned CtxW = (NumCtx > 1) ? $clog2(NumCtx) : 1,
+  localparam int unsigned TidW = $clog2(NumThreads)
+) (
+  input  logic            clk_i,
+  input  logic            rst_ni,
+  // ---- the register window (from weft_rv_soc's decoder) ----
+  input  logic            req_i,
+  input  logic            we_i,
+  input  logic [3:0]      addr_i,   // word offset
+  input  logic [31:0]     wdata_i,
+  output logic            ready_o,
+  output logic            err_o,
+  output logic [31:0]     rdata_o,
+  // ---- the core ----
+  input  logic [CtxW-1:0] ctx_i,
+  output logic [CtxW-1:0] sched_ctx_o
+);
+
+  // ---------------------------------------------------------------------------------
+  // Bindings: thread -> context (and its priority, for the waiters' order), context ->
+  // the thread it holds.
+  // ---------------------------------------------------------------------------------
+  logic            map_valid_q [NumThreads];
+  logic [CtxW-1:0] map_ctx_q   [NumThreads];
+  logic [6:0]      map_prio_q  [NumThreads];
+  logic [7:0]      owner_q     [NumCtx];
+
+  logic [7:0]      cur_tid;
+  logic [6:0]      cur_prio;
+  logic [TidW-1:0] cur_idx;
+  logic            cur_loaded, need;
+  logic [7:0]      caller;   // the thread the running context holds (0 in context 0)
+  assign cur_idx    = cur_tid[TidW-1:0];
+  assign cur_loaded = map_valid_q[cur_idx] && owner_q[map_ctx_q[cur_idx]] == cur_tid;
+  assign need       = cur_tid != '0 && map_valid_q[cur_idx] && !cur_loaded;
+  assign sched_ctx_o = (cur_tid != '0 && cur_loaded) ? map_ctx_q[cur_idx] : '0;
+  assign caller     = (ctx_i == '0) ? 8'd0 : owner_q[ctx_i];
+
+  // Commands in progress and what they leave.
+  typedef enum logic [2:0] {SIdle, STm, STmWait, SSync, SSyncCheck, SCfg, SDone} state_e;
+  state_e      state_q;
+  logic [3:0]  op_q;
+  logic [7:0]  tid_q, arg_q;
+  logic        flag_q;
+  logic [31:0] res_q;          // TM_CMD's read: the last answer
+  logic [31:0] value_q;
+  logic [7:0]  cfg_res_q;
+  logic [7:0]  status_q [NumThreads];  // each thread's last synchronisation answer
+  logic        blocked_q [NumThreads]; // its call blocked and is not answered yet
+  logic [NumThreads-1:0] pend_sync_q;  // an answer to SIGNAL
+  logic [NumCtx-1:0]     pend_wake_q;  // a comparator to SIGNAL
+
+
+  // ---------------------------------------------------------------------------------
+  // The thread manager
+  // ---------------------------------------------------------------------------------
+  logic        tm_cmd_valid, tm_cmd_ready, tm_rsp_valid, tm_rsp_blocked;
+  logic [3:0]  tm_cmd_op;
+  logic [7:0]  tm_cmd_tid, tm_cmd_arg, tm_rsp_status, tm_rsp_tid;
+  logic        tm_cmd_flag;
+  logic [31:0] tm_rsp_value;
+  logic        ev_valid, ev_ready;
+  // Outputs this block does not follow (the decision is read whole; the scheduler's
+  // order, not the sync manager's inherited priorities, runs the threads).
+  logic        tm_ev_done, tm_ev_switched, tm_decided, tm_still, s_still;
+  logic [15:0] tm_seq;
+  logic [31:0] s_rd_state;
+  logic [NumThreads-1:0]   s_rd_waiters;
+  logic [NumThreads*7-1:0] s_eff_prio;
+  logic [7:0]  ev_tid;
+
+  weft_tm #(.NumThreads(NumThreads), .NumPrios(NumPrios)) u_tm (
+    .clk_i,
+    .rst_ni,
+    .cmd_valid_i  (tm_cmd_valid),
+    .cmd_ready_o  (tm_cmd_ready),
+    .cmd_op_i     (tm_cmd_op),
+    .cmd_tid_i    (tm_cmd_tid),
+    .cmd_arg_i    (tm_cmd_arg),
+    .cmd_flag_i   (tm_cmd_flag),
+    .cmd_value_i  ('0),
+    .rsp_valid_o  (tm_rsp_valid),
+    .rsp_status_o (tm_rsp_status),
+    .rsp_blocked_o(tm_rsp_blocked),
+    .rsp_tid_o    (tm_rsp_tid),
+    .rsp_value_o  (tm_rsp_value),
+    .ev_valid_i   (ev_valid),
+    .ev_tid_i     (ev_tid),
+    .ev_ready_o   (ev_ready),
+    .ev_done_o    (tm_ev_done),
+    .ev_switched_o(tm_ev_switched),
+    .cur_tid_o    (cur_tid),
+    .cur_prio_o   (cur_prio),
+    .seq_o        (tm_seq),
+    .decided_o    (tm_decided),
+    .still_o      (tm_still)
+  );
+
+  // ---------------------------------------------------------------------------------
+  // The synchronisation manager: client c is thread c
+  // ---------------------------------------------------------------------------------
+  localparam int unsigned NC = NumThreads;
+  logic             cfg_valid;
+  logic [7:0]       cfg_status;
+  logic [NC-1:0]    s_req_valid, s_req_ready, s_rsp_valid, s_waiting;
+  logic [NC*4-1:0]  s_req_op;
+  logic [NC*8-1:0]  s_req_obj, s_req_mtx, s_rsp_status;
+  logic [NC-1:0]    s_req_timed;
+  logic [NC*32-1:0] s_req_tmo;
+  logic [NC*7-1:0]  s_prio;
+
+  logic [31:0] cfg_val_q, tmo_q;
+  logic [24:0] call_q;
+  logic [7:0]  call_cl_q;
+
+  always_comb begin
+    for (int c = 0; c < NC; c++) begin
+      s_req_valid[c] = 1'b0;
+      s_req_op[c*4 +: 4] = call_q[3:0];
+      s_req_obj[c*8 +: 8] = call_q[15:8];
+      s_req_mtx[c*8 +: 8] = call_q[23:16];
+      s_req_timed[c] = call_q[24];
+      s_req_tmo[c*32 +: 32] = tmo_q;
+      s_prio[c*7 +: 7] = map_prio_q[c];
+    end
+    s_req_valid[call_cl_q[TidW-1:0]] = state_q == SSync;
+  end
+
+  weft_sync #(.NumObjs(NumObjs), .NumClients(NC), .ClockMhz(ClockMhz)) u_sync (
+    .clk_i,
+    .rst_ni,
+    .cfg_valid_i (cfg_valid),
+    .cfg_obj_i   (wdata_i[7:0]),
+    .cfg_type_i  (wdata_i[9:8]),
+    .cfg_kind_i  (wdata_i[11:10]),
+    .cfg_pi_i    (wdata_i[12]),
+    .cfg_count_i (cfg_val_q[15:0]),
+    .cfg_max_i   (cfg_val_q[31:16]),
+    .cfg_status_o(cfg_status),
+    .rd_obj_i    ('0),
+    .rd_en_i     (1'b0),
+    .rd_state_o  (s_rd_state),
+    .rd_waiters_o(s_rd_waiters),
+    .req_valid_i (s_req_valid),
+    .req_ready_o (s_req_ready),
+    .req_op_i    (s_req_op),
+    .req_obj_i   (s_req_obj),
+    .req_mtx_i   (s_req_mtx),
+    .req_timed_i (s_req_timed),
+    .req_tmo_i   (s_req_tmo),
+    .prio_i      (s_prio),
+    .cancel_i    ('0),
+    .flush_i     ('0),
+    .rsp_valid_o (s_rsp_valid),
+    .rsp_status_o(s_rsp_status),
+    .waiting_o   (s_waiting),
+    .eff_prio_o  (s_eff_prio),
+    .still_o     (s_still)
+  );
+
+  // ---------------------------------------------------------------------------------
+  // The tick and the comparators
+  // ---------------------------------------------------------------------------------
+  logic [31:0] period_q, phase_q, ticks_q;
+  logic [31:0] wake_q [NumCtx];
+  logic        armed_q [NumCtx];
+
+  // ---------------------------------------------------------------------------------
+  // Commands
+  // ---------------------------------------------------------------------------------
+  assign tm_cmd_valid = state_q == STm;
+  assign tm_cmd_op    = op_q;
+  assign tm_cmd_tid   = tid_q;
+  assign tm_cmd_arg   = arg_q;
+  assign tm_cmd_flag  = flag_q;
+  assign cfg_valid    = state_q == SIdle && req_i && we_i && addr_i == weft_rv_pkg::OsSyncCfg;
+
+  // Events: the lowest pending answer, else the lowest pending comparator.
+  logic        ev_is_sync;
+  logic [7:0]  ev_idx;
+  always_comb begin
+    ev_valid = 1'b0;
+    ev_is_sync = 1'b0;
+    ev_idx = '0;
+    for (int c = NumCtx - 1; c >= 0; c--) begin
+      if (pend_wake_q[c]) begin
+        ev_valid = 1'b1;
+        ev_idx = 8'(c);
+      end
+    end
+    for (int t = NumThreads - 1; t >= 0; t--) begin
+      if (pend_sync_q[t]) begin
+        ev_valid = 1'b1;
+        ev_is_sync = 1'b1;
+        ev_idx = 8'(t);
+      end
+    end
+    ev_tid = ev_is_sync ? ev_idx : owner_q[ev_idx[CtxW-1:0]];
+  end
+
+  // What the window answers in the idle state (reads, and writes that are not commands).
+  logic immediate;
+  assign immediate = !(we_i && (addr_i == weft_rv_pkg::OsTmCmd ||
+                                addr_i == weft_rv_pkg::OsSyncCall ||
+                                addr_i == weft_rv_pkg::OsSyncCfg ||
+                                (addr_i == weft_rv_pkg::OsSleep && ctx_i != '0)));
+  always_comb begin
+    err_o = 1'b0;
+    unique case (addr_i)
+      weft_rv_pkg::OsTmCmd:    rdata_o = res_q;
+      weft_rv_pkg::OsTmValue:  rdata_o = value_q;
+      weft_rv_pkg::OsTmCur:    rdata_o = {17'b0, cur_prio, cur_tid};
+      weft_rv_pkg::OsMap:      rdata_o = '0;
+      weft_rv_pkg::OsOwner:    rdata_o = {23'b0, need, cur_tid};
+      weft_rv_pkg::OsSyncCfg:  rdata_o = {24'b0, cfg_res_q};
+      weft_rv_pkg::OsSyncVal:  rdata_o = cfg_val_q;
+      weft_rv_pkg::OsSyncTmo:  rdata_o = tmo_q;
+      weft_rv_pkg::OsSyncCall: rdata_o = {24'b0, status_q[caller[TidW-1:0]]};
+      weft_rv_pkg::OsTick:     rdata_o = ticks_q;
+      weft_rv_pkg::OsSleep:    rdata_o = '0;
+      weft_rv_pkg::OsInfo:     rdata_o = {8'(NumObjs), 8'(NumPrios), 8'(NumThreads), 8'(NumCtx)};
+      default: begin
+        rdata_o = '0;
+        err_o = 1'b1;
+      end
+    endcase
+    // A SLEEP in context 0 has no thread to wait: an access fault.
+    if (we_i && addr_i == weft_rv_pkg::OsSleep && ctx_i == '0) err_o = 1'b1;
+  end
+  assign ready_o = req_i && ((state_q == SIdle && immediate) || state_q == SDone);
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      state_q <= SIdle;
+      op_q <= '0;
+      tid_q <= '0;
+      arg_q <= '0;
+      flag_q <= 1'b0;
+      res_q <= '0;
+      value_q <= '0;
+      cfg_res_q <= '0;
+      cfg_val_q <= '0;
+      tmo_q <= '0;
+      call_q <= '0;
+      call_cl_q <= '0;
+      period_q <= '0;
+      phase_q <= '0;
+      ticks_q <= '0;
+      pend_sync_q <= '0;
+      pend_wake_q <= '0;
+      for (int t = 0; t < NumThreads; t++) begin
+        map_valid_q[t] <= 1'b0;
+        map_ctx_q[t] <= '0;
+        map_prio_q[t] <= '0;
+        status_q[t] <= '0;
+        blocked_q[t] <= 1'b0;
+      end
+      for (int c = 0; c < NumCtx; c++) begin
+        owner_q[c] <= '0;
+        wake_q[c] <= '0;
+        armed_q[c] <= 1'b0;
+      end
+    end else begin
+      // The tick.
+      if (period_q != '0) begin
+        if (phase_q + 32'd1 >= period_q) begin
+          phase_q <= '0;
+          ticks_q <= ticks_q + 32'd1;
+        end else begin
+          phase_q <= phase_q + 32'd1;
+        end
+      end
+      // Comparators: a wake tick reached (or passed) fires once.
+      for (int c = 0; c < NumCtx; c++) begin
+        if (armed_q[c] && $signed(ticks_q - wake_q[c]) >= 0) begin
+          armed_q[c] <= 1'b0;
+          pend_wake_q[c] <= 1'b1;
+        end
+      end
+      // Answers: kept for the thread; one to a call that blocked becomes a SIGNAL.
+      for (int t = 0; t < NumThreads; t++) begin
+        if (s_rsp_valid[t]) begin
+          status_q[t] <= s_rsp_status[t*8 +: 8];
+          if (blocked_q[t]) begin
+            blocked_q[t] <= 1'b0;
+            pend_sync_q[t] <= 1'b1;
+          end
+        end
+      end
+      if (ev_valid && ev_ready) begin
+        if (ev_is_sync) pend_sync_q[ev_idx[TidW-1:0]] <= 1'b0;
+        else pend_wake_q[ev_idx[CtxW-1:0]] <= 1'b0;
+      end
+
+      unique case (state_q)
+        SIdle: begin
+          if (req_i && we_i) begin
+            unique case (addr_i)
+              weft_rv_pkg::OsTmCmd: begin
+                op_q <= wdata_i[3:0];
+                tid_q <= wdata_i[weft_osif_pkg::TmCmdTidShift +: 8];
+                arg_q <= wdata_i[weft_osif_pkg::TmCmdArgShift +: 8];
+                flag_q <= wdata_i[24];
+                state_q <= STm;
+              end
+              weft_rv_pkg::OsMap: begin
+                if ({24'd0, wdata_i[7:0]} < NumThreads && {27'd0, wdata_i[12:8]} < NumCtx) begin
+                  map_valid_q[wdata_i[TidW-1:0]] <= wdata_i[31];
+                  map_ctx_q[wdata_i[TidW-1:0]] <= wdata_i[CtxW+7:8];
+                  map_prio_q[wdata_i[TidW-1:0]] <= wdata_i[22:16];
+                end
+              end
+              weft_rv_pkg::OsOwner: begin
+                if ({27'd0, wdata_i[12:8]} < NumCtx) owner_q[wdata_i[CtxW+7:8]] <= wdata_i[7:0];
+              end
+              weft_rv_pkg::OsSyncCfg: state_q <= SCfg;
+              weft_rv_pkg::OsSyncVal: cfg_val_q <= wdata_i;
+              weft_rv_pkg::OsSyncTmo: tmo_q <= wdata_i;
+              weft_rv_pkg::OsSyncCall: begin
+                call_q <= wdata_i[24:0];
+                call_cl_q <= caller;
+                state_q <= SSync;
+              end
+              weft_rv_pkg::OsTick: begin
+                period_q <= wdata_i;
+                phase_q <= '0;
+              end
+              weft_rv_pkg::OsSleep: begin
+                if (ctx_i != '0) begin
+                  wake_q[ctx_i] <= ticks_q + ((wdata_i == '0) ? 32'd1 : wdata_i);
+                  armed_q[ctx_i] <= 1'b1;
+                  op_q <= weft_osif_pkg::TmOpWait;
+                  tid_q <= caller;
+                  state_q <= STm;
+                end
+              end
+              default: ;
+            endcase
+          end
+        end
+        STm: if (tm_cmd_ready) state_q <= STmWait;
+        STmWait: begin
+          if (tm_rsp_valid) begin
+            res_q <= {8'b0, tm_rsp_tid, 6'b0, tm_rsp_blocked, 1'b0, tm_rsp_status};
+            value_q <= tm_rsp_value;
+            state_q <= SDone;
+          end
+        end
+        SSync: if (s_req_ready[call_cl_q[TidW-1:0]]) state_q <= SSyncCheck;
+        SSyncCheck: begin
+          // The cycle after the call: answered, or its client waits.
+          if (s_rsp_valid[call_cl_q[TidW-1:0]]) begin
+            state_q <= SDone;
+          end else if (s_waiting[call_cl_q[TidW-1:0]]) begin
+            blocked_q[call_cl_q[TidW-1:0]] <= 1'b1;
+            op_q <= weft_osif_pkg::TmOpWait;
+            tid_q <= call_cl_q;
+            state_q <= STm;
+          end
+        end
+        SCfg: begin
+          cfg_res_q <= cfg_status;
+          state_q <= SDone;
+        end
+        SDone: state_q <= SIdle;
+        default: state_q <= SIdle;
+      endcase
+    end
+  end
+
+  logic unused;
+  assign unused = ^{tm_ev_done, tm_ev_switched, tm_decided, tm_still, s_still, tm_seq,
+                    s_rd_state, s_rd_waiters, s_eff_prio, call_q[7:4]};
+
+  if (NumThreads < 2 || NumThreads > 32 || (1 << TidW) != NumThreads) begin : gen_check
+    $error("weft_rv_os: NumThreads must be a power of two from 2 to 32");
+  end
+
+endmodule

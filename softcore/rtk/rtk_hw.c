@@ -1,0 +1,447 @@
+/* Copyright Weft contributors.
+ * SPDX-License-Identifier: Apache-2.0
+ *
+ * rtk_hw.c: the kernel's hardware-context port (docs/softcore.md). Each thread has a
+ * hardware context of its own and a thread id in the OS services (weft_rv_os): the
+ * thread manager keeps the ready queues and decides, and the core runs the decided
+ * thread's context, so a switch saves nothing and costs a pipeline bubble. Semaphores
+ * and mutexes are the synchronisation manager's objects; a queue is a ring and two of
+ * its semaphores, a pool a free list and one; a sleep arms the context's tick
+ * comparator. Context 0 is the kernel's: after rtk_start it runs the software
+ * interrupt's handler, and otherwise waits for the decision (the idle thread).
+ *
+ * A kernel call's critical section sets the core's hold bit (no interrupt, no switch);
+ * a command that blocks its caller takes effect when the bit clears. */
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "weft/osif_protocol.h"
+#include "weft/rtk.h"
+#include "weft_rv.h"
+
+enum { ST_READY, ST_SUSPENDED, ST_SLEEPING, ST_ENDED };
+
+#define MAX_CTX 32
+static rtk_thread_t *ctx_thread[MAX_CTX]; /* the thread each context holds */
+static uint32_t ctx_used;                 /* bit c: context c holds a live thread */
+static uint32_t num_ctx, num_objs, next_obj;
+static int started;
+static rtk_handler_t swi_handler;
+static void *swi_arg;
+
+/* ---- the OS services ---- */
+static inline void os_write(enum weft_rv_os_reg r, uint32_t v)
+{
+    mmio_write(WEFT_RV_OS(r), v);
+}
+static inline uint32_t os_read(enum weft_rv_os_reg r)
+{
+    return mmio_read(WEFT_RV_OS(r));
+}
+/* A thread manager command (the write holds the core until it is answered). */
+static inline void tm(uint32_t op, uint32_t tid, uint32_t arg)
+{
+    os_write(WEFT_OS_TM_CMD, op | tid << WEFT_TM_CMD_TID_SHIFT | arg << WEFT_TM_CMD_ARG_SHIFT);
+}
+
+static inline void hold(void)
+{
+    csr_set(WEFT_CSR_FOLLOW, WEFT_HOLD);
+}
+static inline void release(void)
+{
+    csr_clear(WEFT_CSR_FOLLOW, WEFT_HOLD);
+}
+static inline int in_kernel_context(void)
+{
+    return csr_read(mhartid) == 0;
+}
+
+rtk_thread_t *rtk_thread_self(void)
+{
+    return ctx_thread[csr_read(mhartid)];
+}
+
+uint32_t rtk_ticks(void)
+{
+    return os_read(WEFT_OS_TICK);
+}
+
+/* ---- threads ---- */
+static void thread_end(void)
+{
+    rtk_thread_t *t = rtk_thread_self();
+    hold();
+    t->state = ST_ENDED;
+    ctx_used &= ~(1u << t->ctx);
+    tm(WEFT_TM_OP_EXIT, t->tid, 0); /* created detached: the id is freed */
+    release();
+    for (;;) {
+    }
+}
+
+/* A thread's context starts at entry(arg), returning into thread_end, on its stack
+ * (the kernel writes its registers and PC through the core's context CSRs). */
+static void context_setup(uint32_t c, rtk_entry_t entry, void *arg, uint32_t sp)
+{
+    uint32_t gp, tp;
+    __asm__ volatile("mv %0, gp" : "=r"(gp));
+    __asm__ volatile("mv %0, tp" : "=r"(tp));
+    csr_write(WEFT_CSR_SEL, c);
+    csr_write(WEFT_CSR_REG(1), (uint32_t)(uintptr_t)thread_end);
+    csr_write(WEFT_CSR_REG(2), sp);
+    csr_write(WEFT_CSR_REG(3), gp);
+    csr_write(WEFT_CSR_REG(4), tp);
+    csr_write(WEFT_CSR_REG(10), (uint32_t)(uintptr_t)arg);
+    csr_write(WEFT_CSR_PC, (uint32_t)(uintptr_t)entry);
+}
+
+int rtk_thread_create(rtk_thread_t *t, rtk_entry_t entry, void *arg, void *stack,
+                      uint32_t stack_bytes, unsigned prio, unsigned flags)
+{
+    if (!t || !entry || !stack || stack_bytes < 256 || prio >= RTK_PRIOS - 1)
+        return RTK_ARG;
+    if (started && in_kernel_context())
+        return RTK_CONTEXT;
+    if (!num_ctx)
+        num_ctx = csr_read(WEFT_CSR_NCTX);
+    hold();
+    uint32_t c = 1;
+    while (c < num_ctx && (ctx_used >> c & 1))
+        c++;
+    if (c >= num_ctx) { /* more threads than contexts: not in this port yet */
+        release();
+        return RTK_STATE;
+    }
+    /* Created at the least urgent priority so that it cannot run before its context
+     * is set up; then it gets its own. */
+    tm(WEFT_TM_OP_CREATE | WEFT_TM_CMD_FLAG, 0, RTK_PRIOS - 1);
+    uint32_t r = os_read(WEFT_OS_TM_CMD);
+    if ((r & 0xff) != WEFT_OSIF_OK) {
+        release();
+        return RTK_STATE;
+    }
+    memset(t, 0, sizeof(*t));
+    t->tid = (uint8_t)(r >> WEFT_TM_CMD_RTID_SHIFT);
+    t->ctx = (uint8_t)c;
+    t->prio = t->base_prio = (uint8_t)prio;
+    ctx_used |= 1u << c;
+    ctx_thread[c] = t;
+    uintptr_t top = ((uintptr_t)stack + stack_bytes) & ~(uintptr_t)15;
+    context_setup(c, entry, arg, (uint32_t)top);
+    os_write(WEFT_OS_OWNER, c << 8 | t->tid);
+    os_write(WEFT_OS_MAP, WEFT_OS_MAP_BOUND | prio << 16 | c << 8 | t->tid);
+    if (flags & RTK_START_SUSPENDED) {
+        t->state = ST_SUSPENDED;
+        tm(WEFT_TM_OP_WAIT, t->tid, 0);
+    }
+    tm(WEFT_TM_OP_PRIORITY, t->tid, prio);
+    release();
+    return RTK_OK;
+}
+
+int rtk_thread_resume(rtk_thread_t *t)
+{
+    if (!t)
+        return RTK_ARG;
+    int r = RTK_STATE;
+    hold();
+    if (t->state == ST_SUSPENDED) {
+        t->state = ST_READY;
+        tm(WEFT_TM_OP_SIGNAL, t->tid, 0);
+        r = RTK_OK;
+    }
+    release();
+    return r;
+}
+
+int rtk_thread_suspend(rtk_thread_t *t)
+{
+    if (!t)
+        return RTK_ARG;
+    int r = RTK_STATE;
+    hold();
+    if (t->state == ST_READY) {
+        t->state = ST_SUSPENDED;
+        tm(WEFT_TM_OP_WAIT, t->tid, 0); /* the caller, or a ready thread out of its queue */
+        r = RTK_OK;
+    }
+    release();
+    return r;
+}
+
+void rtk_thread_relinquish(void)
+{
+    if (!in_kernel_context())
+        tm(WEFT_TM_OP_YIELD, rtk_thread_self()->tid, 0);
+}
+
+int rtk_sleep(uint32_t ticks)
+{
+    if (in_kernel_context())
+        return RTK_CONTEXT;
+    rtk_thread_t *t = rtk_thread_self();
+    hold();
+    t->state = ST_SLEEPING;
+    os_write(WEFT_OS_SLEEP, ticks ? ticks : 1); /* arms the comparator; the thread waits */
+    release();
+    t->state = ST_READY;
+    return RTK_OK;
+}
+
+/* ---- hardware objects ---- */
+static int new_object(uint32_t type, uint32_t kind, uint32_t pi, uint32_t count, uint32_t max,
+                      uint32_t *obj)
+{
+    if (!num_objs)
+        num_objs = os_read(WEFT_OS_INFO) >> 24;
+    hold();
+    if (next_obj >= num_objs) {
+        release();
+        return RTK_STATE;
+    }
+    *obj = next_obj++;
+    os_write(WEFT_OS_SYNC_VAL, max << WEFT_SYNC_CFG_MAX_SHIFT | count);
+    os_write(WEFT_OS_SYNC_CFG, *obj | type << WEFT_SYNC_CFG_TYPE_SHIFT |
+                                   kind << WEFT_SYNC_CFG_KIND_SHIFT | (pi ? WEFT_SYNC_CFG_PI : 0));
+    uint32_t st = os_read(WEFT_OS_SYNC_CFG) & 0xff;
+    release();
+    return st == WEFT_OSIF_OK ? RTK_OK : RTK_ARG;
+}
+
+static int status(uint32_t st)
+{
+    switch (st) {
+    case WEFT_OSIF_OK:
+        return RTK_OK;
+    case WEFT_OSIF_TIMEDOUT:
+        return RTK_TIMEOUT;
+    case WEFT_OSIF_AGAIN:
+    case WEFT_OSIF_BUSY:
+        return RTK_UNAVAILABLE;
+    case WEFT_OSIF_OVERFLOW:
+        return RTK_FULL;
+    case WEFT_OSIF_PERM:
+        return RTK_OWNER;
+    default:
+        return RTK_STATE;
+    }
+}
+
+/* A call on a hardware object; `wait` and `try` are the calls that block and do not.
+ * A blocking call from context 0 is refused. */
+static int sync_call(uint32_t obj, uint32_t wait, uint32_t try, uint32_t timeout)
+{
+    uint32_t word = obj << 8;
+    if (timeout == RTK_NO_WAIT) {
+        word |= try;
+    } else if (in_kernel_context()) {
+        return RTK_CONTEXT;
+    } else {
+        word |= wait;
+    }
+    hold(); /* the timeout register and the call go together */
+    if (timeout != RTK_NO_WAIT && timeout != RTK_WAIT_FOREVER) {
+        uint64_t us = (uint64_t)timeout * RTK_TICK_CYCLES / 100u; /* 100 cycles a microsecond */
+        os_write(WEFT_OS_SYNC_TMO, us > 0xffffffffu ? 0xffffffffu : (uint32_t)us);
+        word |= WEFT_OS_SYNC_TIMED;
+    }
+    os_write(WEFT_OS_SYNC_CALL, word);
+    release(); /* a call that waits gives the core up here */
+    return status(os_read(WEFT_OS_SYNC_CALL) & 0xff);
+}
+
+int rtk_sem_create(rtk_sem_t *s, uint32_t initial, uint32_t max)
+{
+    if (!s || max == 0 || initial > max || max > 0xffff)
+        return RTK_ARG;
+    memset(s, 0, sizeof(*s));
+    return new_object(WEFT_SYNC_TYPE_SEM, 0, 0, initial, max, &s->hw);
+}
+
+int rtk_sem_get(rtk_sem_t *s, uint32_t timeout)
+{
+    return sync_call(s->hw, WEFT_SYNC_OP_SEM_WAIT, WEFT_SYNC_OP_SEM_TRYWAIT, timeout);
+}
+
+int rtk_sem_put(rtk_sem_t *s)
+{
+    os_write(WEFT_OS_SYNC_CALL, s->hw << 8 | WEFT_SYNC_OP_SEM_POST);
+    return status(os_read(WEFT_OS_SYNC_CALL) & 0xff);
+}
+
+int rtk_mutex_create(rtk_mutex_t *m)
+{
+    if (!m)
+        return RTK_ARG;
+    memset(m, 0, sizeof(*m));
+    return new_object(WEFT_SYNC_TYPE_MUTEX, WEFT_SYNC_KIND_RECURSIVE, 1, 0, 0, &m->hw);
+}
+
+int rtk_mutex_lock(rtk_mutex_t *m, uint32_t timeout)
+{
+    if (in_kernel_context())
+        return RTK_CONTEXT;
+    return sync_call(m->hw, WEFT_SYNC_OP_MUTEX_LOCK, WEFT_SYNC_OP_MUTEX_TRYLOCK, timeout);
+}
+
+int rtk_mutex_unlock(rtk_mutex_t *m)
+{
+    if (in_kernel_context())
+        return RTK_CONTEXT;
+    os_write(WEFT_OS_SYNC_CALL, m->hw << 8 | WEFT_SYNC_OP_MUTEX_UNLOCK);
+    return status(os_read(WEFT_OS_SYNC_CALL) & 0xff);
+}
+
+/* ---- message queues: a ring, a semaphore of messages and one of free slots ---- */
+int rtk_queue_create(rtk_queue_t *q, void *buf, uint32_t msg_words, uint32_t capacity)
+{
+    if (!q || !buf || msg_words == 0 || capacity == 0 || capacity > 0xffff || ((uintptr_t)buf & 3))
+        return RTK_ARG;
+    memset(q, 0, sizeof(*q));
+    q->buf = buf;
+    q->msg_words = msg_words;
+    q->capacity = capacity;
+    int r = new_object(WEFT_SYNC_TYPE_SEM, 0, 0, 0, capacity, &q->hw_msgs);
+    if (r == RTK_OK)
+        r = new_object(WEFT_SYNC_TYPE_SEM, 0, 0, capacity, capacity, &q->hw_slots);
+    return r;
+}
+
+static inline void copy_words(uint32_t *d, const uint32_t *s, uint32_t n)
+{
+    while (n--)
+        *d++ = *s++;
+}
+
+int rtk_queue_send(rtk_queue_t *q, const void *msg, uint32_t timeout)
+{
+    int r = sync_call(q->hw_slots, WEFT_SYNC_OP_SEM_WAIT, WEFT_SYNC_OP_SEM_TRYWAIT, timeout);
+    if (r != RTK_OK)
+        return r;
+    hold();
+    uint32_t slot = q->head + q->count;
+    if (slot >= q->capacity)
+        slot -= q->capacity;
+    copy_words(q->buf + slot * q->msg_words, msg, q->msg_words);
+    q->count++;
+    release();
+    os_write(WEFT_OS_SYNC_CALL, q->hw_msgs << 8 | WEFT_SYNC_OP_SEM_POST);
+    return RTK_OK;
+}
+
+int rtk_queue_receive(rtk_queue_t *q, void *msg, uint32_t timeout)
+{
+    int r = sync_call(q->hw_msgs, WEFT_SYNC_OP_SEM_WAIT, WEFT_SYNC_OP_SEM_TRYWAIT, timeout);
+    if (r != RTK_OK)
+        return r;
+    hold();
+    copy_words(msg, q->buf + q->head * q->msg_words, q->msg_words);
+    if (++q->head == q->capacity)
+        q->head = 0;
+    q->count--;
+    release();
+    os_write(WEFT_OS_SYNC_CALL, q->hw_slots << 8 | WEFT_SYNC_OP_SEM_POST);
+    return RTK_OK;
+}
+
+/* ---- memory pools: a free list and a semaphore of free blocks ---- */
+int rtk_pool_create(rtk_pool_t *p, void *buf, uint32_t block_bytes, uint32_t blocks)
+{
+    if (!p || !buf || block_bytes < 4 || (block_bytes & 3) || blocks == 0 || blocks > 0xffff ||
+        ((uintptr_t)buf & 3))
+        return RTK_ARG;
+    memset(p, 0, sizeof(*p));
+    p->block_bytes = block_bytes;
+    p->blocks = p->available = blocks;
+    p->start = buf;
+    p->end = (uint8_t *)buf + block_bytes * blocks;
+    for (uint32_t i = blocks; i-- > 0;) {
+        void **b = (void **)(p->start + i * block_bytes);
+        *b = p->free;
+        p->free = b;
+    }
+    return new_object(WEFT_SYNC_TYPE_SEM, 0, 0, blocks, blocks, &p->hw);
+}
+
+int rtk_pool_alloc(rtk_pool_t *p, void **block, uint32_t timeout)
+{
+    int r = sync_call(p->hw, WEFT_SYNC_OP_SEM_WAIT, WEFT_SYNC_OP_SEM_TRYWAIT, timeout);
+    if (r != RTK_OK)
+        return r;
+    hold();
+    *block = p->free;
+    p->free = *(void **)p->free;
+    p->available--;
+    release();
+    return RTK_OK;
+}
+
+int rtk_pool_free(rtk_pool_t *p, void *b)
+{
+    uint8_t *u = b;
+    if (!b || u < p->start || u >= p->end || (uint32_t)(u - p->start) % p->block_bytes)
+        return RTK_ARG;
+    hold();
+    *(void **)b = p->free;
+    p->free = b;
+    p->available++;
+    release();
+    os_write(WEFT_OS_SYNC_CALL, p->hw << 8 | WEFT_SYNC_OP_SEM_POST);
+    return RTK_OK;
+}
+
+/* ---- interrupts: context 0 ---- */
+void rtk_swi_attach(rtk_handler_t handler, void *arg)
+{
+    hold();
+    swi_handler = handler;
+    swi_arg = arg;
+    release();
+}
+
+void rtk_swi_trigger(void)
+{
+    mmio_write(WEFT_RV_MSIP, 1);
+}
+
+/* Context 0's trap (rtk_hw_trap.S saved what C may clobber). */
+void rtk_hw_trap(uint32_t cause)
+{
+    if (cause == (MCAUSE_IRQ | IRQ_M_SOFT)) {
+        mmio_write(WEFT_RV_MSIP, 0);
+        if (swi_handler)
+            swi_handler(swi_arg);
+        return;
+    }
+    weft_rv_fault(cause, csr_read(mepc), csr_read(mtval));
+}
+
+/* A thread's context traps to address 0 (its mtvec), which start.S sends here: a fault
+ * in a thread ends the program. */
+void weft_rv_context_entry(void)
+{
+    weft_rv_fault(csr_read(mcause), csr_read(mepc), csr_read(mtval));
+}
+
+extern void rtk_hw_trap_entry(void);
+
+void rtk_start(void)
+{
+    csr_clear(mstatus, MSTATUS_MIE);
+    csr_write(mtvec, (uint32_t)(uintptr_t)rtk_hw_trap_entry);
+    os_write(WEFT_OS_TICK, RTK_TICK_CYCLES);
+    csr_write(mie, MIE_MSIE);
+    started = 1;
+    csr_write(WEFT_CSR_FOLLOW, WEFT_FOLLOW_ON);
+    csr_set(mstatus, MSTATUS_MIE);
+    /* The idle thread: run the decision; while it is the idle thread, this loop. */
+    for (;;)
+        csr_write(WEFT_CSR_CTX, WEFT_CTX_FOLLOW);
+}
+
+const char *rtk_port(void)
+{
+    return "hardware-context";
+}
