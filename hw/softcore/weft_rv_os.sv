@@ -40,6 +40,11 @@ module weft_rv_os #(
   input  logic            we_i,
   input  logic [3:0]      addr_i,   // word offset
   input  logic [31:0]     wdata_i,
+  /// A load in the call window: synchronisation call call_op_i on object call_obj_i,
+  /// whose data is the answer's status, or CallBlocked when the caller now waits.
+  input  logic            call_i,
+  input  logic [3:0]      call_op_i,
+  input  logic [7:0]      call_obj_i,
   output logic            ready_o,
   output logic            err_o,
   output logic [31:0]     rdata_o,
@@ -145,17 +150,30 @@ module weft_rv_os #(
   logic [24:0] call_q;
   logic [7:0]  call_cl_q;
 
+  // A call-window load goes to the synchronisation manager in the cycle it comes (one
+  // cycle saved on every call); a register write's call, from SSync. Context 0 may not
+  // wait: its calls that would block are answered CANCELED at once.
+  logic        call_refused, call_now;
+  logic [24:0] call_word;
+  logic [7:0]  call_cl;
+  assign call_refused = call_i && !we_i && caller == '0 &&
+                        (call_op_i == weft_osif_pkg::SyncOpSemWait ||
+                         call_op_i == weft_osif_pkg::SyncOpMutexLock ||
+                         call_op_i == weft_osif_pkg::SyncOpCondWait);
+  assign call_now  = state_q == SIdle && req_i && call_i && !we_i && !call_refused;
+  assign call_word = call_now ? {1'b0, 8'd0, call_obj_i, 4'd0, call_op_i} : call_q;
+  assign call_cl   = call_now ? caller : call_cl_q;
   always_comb begin
     for (int c = 0; c < NC; c++) begin
       s_req_valid[c] = 1'b0;
-      s_req_op[c*4 +: 4] = call_q[3:0];
-      s_req_obj[c*8 +: 8] = call_q[15:8];
-      s_req_mtx[c*8 +: 8] = call_q[23:16];
-      s_req_timed[c] = call_q[24];
+      s_req_op[c*4 +: 4] = call_word[3:0];
+      s_req_obj[c*8 +: 8] = call_word[15:8];
+      s_req_mtx[c*8 +: 8] = call_word[23:16];
+      s_req_timed[c] = call_word[24];
       s_req_tmo[c*32 +: 32] = tmo_q;
       s_prio[c*7 +: 7] = map_prio_q[c];
     end
-    s_req_valid[call_cl_q[TidW-1:0]] = state_q == SSync;
+    s_req_valid[call_cl[TidW-1:0]] = call_now || state_q == SSync;
   end
 
   weft_sync #(.NumObjs(NumObjs), .NumClients(NC), .ClockMhz(ClockMhz)) u_sync (
@@ -232,7 +250,8 @@ module weft_rv_os #(
 
   // What the window answers in the idle state (reads, and writes that are not commands).
   logic immediate;
-  assign immediate = !(we_i && (addr_i == weft_rv_pkg::OsTmCmd ||
+  assign immediate = call_i ? (we_i || call_refused) :
+                     !(we_i && (addr_i == weft_rv_pkg::OsTmCmd ||
                                 addr_i == weft_rv_pkg::OsSyncCall ||
                                 addr_i == weft_rv_pkg::OsSyncCfg ||
                                 (addr_i == weft_rv_pkg::OsSleep && ctx_i != '0)));
@@ -258,8 +277,19 @@ module weft_rv_os #(
     endcase
     // A SLEEP in context 0 has no thread to wait: an access fault.
     if (we_i && addr_i == weft_rv_pkg::OsSleep && ctx_i == '0) err_o = 1'b1;
+    // The call window: loads only; the status, or that the caller waits now.
+    if (call_i) begin
+      err_o = we_i;
+      rdata_o = call_refused ? {24'b0, weft_osif_pkg::StatusCanceled} :
+                (state_q == SSyncCheck) ? {24'b0, s_rsp_status[call_cl_q[TidW-1:0]*8 +: 8]} :
+                weft_rv_pkg::OsCallBlocked;
+    end
   end
-  assign ready_o = req_i && ((state_q == SIdle && immediate) || state_q == SDone);
+  // Commands answer in the cycle their answer comes: the decision the thread manager
+  // answers with is already out, so the instruction after runs under it.
+  assign ready_o = req_i && ((state_q == SIdle && immediate) || state_q == SDone ||
+                             (state_q == STmWait && tm_rsp_valid) ||
+                             (state_q == SSyncCheck && s_rsp_valid[call_cl_q[TidW-1:0]]));
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -326,7 +356,11 @@ module weft_rv_os #(
 
       unique case (state_q)
         SIdle: begin
-          if (req_i && we_i) begin
+          if (call_now) begin
+            call_q <= call_word;
+            call_cl_q <= caller;
+            state_q <= s_req_ready[caller[TidW-1:0]] ? SSyncCheck : SSync;
+          end else if (req_i && we_i && !call_i) begin
             unique case (addr_i)
               weft_rv_pkg::OsTmCmd: begin
                 op_q <= wdata_i[3:0];
@@ -375,14 +409,14 @@ module weft_rv_os #(
           if (tm_rsp_valid) begin
             res_q <= {8'b0, tm_rsp_tid, 6'b0, tm_rsp_blocked, 1'b0, tm_rsp_status};
             value_q <= tm_rsp_value;
-            state_q <= SDone;
+            state_q <= SIdle;
           end
         end
         SSync: if (s_req_ready[call_cl_q[TidW-1:0]]) state_q <= SSyncCheck;
         SSyncCheck: begin
           // The cycle after the call: answered, or its client waits.
           if (s_rsp_valid[call_cl_q[TidW-1:0]]) begin
-            state_q <= SDone;
+            state_q <= SIdle;
           end else if (s_waiting[call_cl_q[TidW-1:0]]) begin
             blocked_q[call_cl_q[TidW-1:0]] <= 1'b1;
             op_q <= weft_osif_pkg::TmOpWait;
@@ -402,7 +436,7 @@ module weft_rv_os #(
 
   logic unused;
   assign unused = ^{tm_ev_done, tm_ev_switched, tm_decided, tm_still, s_still, tm_seq,
-                    s_rd_state, s_rd_waiters, s_eff_prio, call_q[7:4]};
+                    s_rd_state, s_rd_waiters, s_eff_prio, call_q[7:4], call_cl};
 
   if (NumThreads < 2 || NumThreads > 32 || (1 << TidW) != NumThreads) begin : gen_check
     $error("weft_rv_os: NumThreads must be a power of two from 2 to 32");

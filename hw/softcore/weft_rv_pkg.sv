@@ -87,6 +87,11 @@ package weft_rv_pkg;
   localparam logic [3:0] OsTick     = 4'd9;   ///< w: the tick's period in cycles; r: ticks
   localparam logic [3:0] OsSleep    = 4'd10;  ///< w: the running thread sleeps this many ticks
   localparam logic [3:0] OsInfo     = 4'd11;  ///< r: contexts, threads, priorities, objects
+  /// The call window, 0xF0014000-0xF0017FFF: a load at + (object << 6) + (op << 2)
+  /// makes that synchronisation call and returns its status, or OsCallBlocked: the
+  /// caller waited, and reads the status from OsSyncCall when it runs again. From
+  /// context 0 (no thread to wait), a call that would block is answered CANCELED.
+  localparam logic [31:0] OsCallBlocked = 32'h100;
 
   /// CsrCustCtx value meaning "the scheduler's choice".
   localparam logic [31:0] CtxFollow = 32'hFFFF_FFFF;

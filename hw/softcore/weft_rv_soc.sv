@@ -88,9 +88,11 @@ module weft_rv_soc #(
     .mtime_o    (mtime)
   );
 
-  // The OS window's registers are its first 64 bytes; the rest answers an error.
-  logic os_in_window;
-  assign os_in_window = c_addr[15:6] == '0;
+  // The OS window's registers are its first 64 bytes, its call window 0x4000-0x7FFF;
+  // the rest answers an error.
+  logic os_in_window, os_call;
+  assign os_call      = c_addr[15:14] == 2'b01;
+  assign os_in_window = c_addr[15:6] == '0 || os_call;
   weft_rv_os #(
     .NumCtx    (NumCtx),
     .NumThreads(NumThreads),
@@ -103,6 +105,9 @@ module weft_rv_soc #(
     .we_i       (c_we),
     .addr_i     (c_addr[5:2]),
     .wdata_i    (c_wdata),
+    .call_i     (os_call),
+    .call_op_i  (c_addr[5:2]),
+    .call_obj_i (c_addr[13:6]),
     .ready_o    (os_ready),
     .err_o      (os_err),
     .rdata_o    (os_rdata),

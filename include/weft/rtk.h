@@ -138,7 +138,12 @@ int rtk_pool_free(rtk_pool_t *p, void *block);
 /* ---- the software-triggered interrupt ---- */
 /* `handler(arg)` runs, in the kernel's interrupt context, after each trigger. */
 void rtk_swi_attach(rtk_handler_t handler, void *arg);
-void rtk_swi_trigger(void);
+/* Raises it (the machine software interrupt, MSIP): its handler runs before the
+ * caller's next instruction unless interrupts are held off. */
+static inline void rtk_swi_trigger(void)
+{
+    *(volatile uint32_t *)0xF0000000u = 1; /* weft_rv.h: WEFT_RV_MSIP */
+}
 
 /* Starts the tick and runs the most urgent thread; main's context becomes the kernel's. */
 __attribute__((noreturn)) void rtk_start(void);

@@ -7,6 +7,8 @@
 #ifndef WEFT_RV_H
 #define WEFT_RV_H
 
+#define WEFT_RV_MSIP_ADDR 0xF0000000 /* for assembly: WEFT_RV_MSIP */
+#ifndef __ASSEMBLER__
 #include <stdint.h>
 
 /* ---- memory map ---- */
@@ -37,6 +39,12 @@ enum weft_rv_os_reg {
     WEFT_OS_INFO = 11,     /* r: [7:0] contexts, [15:8] threads, [23:16] priorities */
 };
 #define WEFT_OS_SYNC_TIMED (1u << 24)
+/* The call window: a load makes synchronisation call `op` on object `obj` and returns
+ * its status, or WEFT_OS_CALL_BLOCKED (the status is in WEFT_OS_SYNC_CALL after); from
+ * context 0, a call that would block is answered CANCELED. */
+#define WEFT_RV_OS_OBJ(obj) (WEFT_RV_OS_BASE + 0x4000u + ((obj) << 6))
+#define WEFT_RV_OS_CALL(op, obj) (WEFT_RV_OS_OBJ(obj) + ((op) << 2))
+#define WEFT_OS_CALL_BLOCKED 0x100u
 #define WEFT_OS_MAP_BOUND (1u << 31)
 
 /* ---- CSRs ---- */
@@ -98,4 +106,5 @@ __attribute__((noreturn)) void weft_rv_exit(uint32_t code);
 /* Reports a trap nothing handles and ends the program with 128 + the cause. */
 __attribute__((noreturn)) void weft_rv_fault(uint32_t cause, uint32_t epc, uint32_t tval);
 
+#endif /* __ASSEMBLER__ */
 #endif

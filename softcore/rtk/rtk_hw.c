@@ -27,8 +27,13 @@ static rtk_thread_t *ctx_thread[MAX_CTX]; /* the thread each context holds */
 static uint32_t ctx_used;                 /* bit c: context c holds a live thread */
 static uint32_t num_ctx, num_objs, next_obj;
 static int started;
-static rtk_handler_t swi_handler;
-static void *swi_arg;
+/* The software interrupt's handler and argument (rtk_hw_trap.S calls it). */
+static void no_handler(void *arg)
+{
+    (void)arg;
+}
+rtk_handler_t rtk_hw_swi_handler = no_handler;
+void *rtk_hw_swi_arg;
 
 /* ---- the OS services ---- */
 static inline void os_write(enum weft_rv_os_reg r, uint32_t v)
@@ -145,14 +150,17 @@ int rtk_thread_resume(rtk_thread_t *t)
 {
     if (!t)
         return RTK_ARG;
+    int kernel = in_kernel_context(); /* context 0: interrupts off, nothing switches it out */
     int r = RTK_STATE;
-    hold();
+    if (!kernel)
+        hold();
     if (t->state == ST_SUSPENDED) {
         t->state = ST_READY;
         tm(WEFT_TM_OP_SIGNAL, t->tid, 0);
         r = RTK_OK;
     }
-    release();
+    if (!kernel)
+        release();
     return r;
 }
 
@@ -201,55 +209,67 @@ static int new_object(uint32_t type, uint32_t kind, uint32_t pi, uint32_t count,
         release();
         return RTK_STATE;
     }
-    *obj = next_obj++;
+    uint32_t n = next_obj++;
+    *obj = WEFT_RV_OS_OBJ(n); /* the object's call window */
     os_write(WEFT_OS_SYNC_VAL, max << WEFT_SYNC_CFG_MAX_SHIFT | count);
-    os_write(WEFT_OS_SYNC_CFG, *obj | type << WEFT_SYNC_CFG_TYPE_SHIFT |
+    os_write(WEFT_OS_SYNC_CFG, n | type << WEFT_SYNC_CFG_TYPE_SHIFT |
                                    kind << WEFT_SYNC_CFG_KIND_SHIFT | (pi ? WEFT_SYNC_CFG_PI : 0));
     uint32_t st = os_read(WEFT_OS_SYNC_CFG) & 0xff;
     release();
     return st == WEFT_OSIF_OK ? RTK_OK : RTK_ARG;
 }
 
-static int status(uint32_t st)
+/* OSIF statuses (OK to OVERFLOW) as the kernel's results. */
+static const int8_t results[] = {
+    [WEFT_OSIF_OK] = RTK_OK,
+    [WEFT_OSIF_NOSYS] = RTK_STATE,
+    [WEFT_OSIF_BADHANDLE] = RTK_STATE,
+    [WEFT_OSIF_WRONG_TYPE] = RTK_STATE,
+    [WEFT_OSIF_BADARGS] = RTK_ARG,
+    [WEFT_OSIF_BUSY] = RTK_UNAVAILABLE,
+    [WEFT_OSIF_AGAIN] = RTK_UNAVAILABLE,
+    [WEFT_OSIF_PERM] = RTK_OWNER,
+    [WEFT_OSIF_INTERNAL] = RTK_STATE,
+    [WEFT_OSIF_TIMEDOUT] = RTK_TIMEOUT,
+    [WEFT_OSIF_CANCELED] = RTK_CONTEXT,
+    /* a call that would block, from context 0 */[WEFT_OSIF_MSGSIZE] = RTK_STATE,
+    [WEFT_OSIF_BADADDR] = RTK_STATE,
+    [WEFT_OSIF_OVERFLOW] = RTK_FULL,
+};
+
+static inline int result(uint32_t st)
 {
-    switch (st) {
-    case WEFT_OSIF_OK:
-        return RTK_OK;
-    case WEFT_OSIF_TIMEDOUT:
-        return RTK_TIMEOUT;
-    case WEFT_OSIF_AGAIN:
-    case WEFT_OSIF_BUSY:
-        return RTK_UNAVAILABLE;
-    case WEFT_OSIF_OVERFLOW:
-        return RTK_FULL;
-    case WEFT_OSIF_PERM:
-        return RTK_OWNER;
-    default:
-        return RTK_STATE;
-    }
+    return st < sizeof(results) ? results[st] : RTK_STATE;
 }
 
-/* A call on a hardware object; `wait` and `try` are the calls that block and do not.
- * A blocking call from context 0 is refused. */
-static int sync_call(uint32_t obj, uint32_t wait, uint32_t try, uint32_t timeout)
+/* An untimed call through the call window of the object whose window is `obj`: one
+ * load. */
+static inline int call(uint32_t op, uint32_t obj)
 {
-    uint32_t word = obj << 8;
-    if (timeout == RTK_NO_WAIT) {
-        word |= try;
-    } else if (in_kernel_context()) {
+    uint32_t st = *(volatile uint32_t *)(obj + 4u * op);
+    if (__builtin_expect(st == WEFT_OSIF_OK, 1))
+        return RTK_OK;
+    if (st == WEFT_OS_CALL_BLOCKED)
+        st = os_read(WEFT_OS_SYNC_CALL) & 0xff; /* after the wait */
+    return result(st);
+}
+
+/* A call that may block (`wait`) or not (`try`). From context 0 the hardware answers a
+ * call that would block; a timed call goes through the registers, the timeout first. */
+static inline int sync_call(uint32_t obj, uint32_t wait, uint32_t try, uint32_t timeout)
+{
+    if (__builtin_expect(timeout == RTK_WAIT_FOREVER, 1))
+        return call(wait, obj);
+    if (timeout == RTK_NO_WAIT)
+        return call(try, obj);
+    if (in_kernel_context())
         return RTK_CONTEXT;
-    } else {
-        word |= wait;
-    }
+    uint64_t us = (uint64_t)timeout * RTK_TICK_CYCLES / 100u; /* 100 cycles a microsecond */
     hold(); /* the timeout register and the call go together */
-    if (timeout != RTK_NO_WAIT && timeout != RTK_WAIT_FOREVER) {
-        uint64_t us = (uint64_t)timeout * RTK_TICK_CYCLES / 100u; /* 100 cycles a microsecond */
-        os_write(WEFT_OS_SYNC_TMO, us > 0xffffffffu ? 0xffffffffu : (uint32_t)us);
-        word |= WEFT_OS_SYNC_TIMED;
-    }
-    os_write(WEFT_OS_SYNC_CALL, word);
+    os_write(WEFT_OS_SYNC_TMO, us > 0xffffffffu ? 0xffffffffu : (uint32_t)us);
+    os_write(WEFT_OS_SYNC_CALL, WEFT_OS_SYNC_TIMED | ((obj >> 6) & 0xff) << 8 | wait);
     release(); /* a call that waits gives the core up here */
-    return status(os_read(WEFT_OS_SYNC_CALL) & 0xff);
+    return result(os_read(WEFT_OS_SYNC_CALL) & 0xff);
 }
 
 int rtk_sem_create(rtk_sem_t *s, uint32_t initial, uint32_t max)
@@ -267,8 +287,7 @@ int rtk_sem_get(rtk_sem_t *s, uint32_t timeout)
 
 int rtk_sem_put(rtk_sem_t *s)
 {
-    os_write(WEFT_OS_SYNC_CALL, s->hw << 8 | WEFT_SYNC_OP_SEM_POST);
-    return status(os_read(WEFT_OS_SYNC_CALL) & 0xff);
+    return call(WEFT_SYNC_OP_SEM_POST, s->hw);
 }
 
 int rtk_mutex_create(rtk_mutex_t *m)
@@ -290,8 +309,7 @@ int rtk_mutex_unlock(rtk_mutex_t *m)
 {
     if (in_kernel_context())
         return RTK_CONTEXT;
-    os_write(WEFT_OS_SYNC_CALL, m->hw << 8 | WEFT_SYNC_OP_MUTEX_UNLOCK);
-    return status(os_read(WEFT_OS_SYNC_CALL) & 0xff);
+    return call(WEFT_SYNC_OP_MUTEX_UNLOCK, m->hw);
 }
 
 /* ---- message queues: a ring, a semaphore of messages and one of free slots ---- */
@@ -327,7 +345,7 @@ int rtk_queue_send(rtk_queue_t *q, const void *msg, uint32_t timeout)
     copy_words(q->buf + slot * q->msg_words, msg, q->msg_words);
     q->count++;
     release();
-    os_write(WEFT_OS_SYNC_CALL, q->hw_msgs << 8 | WEFT_SYNC_OP_SEM_POST);
+    call(WEFT_SYNC_OP_SEM_POST, q->hw_msgs);
     return RTK_OK;
 }
 
@@ -342,7 +360,7 @@ int rtk_queue_receive(rtk_queue_t *q, void *msg, uint32_t timeout)
         q->head = 0;
     q->count--;
     release();
-    os_write(WEFT_OS_SYNC_CALL, q->hw_slots << 8 | WEFT_SYNC_OP_SEM_POST);
+    call(WEFT_SYNC_OP_SEM_POST, q->hw_slots);
     return RTK_OK;
 }
 
@@ -388,7 +406,7 @@ int rtk_pool_free(rtk_pool_t *p, void *b)
     p->free = b;
     p->available++;
     release();
-    os_write(WEFT_OS_SYNC_CALL, p->hw << 8 | WEFT_SYNC_OP_SEM_POST);
+    call(WEFT_SYNC_OP_SEM_POST, p->hw);
     return RTK_OK;
 }
 
@@ -396,25 +414,14 @@ int rtk_pool_free(rtk_pool_t *p, void *b)
 void rtk_swi_attach(rtk_handler_t handler, void *arg)
 {
     hold();
-    swi_handler = handler;
-    swi_arg = arg;
+    rtk_hw_swi_handler = handler ? handler : no_handler;
+    rtk_hw_swi_arg = arg;
     release();
 }
 
-void rtk_swi_trigger(void)
-{
-    mmio_write(WEFT_RV_MSIP, 1);
-}
-
-/* Context 0's trap (rtk_hw_trap.S saved what C may clobber). */
+/* Context 0's exceptions (rtk_hw_trap.S): a fault of the kernel ends the program. */
 void rtk_hw_trap(uint32_t cause)
 {
-    if (cause == (MCAUSE_IRQ | IRQ_M_SOFT)) {
-        mmio_write(WEFT_RV_MSIP, 0);
-        if (swi_handler)
-            swi_handler(swi_arg);
-        return;
-    }
     weft_rv_fault(cause, csr_read(mepc), csr_read(mtval));
 }
 
@@ -425,20 +432,18 @@ void weft_rv_context_entry(void)
     weft_rv_fault(csr_read(mcause), csr_read(mepc), csr_read(mtval));
 }
 
-extern void rtk_hw_trap_entry(void);
+extern void rtk_hw_vectors(void);
+__attribute__((noreturn)) extern void rtk_hw_idle(void);
 
 void rtk_start(void)
 {
     csr_clear(mstatus, MSTATUS_MIE);
-    csr_write(mtvec, (uint32_t)(uintptr_t)rtk_hw_trap_entry);
+    csr_write(mtvec, (uint32_t)(uintptr_t)rtk_hw_vectors | 1u); /* vectored */
     os_write(WEFT_OS_TICK, RTK_TICK_CYCLES);
     csr_write(mie, MIE_MSIE);
     started = 1;
     csr_write(WEFT_CSR_FOLLOW, WEFT_FOLLOW_ON);
-    csr_set(mstatus, MSTATUS_MIE);
-    /* The idle thread: run the decision; while it is the idle thread, this loop. */
-    for (;;)
-        csr_write(WEFT_CSR_CTX, WEFT_CTX_FOLLOW);
+    rtk_hw_idle(); /* enables interrupts */
 }
 
 const char *rtk_port(void)

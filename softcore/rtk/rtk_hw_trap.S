@@ -1,47 +1,38 @@
 /* Copyright Weft contributors.
  * SPDX-License-Identifier: Apache-2.0
  *
- * The hardware-context port's trap, in context 0 only (docs/softcore.md): no thread's
- * state is saved, because no thread runs in context 0. It keeps the registers C may
- * clobber, for the code context 0 was in (the idle loop), on context 0's own stack. */
+ * The hardware-context port's traps and idle loop, context 0's only code once the
+ * kernel runs (docs/softcore.md). No thread runs in context 0, so a trap saves no
+ * thread's state; and the idle loop keeps nothing in the registers C may clobber, so a
+ * trap saves none of them either. mtvec is vectored: the software interrupt runs its
+ * handler from its vector, every exception goes to the fault report. */
+#include "weft_rv.h"
+
     .section .text.rtk_hw_trap, "ax"
-    .globl rtk_hw_trap_entry
+    .globl rtk_hw_vectors
     .align 2
-rtk_hw_trap_entry:
-    addi sp, sp, -64
-    sw ra, 0(sp)
-    sw t0, 4(sp)
-    sw t1, 8(sp)
-    sw t2, 12(sp)
-    sw a0, 16(sp)
-    sw a1, 20(sp)
-    sw a2, 24(sp)
-    sw a3, 28(sp)
-    sw a4, 32(sp)
-    sw a5, 36(sp)
-    sw a6, 40(sp)
-    sw a7, 44(sp)
-    sw t3, 48(sp)
-    sw t4, 52(sp)
-    sw t5, 56(sp)
-    sw t6, 60(sp)
-    csrr a0, mcause
-    call rtk_hw_trap
-    lw ra, 0(sp)
-    lw t0, 4(sp)
-    lw t1, 8(sp)
-    lw t2, 12(sp)
-    lw a0, 16(sp)
-    lw a1, 20(sp)
-    lw a2, 24(sp)
-    lw a3, 28(sp)
-    lw a4, 32(sp)
-    lw a5, 36(sp)
-    lw a6, 40(sp)
-    lw a7, 44(sp)
-    lw t3, 48(sp)
-    lw t4, 52(sp)
-    lw t5, 56(sp)
-    lw t6, 60(sp)
-    addi sp, sp, 64
+rtk_hw_vectors:
+    j rtk_hw_exception          /* 0: every exception */
+    j rtk_hw_exception          /* 1, 2: reserved causes */
+    j rtk_hw_exception
+    /* 3: the machine software interrupt, in line: the timer and external interrupts,
+     * whose vectors this code runs over, are never enabled in this port. */
+    li t0, WEFT_RV_MSIP_ADDR
+    sw zero, 0(t0)
+    lw t0, rtk_hw_swi_handler
+    lw a0, rtk_hw_swi_arg
+    jalr t0
     mret
+
+rtk_hw_exception:
+    csrr a0, mcause
+    j rtk_hw_trap               /* reports and ends the program */
+
+/* Runs the scheduler's decision, again whenever context 0 runs: the idle thread.
+ * Interrupts are enabled here and nowhere else in context 0. */
+    .globl rtk_hw_idle
+rtk_hw_idle:
+    li s1, -1
+    csrsi mstatus, 8
+1:  csrw 0x7C0, s1
+    j 1b

@@ -538,11 +538,6 @@ void rtk_swi_attach(rtk_handler_t handler, void *arg)
     unlock(s);
 }
 
-void rtk_swi_trigger(void)
-{
-    mmio_write(WEFT_RV_MSIP, 1);
-}
-
 static void set_timer(uint64_t cmp)
 {
     mmio_write(WEFT_RV_MTIMECMP + 4, 0xFFFFFFFFu); /* no early interrupt in between */

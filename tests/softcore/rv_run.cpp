@@ -5,7 +5,9 @@
 // one context or with eight, prints its console output, and exits with the program's
 // code (or 3 when it did not end within the cycle budget, 2 on a bad argument).
 //
-//   rv_run [--ctx 1|8] [--max-cycles N] [--expect TEXT] IMAGE.bin
+//   rv_run [--ctx 1|8] [--max-cycles N] [--expect TEXT] [--trace FROM COUNT] IMAGE.bin
+//
+// --trace prints COUNT records of the core's trace from cycle FROM.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -20,15 +22,23 @@
 namespace
 {
 
-// The last records of the core's trace, printed when the program does not end.
+// The last records of the core's trace, printed when the program does not end; and,
+// with --trace, `count` records from cycle `from`.
 struct Tail {
     std::vector<rv::Trace> ring = std::vector<rv::Trace>(32);
     size_t n = 0;
+    uint64_t cycle = 0, from = 0, count = 0;
     template <class M> void operator()(M &m)
     {
         rv::Trace t = rv::Trace::decode(m.trace_o);
+        cycle++;
         if (t.valid)
             ring[n++ % ring.size()] = t;
+        if (t.valid && count && cycle >= from) {
+            std::printf("%10llu ctx %u pc %08x insn %08x kind %u\n", (unsigned long long)cycle,
+                        t.ctx, t.pc, t.insn, t.kind);
+            count--;
+        }
     }
     void print() const
     {
@@ -40,11 +50,15 @@ struct Tail {
     }
 };
 
-template <class M> int run(const std::vector<uint32_t> &img, uint64_t max, const char *expect)
+template <class M>
+int run(const std::vector<uint32_t> &img, uint64_t max, const char *expect, uint64_t from,
+        uint64_t count)
 {
     rv::SocHost<M> h(65536);
     h.load(img);
     Tail tail;
+    tail.from = from;
+    tail.count = count;
     rv::RunResult r = h.run(max, [&](M &m) { tail(m); });
     std::fwrite(r.console.data(), 1, r.console.size(), stdout);
     if (!r.exited) {
@@ -70,6 +84,7 @@ int main(int argc, char **argv)
     uint64_t max = 100000000;
     const char *expect = nullptr;
     const char *path = nullptr;
+    uint64_t from = 0, count = 0;
     for (int i = 1; i < argc; i++) {
         if (!std::strcmp(argv[i], "--ctx") && i + 1 < argc)
             ctx = std::atoi(argv[++i]);
@@ -77,11 +92,15 @@ int main(int argc, char **argv)
             max = std::strtoull(argv[++i], nullptr, 0);
         else if (!std::strcmp(argv[i], "--expect") && i + 1 < argc)
             expect = argv[++i];
-        else if (argv[i][0] != '-' && !path)
+        else if (!std::strcmp(argv[i], "--trace") && i + 2 < argc) {
+            from = std::strtoull(argv[i + 1], nullptr, 0);
+            count = std::strtoull(argv[i + 2], nullptr, 0);
+            i += 2;
+        } else if (argv[i][0] != '-' && !path)
             path = argv[i];
         else {
-            std::fprintf(stderr,
-                         "usage: rv_run [--ctx 1|8] [--max-cycles N] [--expect TEXT] IMAGE.bin\n");
+            std::fprintf(stderr, "usage: rv_run [--ctx 1|8] [--max-cycles N] [--expect TEXT] "
+                                 "[--trace FROM COUNT] IMAGE.bin\n");
             return 2;
         }
     }
@@ -95,6 +114,6 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "rv_run: %s\n", err.c_str());
         return 2;
     }
-    return ctx == 1 ? run<Vweft_rv_soc_c1>(img, max, expect)
-                    : run<Vweft_rv_soc_c8>(img, max, expect);
+    return ctx == 1 ? run<Vweft_rv_soc_c1>(img, max, expect, from, count)
+                    : run<Vweft_rv_soc_c8>(img, max, expect, from, count);
 }
