@@ -3,10 +3,10 @@
 
     report.py BENCH_DIR
 
-Reads BENCH_DIR/{os_overhead,sched_ops,cbis_delay,communication,sim_speed,sort_study,image_study,
+Reads BENCH_DIR/{os_overhead,sched_ops,cbis_delay,softcore,communication,sim_speed,sort_study,image_study,
 reconfiguration,reconf_workload,weftd,weftd_rta,area}.json (whichever exist), writes
 BENCH_DIR/report.md with Weft's figures beside the ReconOS, hthreads and FRED papers', and
-BENCH_DIR/table5_turnaround.png, sched_ops.png, cbis_delay.png, table8_image_fps.png, reconf_time.png,
+BENCH_DIR/table5_turnaround.png, sched_ops.png, cbis_delay.png, softcore_tm.png, table8_image_fps.png, reconf_time.png,
 reconf_workload.png, weftd_overhead.png. A missing file is named in the report, not an
 error: each benchmark can also be run alone.
 """
@@ -646,6 +646,62 @@ def section_cbis(doc, bench_dir, md):
     md.append("![CBIS delay histograms](cbis_delay.png)\n")
 
 
+def section_softcore(doc, bench_dir, md):
+    md.append("## Softcore: the real-time kernel's two ports (Thread-Metric-equivalent suite)\n")
+    if doc is None:
+        md.append("_softcore.json missing: run `build/bench/weft-bench-softcore`._\n")
+        return
+    md.append(f"The same core (weft_rv_soc, {doc['contexts']} hardware contexts) and clock run "
+              "each test's image built for the single-context port (software scheduling and "
+              "switches) and for the hardware-context port (a context per thread, the "
+              "hardware scheduler, the synchronisation manager). A score is the work counted "
+              f"in {doc['interval_ticks']:.0f} ticks ({doc['interval_cycles']:,.0f} core "
+              "cycles); higher is better.\n")
+    rows = [[r["test"], fmt(r["single_context"], 0), fmt(r["hardware_context"], 0),
+             fmt(r["ratio"]) + "x"] for r in doc["tests"]]
+    md.append(table(["test", "single-context", "hardware-context", "ratio"], rows))
+    md.append(f"\n{doc['reference']['source']}.\n")
+    lat = doc.get("interrupt_latency", {})
+    if lat:
+        rows = [[port, fmt(v["to_trap"]["min"], 0) + "-" + fmt(v["to_trap"]["max"], 0),
+                 fmt(v["to_handler"]["min"], 0) + "-" + fmt(v["to_handler"]["max"], 0)]
+                for port, v in lat.items()]
+        md.append("\nInterrupt latency (core cycles from the store that raises the software "
+                  "interrupt):\n")
+        md.append(table(["port", "to the trap's first instruction",
+                         "to the application handler's first instruction"], rows))
+    svc = doc.get("service", {})
+    if svc:
+        calls = sorted(set(svc.get("sw", {})) | set(svc.get("hw", {})))
+        rows = [[c] + [fmt(svc[p][c]["min"], 0) + "-" + fmt(svc[p][c]["max"], 0)
+                       if c in svc.get(p, {}) else "" for p in ("sw", "hw")] for c in calls]
+        md.append("\nService times (core cycles, min-max over every configuration of 2 to 6 "
+                  "ready threads and priority gaps 1, 8 and 27; a call that switches is timed "
+                  "to the next thread's first instruction):\n")
+        md.append(table(["call", "single-context", "hardware-context"], rows))
+    fig, axes = plt.subplots(1, 2, figsize=(11, 3.8))
+    names = [r["test"].replace("_", "\n") for r in doc["tests"]]
+    x = range(len(names))
+    axes[0].bar([i - 0.2 for i in x], [r["single_context"] for r in doc["tests"]], 0.4,
+                label="single-context")
+    axes[0].bar([i + 0.2 for i in x], [r["hardware_context"] for r in doc["tests"]], 0.4,
+                label="hardware-context")
+    axes[0].set_xticks(list(x))
+    axes[0].set_xticklabels(names, fontsize=7)
+    axes[0].set_ylabel("score (work in the interval)")
+    axes[0].legend(fontsize=8)
+    axes[1].bar(list(x), [r["ratio"] or 0 for r in doc["tests"]], color="C2")
+    axes[1].axhline(3, color="grey", linestyle="--", linewidth=1)
+    axes[1].set_xticks(list(x))
+    axes[1].set_xticklabels(names, fontsize=7)
+    axes[1].set_ylabel("hardware-context / single-context")
+    fig.suptitle("Thread-Metric-equivalent suite on the softcore's two kernel ports")
+    fig.tight_layout()
+    fig.savefig(bench_dir / "softcore_tm.png", dpi=120)
+    plt.close(fig)
+    md.append("![Thread-Metric-equivalent scores and ratios](softcore_tm.png)\n")
+
+
 def main():
     bench_dir = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else "build/bench")
     md = ["# Weft benchmark report\n",
@@ -656,6 +712,7 @@ def main():
     section_os(load(bench_dir, "os_overhead"), bench_dir, md)
     section_sched(load(bench_dir, "sched_ops"), bench_dir, md)
     section_cbis(load(bench_dir, "cbis_delay"), bench_dir, md)
+    section_softcore(load(bench_dir, "softcore"), bench_dir, md)
     section_comm(load(bench_dir, "communication"), md)
     section_sim(load(bench_dir, "sim_speed"), load(BEFORE_DIR, "sim_speed"), md)
     section_sort(load(bench_dir, "sort_study"), md)

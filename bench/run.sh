@@ -27,6 +27,7 @@ if [[ -n "$quick" ]]; then
   os_args=(--reps 3)
   sched_args=(--reps 5)
   cbis_args=(--reps 5)
+  softcore_args=(--quick)
   comm_args=(--reps 1)
   sim_args=(--window 0.1 --idle 0.1 --reps 1)
   sort_args=(--chunks 8 --words 256)
@@ -43,6 +44,7 @@ else
   os_args=()
   sched_args=()
   cbis_args=()
+  softcore_args=()
   comm_args=()
   sim_args=()
   sort_args=()
@@ -66,6 +68,7 @@ step() {
 step "$bin/weft-bench-os-overhead" "${os_args[@]}" --out "$out/os_overhead.json"
 step "$bin/weft-bench-sched-ops" "${sched_args[@]}" --out "$out/sched_ops.json"
 step "$bin/weft-bench-cbis" "${cbis_args[@]}" --out "$out/cbis_delay.json"
+step "$bin/weft-bench-softcore" "${softcore_args[@]}" --out "$out/softcore.json"
 step "$bin/weft-bench-communication" "${comm_args[@]}" --out "$out/communication.json"
 step "$bin/weft-bench-sim-speed" "${sim_args[@]}" --out "$out/sim_speed.json"
 step "$bin/weft-bench-reconfiguration" "${reconf_args[@]}" --out "$out/reconfiguration.json"
