@@ -8,7 +8,7 @@
 // timers), and an outward MMIO port for every other address with bit 31 set (the slot's
 // OS-call bridge, or a test bench's devices).
 module weft_rv_soc #(
-  parameter int unsigned NumCtx = 4,
+  parameter int unsigned NumCtx = 8,
   parameter int unsigned MemBytes = 65536,
   /// weft_rv_os: thread ids (a power of two, 2-32), priorities, hardware objects.
   parameter int unsigned NumThreads = 16,

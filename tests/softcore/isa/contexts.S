@@ -16,7 +16,7 @@
 // Tests 1-: one context; 30-: the first switch; 60-: back and forth; 80-: SEL/PC; 100-:
 // an interrupt while context 1 runs; 130-: context 1's enables; 150-: follow mode;
 // 170-: four contexts. 500-: checks in context 1; 600-: in contexts 2 and 3.
-#include "isa_macros.h"
+#include "isa_macros.inc"
 
 // FILL_REGS base: x5-x25 = base + register number.
 .macro FILL_REGS base

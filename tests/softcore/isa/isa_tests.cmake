@@ -24,7 +24,7 @@ foreach(_src IN LISTS _isa_sources)
             -Wl,--no-warn-rwx-segments -I${_isa_dir} -T ${_isa_dir}/link.ld ${_src}
             -o ${_elf}
     COMMAND ${WEFT_RV_OBJCOPY} -O binary ${_elf} ${_bin}
-    DEPENDS ${_src} ${_isa_dir}/isa_macros.h ${_isa_dir}/link.ld
+    DEPENDS ${_src} ${_isa_dir}/isa_macros.inc ${_isa_dir}/link.ld
     COMMENT "softcore ISA test ${_name}"
     VERBATIM)
   list(APPEND _isa_images ${_bin})

@@ -10,7 +10,7 @@
 //
 // Tests 1-229: one operation each (RR, RI); 300-: LUI, AUIPC; 400-: dependences;
 // 500-: x0.
-#include "isa_macros.h"
+#include "isa_macros.inc"
 
 // RR n, op, expected, a, b: x3 = op(x1 = a, x2 = b).
 .macro RR n, op, exp, a, b

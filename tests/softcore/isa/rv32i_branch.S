@@ -9,7 +9,7 @@
 //
 // Tests 1-90: one branch each; 100-: x0 and rs1 == rs2; 120-: offsets; 200-: JAL;
 // 300-: JALR; 400-: the instructions behind a redirect; 450-: a loop.
-#include "isa_macros.h"
+#include "isa_macros.inc"
 
 // BR_T n, op, a, b: op x1, x2 must be taken (forward).
 .macro BR_T n, op, a, b

@@ -12,7 +12,7 @@
 //
 // Tests 1-30: loads; 101-128: stores; 200-: offsets; 220-: dependences; 260-: the RAM's
 // ends; 300-: MMIO; 400-: FENCE and FENCE.I.
-#include "isa_macros.h"
+#include "isa_macros.inc"
 
 // LD n, op, expected, off: op x3 at ldata + off, from the base ldata.
 .macro LD n, op, exp, off

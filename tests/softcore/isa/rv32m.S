@@ -11,7 +11,7 @@
 // division are tested too.
 //
 // Tests 1-160: one operation each; 200-: dependences; 250-: x0.
-#include "isa_macros.h"
+#include "isa_macros.inc"
 
 // RR n, op, expected, a, b: x3 = op(x1 = a, x2 = b).
 .macro RR n, op, exp, a, b

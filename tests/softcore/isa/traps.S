@@ -17,7 +17,7 @@
 // Tests 1-: ECALL, EBREAK; 10-: illegal; 60-: misaligned; 90-: access faults; 120-:
 // instruction fetch; 140-: misaligned targets; 170-: MRET and MIE/MPIE; 200-: interrupts;
 // 260-: priority; 300-: vectored mtvec; 330-: WFI, a division under interrupts.
-#include "isa_macros.h"
+#include "isa_macros.inc"
 
 // The interrupt handler's registers (the code it interrupts leaves them alone):
 //   x20  entries before the handler clears the line (0 or 1: at once)

@@ -13,7 +13,7 @@
 //
 // Tests 1-: the six instructions on mscratch; 50-: illegal accesses; 100-: fixed CSRs;
 // 150-: trap CSRs' fields; 200-: minstret; 250-: mcycle and time.
-#include "isa_macros.h"
+#include "isa_macros.inc"
 
   TEST_START
 
