@@ -74,7 +74,9 @@ module weft_rv_os #(
   assign caller     = (ctx_i == '0) ? 8'd0 : owner_q[ctx_i];
 
   // Commands in progress and what they leave.
-  typedef enum logic [2:0] {SIdle, STm, STmWait, SSync, SSyncCheck, SCfg, SDone} state_e;
+  typedef enum logic [3:0] {
+    SIdle, STm, STmWait, SSync, SSyncCheck, SSettle, SCfg, SDone
+  } state_e;
   state_e      state_q;
   logic [3:0]  op_q;
   logic [7:0]  tid_q, arg_q;
@@ -85,6 +87,12 @@ module weft_rv_os #(
   logic [7:0]  status_q [NumThreads];  // each thread's last synchronisation answer
   logic        blocked_q [NumThreads]; // its call blocked and is not answered yet
   logic [NumThreads-1:0] pend_sync_q;  // an answer to SIGNAL
+  logic        ev_busy_q;      // an event taken and not done yet
+  logic [7:0]  call_status_q;  // a call's answer, held while its effects settle
+  logic        then_wait_q;    // the call blocked: its thread WAITs after the settling
+  logic        ret_settle_q;   // the command in flight is the settling's (PRIORITY)
+  logic [1:0]  settle_q;       // cycles into SSettle
+  logic [6:0]  applied_q [NumThreads];  // the priority the thread manager has for each
   logic [NumCtx-1:0]     pend_wake_q;  // a comparator to SIGNAL
 
 
@@ -151,17 +159,24 @@ module weft_rv_os #(
   logic [7:0]  call_cl_q;
 
   // A call-window load goes to the synchronisation manager in the cycle it comes (one
-  // cycle saved on every call); a register write's call, from SSync. Context 0 may not
-  // wait: its calls that would block are answered CANCELED at once.
+  // cycle saved on every call); a register write's call, from SSync.
   logic        call_refused, call_now;
   logic [24:0] call_word;
   logic [7:0]  call_cl;
+  // Context 0 has no thread to wait: its waits become tries (AGAIN or BUSY where they
+  // would block), and a condition wait is refused.
+  logic [3:0]  call_op;
+  always_comb begin
+    call_op = call_op_i;
+    if (caller == '0 && call_op_i == weft_osif_pkg::SyncOpSemWait)
+      call_op = weft_osif_pkg::SyncOpSemTrywait;
+    if (caller == '0 && call_op_i == weft_osif_pkg::SyncOpMutexLock)
+      call_op = weft_osif_pkg::SyncOpMutexTrylock;
+  end
   assign call_refused = call_i && !we_i && caller == '0 &&
-                        (call_op_i == weft_osif_pkg::SyncOpSemWait ||
-                         call_op_i == weft_osif_pkg::SyncOpMutexLock ||
-                         call_op_i == weft_osif_pkg::SyncOpCondWait);
+                        call_op_i == weft_osif_pkg::SyncOpCondWait;
   assign call_now  = state_q == SIdle && req_i && call_i && !we_i && !call_refused;
-  assign call_word = call_now ? {1'b0, 8'd0, call_obj_i, 4'd0, call_op_i} : call_q;
+  assign call_word = call_now ? {1'b0, 8'd0, call_obj_i, 4'd0, call_op} : call_q;
   assign call_cl   = call_now ? caller : call_cl_q;
   always_comb begin
     for (int c = 0; c < NC; c++) begin
@@ -281,15 +296,44 @@ module weft_rv_os #(
     if (call_i) begin
       err_o = we_i;
       rdata_o = call_refused ? {24'b0, weft_osif_pkg::StatusCanceled} :
-                (state_q == SSyncCheck) ? {24'b0, s_rsp_status[call_cl_q[TidW-1:0]*8 +: 8]} :
+                (state_q == SDone) ? {24'b0, call_status_q} :
+                call_answered ? {24'b0, s_rsp_status[call_cl_q[TidW-1:0]*8 +: 8]} :
                 weft_rv_pkg::OsCallBlocked;
     end
   end
   // Commands answer in the cycle their answer comes: the decision the thread manager
   // answers with is already out, so the instruction after runs under it.
+  // A synchronisation call answers once what it caused has settled (SSettle): the
+  // priorities its mutexes pass on are in the thread manager, and a waiter it released
+  // has been SIGNALled, so a more urgent thread it woke runs before its next instruction.
+  // Only a post that woke a waiter and an unlock (which may also change who inherits what)
+  // settle; every other answer goes back in the cycle it comes.
+  logic [NumThreads-1:0] blocked_vec;
+  logic                  call_answered, call_settles;
+  always_comb begin
+    for (int t = 0; t < NumThreads; t++) blocked_vec[t] = blocked_q[t];
+  end
+  assign call_answered = state_q == SSyncCheck && s_rsp_valid[call_cl_q[TidW-1:0]];
+  assign call_settles  = call_q[3:0] == weft_osif_pkg::SyncOpMutexUnlock ||
+                         (s_rsp_valid & blocked_vec) != '0;
   assign ready_o = req_i && ((state_q == SIdle && immediate) || state_q == SDone ||
-                             (state_q == STmWait && tm_rsp_valid) ||
-                             (state_q == SSyncCheck && s_rsp_valid[call_cl_q[TidW-1:0]]));
+                             (call_answered && !call_settles) ||
+                             (state_q == STmWait && tm_rsp_valid && !ret_settle_q));
+
+  // Priority inheritance: the lowest thread whose effective priority (the sync
+  // manager's) is not the one the thread manager has.
+  logic            pi_valid;
+  logic [TidW-1:0] pi_tid;
+  always_comb begin
+    pi_valid = 1'b0;
+    pi_tid = '0;
+    for (int t = NumThreads - 1; t >= 1; t--) begin
+      if (map_valid_q[t] && s_eff_prio[t*7 +: 7] != applied_q[t]) begin
+        pi_valid = 1'b1;
+        pi_tid = TidW'(t);
+      end
+    end
+  end
 
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -310,12 +354,18 @@ module weft_rv_os #(
       ticks_q <= '0;
       pend_sync_q <= '0;
       pend_wake_q <= '0;
+      ev_busy_q <= 1'b0;
+      call_status_q <= '0;
+      then_wait_q <= 1'b0;
+      ret_settle_q <= 1'b0;
+      settle_q <= '0;
       for (int t = 0; t < NumThreads; t++) begin
         map_valid_q[t] <= 1'b0;
         map_ctx_q[t] <= '0;
         map_prio_q[t] <= '0;
         status_q[t] <= '0;
         blocked_q[t] <= 1'b0;
+        applied_q[t] <= '0;
       end
       for (int c = 0; c < NumCtx; c++) begin
         owner_q[c] <= '0;
@@ -349,6 +399,8 @@ module weft_rv_os #(
           end
         end
       end
+      if (ev_valid && ev_ready) ev_busy_q <= 1'b1;
+      else if (tm_ev_done) ev_busy_q <= 1'b0;
       if (ev_valid && ev_ready) begin
         if (ev_is_sync) pend_sync_q[ev_idx[TidW-1:0]] <= 1'b0;
         else pend_wake_q[ev_idx[CtxW-1:0]] <= 1'b0;
@@ -374,6 +426,7 @@ module weft_rv_os #(
                   map_valid_q[wdata_i[TidW-1:0]] <= wdata_i[31];
                   map_ctx_q[wdata_i[TidW-1:0]] <= wdata_i[CtxW+7:8];
                   map_prio_q[wdata_i[TidW-1:0]] <= wdata_i[22:16];
+                  applied_q[wdata_i[TidW-1:0]] <= wdata_i[22:16];
                 end
               end
               weft_rv_pkg::OsOwner: begin
@@ -407,21 +460,52 @@ module weft_rv_os #(
         STm: if (tm_cmd_ready) state_q <= STmWait;
         STmWait: begin
           if (tm_rsp_valid) begin
-            res_q <= {8'b0, tm_rsp_tid, 6'b0, tm_rsp_blocked, 1'b0, tm_rsp_status};
-            value_q <= tm_rsp_value;
-            state_q <= SIdle;
+            if (ret_settle_q) begin
+              ret_settle_q <= 1'b0;
+              state_q <= SSettle;
+            end else begin
+              res_q <= {8'b0, tm_rsp_tid, 6'b0, tm_rsp_blocked, 1'b0, tm_rsp_status};
+              value_q <= tm_rsp_value;
+              state_q <= SIdle;
+            end
           end
         end
         SSync: if (s_req_ready[call_cl_q[TidW-1:0]]) state_q <= SSyncCheck;
         SSyncCheck: begin
           // The cycle after the call: answered, or its client waits.
-          if (s_rsp_valid[call_cl_q[TidW-1:0]]) begin
-            state_q <= SIdle;
+          if (call_answered) begin
+            call_status_q <= s_rsp_status[call_cl_q[TidW-1:0]*8 +: 8];
+            then_wait_q <= 1'b0;
+            // A woken waiter needs only its SIGNAL carried out; an unlock, the
+            // priorities too.
+            settle_q <= (call_q[3:0] == weft_osif_pkg::SyncOpMutexUnlock) ? 2'd0 : 2'd2;
+            state_q <= call_settles ? SSettle : SIdle;
           end else if (s_waiting[call_cl_q[TidW-1:0]]) begin
             blocked_q[call_cl_q[TidW-1:0]] <= 1'b1;
+            then_wait_q <= 1'b1;
+            settle_q <= '0;
+            state_q <= SSettle;
+          end
+        end
+        SSettle: begin
+          // Two cycles for the sync manager's answers and priorities to come out; then
+          // each priority passed on, then the caller's WAIT (a call that blocked) or the
+          // release's SIGNALs carried out (a call that did not).
+          if (settle_q != 2'd2) begin
+            settle_q <= settle_q + 2'd1;
+          end else if (pi_valid) begin
+            op_q <= weft_osif_pkg::TmOpPriority;
+            tid_q <= 8'(pi_tid);
+            arg_q <= {1'b0, s_eff_prio[pi_tid*7 +: 7]};
+            applied_q[pi_tid] <= s_eff_prio[pi_tid*7 +: 7];
+            ret_settle_q <= 1'b1;
+            state_q <= STm;
+          end else if (then_wait_q) begin
             op_q <= weft_osif_pkg::TmOpWait;
             tid_q <= call_cl_q;
             state_q <= STm;
+          end else if (pend_sync_q == '0 && !ev_busy_q && !ev_valid) begin
+            state_q <= SDone;
           end
         end
         SCfg: begin
@@ -435,8 +519,8 @@ module weft_rv_os #(
   end
 
   logic unused;
-  assign unused = ^{tm_ev_done, tm_ev_switched, tm_decided, tm_still, s_still, tm_seq,
-                    s_rd_state, s_rd_waiters, s_eff_prio, call_q[7:4], call_cl};
+  assign unused = ^{tm_ev_switched, tm_decided, tm_still, s_still, tm_seq,
+                    s_rd_state, s_rd_waiters, call_q[7:4], call_cl};
 
   if (NumThreads < 2 || NumThreads > 32 || (1 << TidW) != NumThreads) begin : gen_check
     $error("weft_rv_os: NumThreads must be a power of two from 2 to 32");

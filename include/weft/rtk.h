@@ -12,7 +12,10 @@
  *
  * Priorities run from 0 (most urgent) to RTK_PRIOS - 2; the kernel's idle thread has the
  * last. Within a priority, threads run first come, first served; a thread that becomes
- * ready goes behind those of its priority, and a more urgent one preempts at once.
+ * ready, relinquishes or is preempted goes behind those of its priority, and a more
+ * urgent one preempts at once: a call that makes one ready (a put, an unlock, a send, a
+ * free, a resume) returns after it has run. Counts, capacities and block counts are at
+ * most 65,535 (the hardware objects' width).
  * Objects live in the application's memory (no allocation in the kernel). Calls marked
  * "from handlers" may be made by the software interrupt's handler; others may not.
  */
@@ -84,7 +87,8 @@ typedef struct {
     uint32_t hw;         /**< hardware-context port: the object's call window */
 } rtk_sem_t;
 
-/** A recursive mutex with priority inheritance. */
+/** A recursive mutex with priority inheritance (a holder runs at least at the priority
+ *  of the most urgent thread waiting for it). */
 typedef struct {
     rtk_thread_t *owner; /**< single-context port: who holds it */
     uint32_t depth;      /**< single-context port: how many times */

@@ -76,23 +76,34 @@ enum weft_rv_os_reg {
         __asm__ volatile("csrr %0, " WEFT_STR(csr) : "=r"(v_));                                    \
         v_;                                                                                        \
     })
-#define csr_write(csr, v) __asm__ volatile("csrw " WEFT_STR(csr) ", %0" ::"r"((uint32_t)(v)))
-#define csr_set(csr, v) __asm__ volatile("csrs " WEFT_STR(csr) ", %0" ::"r"((uint32_t)(v)))
-#define csr_clear(csr, v) __asm__ volatile("csrc " WEFT_STR(csr) ", %0" ::"r"((uint32_t)(v)))
+/* CSR writes and MMIO accesses are compiler barriers ("memory"): they switch contexts,
+ * open and close critical sections and make kernel commands, so no memory access may
+ * move across them. */
+#define csr_write(csr, v)                                                                          \
+    __asm__ volatile("csrw " WEFT_STR(csr) ", %0" ::"r"((uint32_t)(v)) : "memory")
+#define csr_set(csr, v)                                                                            \
+    __asm__ volatile("csrs " WEFT_STR(csr) ", %0" ::"r"((uint32_t)(v)) : "memory")
+#define csr_clear(csr, v)                                                                          \
+    __asm__ volatile("csrc " WEFT_STR(csr) ", %0" ::"r"((uint32_t)(v)) : "memory")
 #define csr_swap_clear(csr, v)                                                                     \
     ({                                                                                             \
         uint32_t o_;                                                                               \
-        __asm__ volatile("csrrc %0, " WEFT_STR(csr) ", %1" : "=r"(o_) : "r"((uint32_t)(v)));       \
+        __asm__ volatile("csrrc %0, " WEFT_STR(csr) ", %1"                                         \
+                         : "=r"(o_)                                                                \
+                         : "r"((uint32_t)(v))                                                      \
+                         : "memory");                                                              \
         o_;                                                                                        \
     })
 
 static inline void mmio_write(uint32_t addr, uint32_t v)
 {
-    *(volatile uint32_t *)addr = v;
+    __asm__ volatile("sw %0, %1" ::"r"(v), "m"(*(volatile uint32_t *)addr) : "memory");
 }
 static inline uint32_t mmio_read(uint32_t addr)
 {
-    return *(volatile uint32_t *)addr;
+    uint32_t v;
+    __asm__ volatile("lw %0, %1" : "=r"(v) : "m"(*(volatile uint32_t *)addr) : "memory");
+    return v;
 }
 
 /* Cycles since reset (the core's mcycle, low word). */

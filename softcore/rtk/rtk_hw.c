@@ -80,8 +80,14 @@ static void thread_end(void)
     hold();
     t->state = ST_ENDED;
     ctx_used &= ~(1u << t->ctx);
-    tm(WEFT_TM_OP_EXIT, t->tid, 0); /* created detached: the id is freed */
     release();
+    /* EXIT names the running thread: if an event made another one the decision just
+     * before (this thread is then ready, and switched out after the command), it is
+     * refused, and repeated when this thread runs again. Created detached: the id is
+     * freed. */
+    do {
+        tm(WEFT_TM_OP_EXIT, t->tid, 0);
+    } while ((os_read(WEFT_OS_TM_CMD) & 0xff) != WEFT_OSIF_OK);
     for (;;) {
     }
 }
@@ -169,13 +175,20 @@ int rtk_thread_suspend(rtk_thread_t *t)
     if (!t)
         return RTK_ARG;
     int r = RTK_STATE;
-    hold();
+    int kernel = in_kernel_context();
+    if (!kernel)
+        hold();
+    /* The caller, or a ready thread out of its queue. A thread that waits for an object
+     * is not ready: the thread manager refuses it (PERM). */
     if (t->state == ST_READY) {
-        t->state = ST_SUSPENDED;
-        tm(WEFT_TM_OP_WAIT, t->tid, 0); /* the caller, or a ready thread out of its queue */
-        r = RTK_OK;
+        tm(WEFT_TM_OP_WAIT, t->tid, 0);
+        if ((os_read(WEFT_OS_TM_CMD) & 0xff) == WEFT_OSIF_OK) {
+            t->state = ST_SUSPENDED;
+            r = RTK_OK;
+        }
     }
-    release();
+    if (!kernel)
+        release(); /* the caller, suspended, gives the core up here */
     return r;
 }
 
@@ -246,7 +259,7 @@ static inline int result(uint32_t st)
  * load. */
 static inline int call(uint32_t op, uint32_t obj)
 {
-    uint32_t st = *(volatile uint32_t *)(obj + 4u * op);
+    uint32_t st = mmio_read(obj + 4u * op);
     if (__builtin_expect(st == WEFT_OSIF_OK, 1))
         return RTK_OK;
     if (st == WEFT_OS_CALL_BLOCKED)
@@ -258,12 +271,16 @@ static inline int call(uint32_t op, uint32_t obj)
  * call that would block; a timed call goes through the registers, the timeout first. */
 static inline int sync_call(uint32_t obj, uint32_t wait, uint32_t try, uint32_t timeout)
 {
-    if (__builtin_expect(timeout == RTK_WAIT_FOREVER, 1))
-        return call(wait, obj);
+    if (__builtin_expect(timeout == RTK_WAIT_FOREVER, 1)) {
+        int r = call(wait, obj); /* from context 0 the hardware makes it a try */
+        return (r == RTK_UNAVAILABLE && in_kernel_context()) ? RTK_CONTEXT : r;
+    }
     if (timeout == RTK_NO_WAIT)
         return call(try, obj);
-    if (in_kernel_context())
-        return RTK_CONTEXT;
+    if (in_kernel_context()) { /* a timed wait in the handler: only if it need not wait */
+        int r = call(try, obj);
+        return r == RTK_UNAVAILABLE ? RTK_CONTEXT : r;
+    }
     uint64_t us = (uint64_t)timeout * RTK_TICK_CYCLES / 100u; /* 100 cycles a microsecond */
     hold(); /* the timeout register and the call go together */
     os_write(WEFT_OS_SYNC_TMO, us > 0xffffffffu ? 0xffffffffu : (uint32_t)us);
@@ -282,11 +299,15 @@ int rtk_sem_create(rtk_sem_t *s, uint32_t initial, uint32_t max)
 
 int rtk_sem_get(rtk_sem_t *s, uint32_t timeout)
 {
+    if (!s)
+        return RTK_ARG;
     return sync_call(s->hw, WEFT_SYNC_OP_SEM_WAIT, WEFT_SYNC_OP_SEM_TRYWAIT, timeout);
 }
 
 int rtk_sem_put(rtk_sem_t *s)
 {
+    if (!s)
+        return RTK_ARG;
     return call(WEFT_SYNC_OP_SEM_POST, s->hw);
 }
 
@@ -300,6 +321,8 @@ int rtk_mutex_create(rtk_mutex_t *m)
 
 int rtk_mutex_lock(rtk_mutex_t *m, uint32_t timeout)
 {
+    if (!m)
+        return RTK_ARG;
     if (in_kernel_context())
         return RTK_CONTEXT;
     return sync_call(m->hw, WEFT_SYNC_OP_MUTEX_LOCK, WEFT_SYNC_OP_MUTEX_TRYLOCK, timeout);
@@ -307,6 +330,8 @@ int rtk_mutex_lock(rtk_mutex_t *m, uint32_t timeout)
 
 int rtk_mutex_unlock(rtk_mutex_t *m)
 {
+    if (!m)
+        return RTK_ARG;
     if (in_kernel_context())
         return RTK_CONTEXT;
     return call(WEFT_SYNC_OP_MUTEX_UNLOCK, m->hw);
@@ -335,6 +360,8 @@ static inline void copy_words(uint32_t *d, const uint32_t *s, uint32_t n)
 
 int rtk_queue_send(rtk_queue_t *q, const void *msg, uint32_t timeout)
 {
+    if (!q || !msg)
+        return RTK_ARG;
     int r = sync_call(q->hw_slots, WEFT_SYNC_OP_SEM_WAIT, WEFT_SYNC_OP_SEM_TRYWAIT, timeout);
     if (r != RTK_OK)
         return r;
@@ -351,6 +378,8 @@ int rtk_queue_send(rtk_queue_t *q, const void *msg, uint32_t timeout)
 
 int rtk_queue_receive(rtk_queue_t *q, void *msg, uint32_t timeout)
 {
+    if (!q || !msg)
+        return RTK_ARG;
     int r = sync_call(q->hw_msgs, WEFT_SYNC_OP_SEM_WAIT, WEFT_SYNC_OP_SEM_TRYWAIT, timeout);
     if (r != RTK_OK)
         return r;
@@ -385,6 +414,8 @@ int rtk_pool_create(rtk_pool_t *p, void *buf, uint32_t block_bytes, uint32_t blo
 
 int rtk_pool_alloc(rtk_pool_t *p, void **block, uint32_t timeout)
 {
+    if (!p || !block)
+        return RTK_ARG;
     int r = sync_call(p->hw, WEFT_SYNC_OP_SEM_WAIT, WEFT_SYNC_OP_SEM_TRYWAIT, timeout);
     if (r != RTK_OK)
         return r;
@@ -399,7 +430,7 @@ int rtk_pool_alloc(rtk_pool_t *p, void **block, uint32_t timeout)
 int rtk_pool_free(rtk_pool_t *p, void *b)
 {
     uint8_t *u = b;
-    if (!b || u < p->start || u >= p->end || (uint32_t)(u - p->start) % p->block_bytes)
+    if (!p || !b || u < p->start || u >= p->end || (uint32_t)(u - p->start) % p->block_bytes)
         return RTK_ARG;
     hold();
     *(void **)b = p->free;

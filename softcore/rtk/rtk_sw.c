@@ -83,7 +83,12 @@ static inline rtk_thread_t *most_urgent(void)
 /* Called by the trap on its way out: the thread that runs next. */
 void rtk_port_schedule(void)
 {
-    rtk_cur = most_urgent();
+    rtk_thread_t *next = most_urgent();
+    /* A thread a more urgent one preempts goes behind the others of its priority, as the
+     * hardware-context port's thread manager queues it: one policy for both ports. */
+    if (next != rtk_cur && rtk_cur && rtk_cur->state == ST_READY && rdy[rtk_cur->prio] == rtk_cur)
+        rdy[rtk_cur->prio] = rtk_cur->next;
+    rtk_cur = next;
 }
 
 /* After a change a thread made: gives the core up if another thread must run. */
@@ -285,7 +290,7 @@ uint32_t rtk_ticks(void)
 /* ---- semaphores ---- */
 int rtk_sem_create(rtk_sem_t *sem, uint32_t initial, uint32_t max)
 {
-    if (!sem || max == 0 || initial > max)
+    if (!sem || max == 0 || initial > max || max > 0xffff)
         return RTK_ARG;
     memset(sem, 0, sizeof(*sem));
     sem->count = initial;
@@ -295,6 +300,8 @@ int rtk_sem_create(rtk_sem_t *sem, uint32_t initial, uint32_t max)
 
 int rtk_sem_get(rtk_sem_t *sem, uint32_t timeout)
 {
+    if (!sem)
+        return RTK_ARG;
     uint32_t s = lock();
     int r = RTK_OK;
     if (sem->count) {
@@ -312,6 +319,8 @@ int rtk_sem_get(rtk_sem_t *sem, uint32_t timeout)
 
 int rtk_sem_put(rtk_sem_t *sem)
 {
+    if (!sem)
+        return RTK_ARG;
     uint32_t s = lock();
     int r = RTK_OK;
     if (sem->waiters.head) {
@@ -353,6 +362,8 @@ int rtk_mutex_create(rtk_mutex_t *m)
 
 int rtk_mutex_lock(rtk_mutex_t *m, uint32_t timeout)
 {
+    if (!m)
+        return RTK_ARG;
     if (in_handler)
         return RTK_CONTEXT;
     uint32_t s = lock();
@@ -375,6 +386,8 @@ int rtk_mutex_lock(rtk_mutex_t *m, uint32_t timeout)
 
 int rtk_mutex_unlock(rtk_mutex_t *m)
 {
+    if (!m)
+        return RTK_ARG;
     if (in_handler)
         return RTK_CONTEXT;
     uint32_t s = lock();
@@ -398,7 +411,7 @@ int rtk_mutex_unlock(rtk_mutex_t *m)
 /* ---- message queues ---- */
 int rtk_queue_create(rtk_queue_t *q, void *buf, uint32_t msg_words, uint32_t capacity)
 {
-    if (!q || !buf || msg_words == 0 || capacity == 0 || ((uintptr_t)buf & 3))
+    if (!q || !buf || msg_words == 0 || capacity == 0 || capacity > 0xffff || ((uintptr_t)buf & 3))
         return RTK_ARG;
     memset(q, 0, sizeof(*q));
     q->buf = buf;
@@ -415,6 +428,8 @@ static inline void copy_words(uint32_t *d, const uint32_t *s, uint32_t n)
 
 int rtk_queue_send(rtk_queue_t *q, const void *msg, uint32_t timeout)
 {
+    if (!q || !msg)
+        return RTK_ARG;
     uint32_t s = lock();
     int r = RTK_OK;
     rtk_thread_t *t = q->receivers.head;
@@ -442,6 +457,8 @@ int rtk_queue_send(rtk_queue_t *q, const void *msg, uint32_t timeout)
 
 int rtk_queue_receive(rtk_queue_t *q, void *msg, uint32_t timeout)
 {
+    if (!q || !msg)
+        return RTK_ARG;
     uint32_t s = lock();
     int r = RTK_OK;
     if (q->count) {
@@ -473,7 +490,8 @@ int rtk_queue_receive(rtk_queue_t *q, void *msg, uint32_t timeout)
 /* ---- memory pools ---- */
 int rtk_pool_create(rtk_pool_t *p, void *buf, uint32_t block_bytes, uint32_t blocks)
 {
-    if (!p || !buf || block_bytes < 4 || (block_bytes & 3) || blocks == 0 || ((uintptr_t)buf & 3))
+    if (!p || !buf || block_bytes < 4 || (block_bytes & 3) || blocks == 0 || blocks > 0xffff ||
+        ((uintptr_t)buf & 3))
         return RTK_ARG;
     memset(p, 0, sizeof(*p));
     p->block_bytes = block_bytes;
@@ -490,6 +508,8 @@ int rtk_pool_create(rtk_pool_t *p, void *buf, uint32_t block_bytes, uint32_t blo
 
 int rtk_pool_alloc(rtk_pool_t *p, void **block, uint32_t timeout)
 {
+    if (!p || !block)
+        return RTK_ARG;
     uint32_t s = lock();
     int r = RTK_OK;
     if (p->free) {
@@ -512,7 +532,7 @@ int rtk_pool_alloc(rtk_pool_t *p, void **block, uint32_t timeout)
 int rtk_pool_free(rtk_pool_t *p, void *b)
 {
     uint8_t *u = b;
-    if (!b || u < p->start || u >= p->end || (uint32_t)(u - p->start) % p->block_bytes)
+    if (!p || !b || u < p->start || u >= p->end || (uint32_t)(u - p->start) % p->block_bytes)
         return RTK_ARG;
     uint32_t s = lock();
     rtk_thread_t *t = p->waiters.head;
