@@ -90,7 +90,8 @@ package weft_rv_pkg;
   /// The call window, 0xF0014000-0xF0017FFF: a load at + (object << 6) + (op << 2)
   /// makes that synchronisation call and returns its status, or OsCallBlocked: the
   /// caller waited, and reads the status from OsSyncCall when it runs again. From
-  /// context 0 (no thread to wait), a call that would block is answered CANCELED.
+  /// context 0 (no thread to wait), a wait is made a try and a condition wait is
+  /// answered CANCELED.
   localparam logic [31:0] OsCallBlocked = 32'h100;
 
   /// CsrCustCtx value meaning "the scheduler's choice".

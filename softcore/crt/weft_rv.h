@@ -41,7 +41,7 @@ enum weft_rv_os_reg {
 #define WEFT_OS_SYNC_TIMED (1u << 24)
 /* The call window: a load makes synchronisation call `op` on object `obj` and returns
  * its status, or WEFT_OS_CALL_BLOCKED (the status is in WEFT_OS_SYNC_CALL after); from
- * context 0, a call that would block is answered CANCELED. */
+ * context 0, a wait is made a try. */
 #define WEFT_RV_OS_OBJ(obj) (WEFT_RV_OS_BASE + 0x4000u + ((obj) << 6))
 #define WEFT_RV_OS_CALL(op, obj) (WEFT_RV_OS_OBJ(obj) + ((op) << 2))
 #define WEFT_OS_CALL_BLOCKED 0x100u
