@@ -15,13 +15,7 @@ module weft_rv_cpu #(
   input  logic             clk_i,
   /// The core's reset (active low); the RAM keeps its contents.
   input  logic             rst_ni,
-  /// The load port: a word read, or written when load_we_i, one a cycle.
-  input  logic             load_en_i,
-  input  logic             load_we_i,
-  input  logic [MemAw-1:0] load_addr_i,
-  input  logic [31:0]      load_wdata_i,
-  /// The word at the address of the previous cycle's read.
-  output logic [31:0]      load_rdata_o,
+  `include "weft_rv_load_ports.svh"
   `include "weft_rv_io_ports.svh"
 );
 

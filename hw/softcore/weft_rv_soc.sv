@@ -20,12 +20,7 @@ module weft_rv_soc #(
   input  logic             clk_i,
   /// The core's and the devices' reset (active low); the RAM keeps its contents.
   input  logic             rst_ni,
-  /// The RAM's load port (weft_rv_cpu), while rst_ni is low.
-  input  logic             load_en_i,
-  input  logic             load_we_i,
-  input  logic [MemAw-1:0] load_addr_i,
-  input  logic [31:0]      load_wdata_i,
-  output logic [31:0]      load_rdata_o,
+  `include "weft_rv_load_ports.svh"
   `include "weft_rv_mmio_ports.svh"
   /// mip.MEIP.
   input  logic             irq_ext_i,

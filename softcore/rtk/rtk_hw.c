@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rtk_objects.h"
 #include "weft/osif_protocol.h"
 #include "weft/rtk.h"
 #include "weft_rv.h"
@@ -291,7 +292,7 @@ static inline int sync_call(uint32_t obj, uint32_t wait, uint32_t try, uint32_t 
 
 int rtk_sem_create(rtk_sem_t *s, uint32_t initial, uint32_t max)
 {
-    if (!s || max == 0 || initial > max || max > 0xffff)
+    if (!s || max == 0 || initial > max || max > RTK_MAX_COUNT)
         return RTK_ARG;
     memset(s, 0, sizeof(*s));
     return new_object(WEFT_SYNC_TYPE_SEM, 0, 0, initial, max, &s->hw);
@@ -340,22 +341,12 @@ int rtk_mutex_unlock(rtk_mutex_t *m)
 /* ---- message queues: a ring, a semaphore of messages and one of free slots ---- */
 int rtk_queue_create(rtk_queue_t *q, void *buf, uint32_t msg_words, uint32_t capacity)
 {
-    if (!q || !buf || msg_words == 0 || capacity == 0 || capacity > 0xffff || ((uintptr_t)buf & 3))
-        return RTK_ARG;
-    memset(q, 0, sizeof(*q));
-    q->buf = buf;
-    q->msg_words = msg_words;
-    q->capacity = capacity;
-    int r = new_object(WEFT_SYNC_TYPE_SEM, 0, 0, 0, capacity, &q->hw_msgs);
+    int r = rtk_queue_init(q, buf, msg_words, capacity);
+    if (r == RTK_OK)
+        r = new_object(WEFT_SYNC_TYPE_SEM, 0, 0, 0, capacity, &q->hw_msgs);
     if (r == RTK_OK)
         r = new_object(WEFT_SYNC_TYPE_SEM, 0, 0, capacity, capacity, &q->hw_slots);
     return r;
-}
-
-static inline void copy_words(uint32_t *d, const uint32_t *s, uint32_t n)
-{
-    while (n--)
-        *d++ = *s++;
 }
 
 int rtk_queue_send(rtk_queue_t *q, const void *msg, uint32_t timeout)
@@ -366,11 +357,7 @@ int rtk_queue_send(rtk_queue_t *q, const void *msg, uint32_t timeout)
     if (r != RTK_OK)
         return r;
     hold();
-    uint32_t slot = q->head + q->count;
-    if (slot >= q->capacity)
-        slot -= q->capacity;
-    copy_words(q->buf + slot * q->msg_words, msg, q->msg_words);
-    q->count++;
+    rtk_ring_put(q, msg);
     release();
     call(WEFT_SYNC_OP_SEM_POST, q->hw_msgs);
     return RTK_OK;
@@ -384,10 +371,7 @@ int rtk_queue_receive(rtk_queue_t *q, void *msg, uint32_t timeout)
     if (r != RTK_OK)
         return r;
     hold();
-    copy_words(msg, q->buf + q->head * q->msg_words, q->msg_words);
-    if (++q->head == q->capacity)
-        q->head = 0;
-    q->count--;
+    rtk_ring_get(q, msg);
     release();
     call(WEFT_SYNC_OP_SEM_POST, q->hw_slots);
     return RTK_OK;
@@ -396,20 +380,8 @@ int rtk_queue_receive(rtk_queue_t *q, void *msg, uint32_t timeout)
 /* ---- memory pools: a free list and a semaphore of free blocks ---- */
 int rtk_pool_create(rtk_pool_t *p, void *buf, uint32_t block_bytes, uint32_t blocks)
 {
-    if (!p || !buf || block_bytes < 4 || (block_bytes & 3) || blocks == 0 || blocks > 0xffff ||
-        ((uintptr_t)buf & 3))
-        return RTK_ARG;
-    memset(p, 0, sizeof(*p));
-    p->block_bytes = block_bytes;
-    p->blocks = p->available = blocks;
-    p->start = buf;
-    p->end = (uint8_t *)buf + block_bytes * blocks;
-    for (uint32_t i = blocks; i-- > 0;) {
-        void **b = (void **)(p->start + i * block_bytes);
-        *b = p->free;
-        p->free = b;
-    }
-    return new_object(WEFT_SYNC_TYPE_SEM, 0, 0, blocks, blocks, &p->hw);
+    int r = rtk_pool_init(p, buf, block_bytes, blocks);
+    return r == RTK_OK ? new_object(WEFT_SYNC_TYPE_SEM, 0, 0, blocks, blocks, &p->hw) : r;
 }
 
 int rtk_pool_alloc(rtk_pool_t *p, void **block, uint32_t timeout)
@@ -420,22 +392,17 @@ int rtk_pool_alloc(rtk_pool_t *p, void **block, uint32_t timeout)
     if (r != RTK_OK)
         return r;
     hold();
-    *block = p->free;
-    p->free = *(void **)p->free;
-    p->available--;
+    *block = rtk_pool_take(p);
     release();
     return RTK_OK;
 }
 
 int rtk_pool_free(rtk_pool_t *p, void *b)
 {
-    uint8_t *u = b;
-    if (!p || !b || u < p->start || u >= p->end || (uint32_t)(u - p->start) % p->block_bytes)
+    if (!rtk_pool_owns(p, b))
         return RTK_ARG;
     hold();
-    *(void **)b = p->free;
-    p->free = b;
-    p->available++;
+    rtk_pool_give(p, b);
     release();
     call(WEFT_SYNC_OP_SEM_POST, p->hw);
     return RTK_OK;

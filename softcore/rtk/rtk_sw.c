@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "rtk_objects.h"
 #include "rtk_port.h"
 #include "weft/rtk.h"
 #include "weft_rv.h"
@@ -290,7 +291,7 @@ uint32_t rtk_ticks(void)
 /* ---- semaphores ---- */
 int rtk_sem_create(rtk_sem_t *sem, uint32_t initial, uint32_t max)
 {
-    if (!sem || max == 0 || initial > max || max > 0xffff)
+    if (!sem || max == 0 || initial > max || max > RTK_MAX_COUNT)
         return RTK_ARG;
     memset(sem, 0, sizeof(*sem));
     sem->count = initial;
@@ -411,19 +412,7 @@ int rtk_mutex_unlock(rtk_mutex_t *m)
 /* ---- message queues ---- */
 int rtk_queue_create(rtk_queue_t *q, void *buf, uint32_t msg_words, uint32_t capacity)
 {
-    if (!q || !buf || msg_words == 0 || capacity == 0 || capacity > 0xffff || ((uintptr_t)buf & 3))
-        return RTK_ARG;
-    memset(q, 0, sizeof(*q));
-    q->buf = buf;
-    q->msg_words = msg_words;
-    q->capacity = capacity;
-    return RTK_OK;
-}
-
-static inline void copy_words(uint32_t *d, const uint32_t *s, uint32_t n)
-{
-    while (n--)
-        *d++ = *s++;
+    return rtk_queue_init(q, buf, msg_words, capacity);
 }
 
 int rtk_queue_send(rtk_queue_t *q, const void *msg, uint32_t timeout)
@@ -434,15 +423,11 @@ int rtk_queue_send(rtk_queue_t *q, const void *msg, uint32_t timeout)
     int r = RTK_OK;
     rtk_thread_t *t = q->receivers.head;
     if (t) {
-        copy_words(t->xfer, msg, q->msg_words);
+        rtk_copy_words(t->xfer, msg, q->msg_words);
         wake(t, RTK_OK);
         reschedule();
     } else if (q->count < q->capacity) {
-        uint32_t slot = q->head + q->count;
-        if (slot >= q->capacity)
-            slot -= q->capacity;
-        copy_words(q->buf + slot * q->msg_words, msg, q->msg_words);
-        q->count++;
+        rtk_ring_put(q, msg);
     } else if (timeout == RTK_NO_WAIT) {
         r = RTK_UNAVAILABLE;
     } else if (in_handler) {
@@ -462,10 +447,10 @@ int rtk_queue_receive(rtk_queue_t *q, void *msg, uint32_t timeout)
     uint32_t s = lock();
     int r = RTK_OK;
     if (q->count) {
-        copy_words(msg, q->buf + q->head * q->msg_words, q->msg_words);
+        rtk_copy_words(msg, q->buf + q->head * q->msg_words, q->msg_words);
         rtk_thread_t *t = q->senders.head;
         if (t) { /* the first waiting sender's message takes the freed slot */
-            copy_words(q->buf + q->head * q->msg_words, t->xfer, q->msg_words);
+            rtk_copy_words(q->buf + q->head * q->msg_words, t->xfer, q->msg_words);
             if (++q->head == q->capacity)
                 q->head = 0;
             wake(t, RTK_OK);
@@ -490,20 +475,7 @@ int rtk_queue_receive(rtk_queue_t *q, void *msg, uint32_t timeout)
 /* ---- memory pools ---- */
 int rtk_pool_create(rtk_pool_t *p, void *buf, uint32_t block_bytes, uint32_t blocks)
 {
-    if (!p || !buf || block_bytes < 4 || (block_bytes & 3) || blocks == 0 || blocks > 0xffff ||
-        ((uintptr_t)buf & 3))
-        return RTK_ARG;
-    memset(p, 0, sizeof(*p));
-    p->block_bytes = block_bytes;
-    p->blocks = p->available = blocks;
-    p->start = buf;
-    p->end = (uint8_t *)buf + block_bytes * blocks;
-    for (uint32_t i = blocks; i-- > 0;) { /* the free list links the blocks' first words */
-        void **b = (void **)(p->start + i * block_bytes);
-        *b = p->free;
-        p->free = b;
-    }
-    return RTK_OK;
+    return rtk_pool_init(p, buf, block_bytes, blocks);
 }
 
 int rtk_pool_alloc(rtk_pool_t *p, void **block, uint32_t timeout)
@@ -513,9 +485,7 @@ int rtk_pool_alloc(rtk_pool_t *p, void **block, uint32_t timeout)
     uint32_t s = lock();
     int r = RTK_OK;
     if (p->free) {
-        *block = p->free;
-        p->free = *(void **)p->free;
-        p->available--;
+        *block = rtk_pool_take(p);
     } else if (timeout == RTK_NO_WAIT) {
         r = RTK_UNAVAILABLE;
     } else if (in_handler) {
@@ -531,8 +501,7 @@ int rtk_pool_alloc(rtk_pool_t *p, void **block, uint32_t timeout)
 
 int rtk_pool_free(rtk_pool_t *p, void *b)
 {
-    uint8_t *u = b;
-    if (!p || !b || u < p->start || u >= p->end || (uint32_t)(u - p->start) % p->block_bytes)
+    if (!rtk_pool_owns(p, b))
         return RTK_ARG;
     uint32_t s = lock();
     rtk_thread_t *t = p->waiters.head;
@@ -541,9 +510,7 @@ int rtk_pool_free(rtk_pool_t *p, void *b)
         wake(t, RTK_OK);
         reschedule();
     } else {
-        *(void **)b = p->free;
-        p->free = b;
-        p->available++;
+        rtk_pool_give(p, b);
     }
     unlock(s);
     return RTK_OK;
