@@ -75,7 +75,7 @@ module weft_rv_os #(
 
   // Commands in progress and what they leave.
   typedef enum logic [3:0] {
-    SIdle, STm, STmWait, SSync, SSyncCheck, SSettle, SCfg, SDone
+    SIdle, STm, STmWait, SSync, SSyncCheck, SSettle, SCancel, SCfg, SDone
   } state_e;
   state_e      state_q;
   logic [3:0]  op_q;
@@ -93,6 +93,13 @@ module weft_rv_os #(
   logic        ret_settle_q;   // the command in flight is the settling's (PRIORITY)
   logic [1:0]  settle_q;       // cycles into SSettle
   logic [6:0]  applied_q [NumThreads];  // the priority the thread manager has for each
+  logic        internal_q;     // the command in flight is the block's own (PRIORITY)
+  logic [1:0]  map_age_q;      // cycles since a MAP write (the sync manager's effective
+                               // priorities follow its priorities a cycle later)
+  logic        wait_call_q;    // the command in flight is a blocked call's WAIT
+  logic        wait_sleep_q;   // ... a SLEEP's WAIT, for context sleep_ctx_q
+  logic [CtxW-1:0] sleep_ctx_q;
+  logic [NumThreads-1:0] cancel_q;     // end this client's wait (its WAIT was refused)
   logic [NumCtx-1:0]     pend_wake_q;  // a comparator to SIGNAL
 
 
@@ -165,16 +172,24 @@ module weft_rv_os #(
   logic [7:0]  call_cl;
   // Context 0 has no thread to wait: its waits become tries (AGAIN or BUSY where they
   // would block), and a condition wait is refused.
-  logic [3:0]  call_op;
+  // A client still blocked in the manager (a thread made to run by hand, a kernel bug)
+  // makes no other call: the manager would not take it, and the core would wait for
+  // ever. It is answered BUSY.
+  logic [3:0]  call_op, reg_op, in_op;
+  logic        caller_blocked, in_refused, in_timed;
+  assign caller_blocked = s_waiting[caller[TidW-1:0]] || blocked_q[caller[TidW-1:0]];
+  assign in_op = call_i ? call_op_i : wdata_i[3:0];
   always_comb begin
-    call_op = call_op_i;
-    if (caller == '0 && call_op_i == weft_osif_pkg::SyncOpSemWait)
+    call_op = in_op;
+    if (caller == '0 && in_op == weft_osif_pkg::SyncOpSemWait)
       call_op = weft_osif_pkg::SyncOpSemTrywait;
-    if (caller == '0 && call_op_i == weft_osif_pkg::SyncOpMutexLock)
+    if (caller == '0 && in_op == weft_osif_pkg::SyncOpMutexLock)
       call_op = weft_osif_pkg::SyncOpMutexTrylock;
   end
-  assign call_refused = call_i && !we_i && caller == '0 &&
-                        call_op_i == weft_osif_pkg::SyncOpCondWait;
+  assign reg_op     = call_op;
+  assign in_refused = caller_blocked || (caller == '0 && in_op == weft_osif_pkg::SyncOpCondWait);
+  assign in_timed   = wdata_i[24] && caller != '0;
+  assign call_refused = state_q == SIdle && call_i && !we_i && in_refused;
   assign call_now  = state_q == SIdle && req_i && call_i && !we_i && !call_refused;
   assign call_word = call_now ? {1'b0, 8'd0, call_obj_i, 4'd0, call_op} : call_q;
   assign call_cl   = call_now ? caller : call_cl_q;
@@ -214,7 +229,7 @@ module weft_rv_os #(
     .req_timed_i (s_req_timed),
     .req_tmo_i   (s_req_tmo),
     .prio_i      (s_prio),
-    .cancel_i    ('0),
+    .cancel_i    (cancel_q),
     .flush_i     ('0),
     .rsp_valid_o (s_rsp_valid),
     .rsp_status_o(s_rsp_status),
@@ -228,6 +243,7 @@ module weft_rv_os #(
   // ---------------------------------------------------------------------------------
   logic [31:0] period_q, phase_q, ticks_q;
   logic [31:0] wake_q [NumCtx];
+  logic [7:0]  wake_tid_q [NumCtx];  // the thread that armed it
   logic        armed_q [NumCtx];
 
   // ---------------------------------------------------------------------------------
@@ -238,7 +254,8 @@ module weft_rv_os #(
   assign tm_cmd_tid   = tid_q;
   assign tm_cmd_arg   = arg_q;
   assign tm_cmd_flag  = flag_q;
-  assign cfg_valid    = state_q == SIdle && req_i && we_i && addr_i == weft_rv_pkg::OsSyncCfg;
+  assign cfg_valid    = state_q == SIdle && req_i && we_i && !call_i &&
+                        addr_i == weft_rv_pkg::OsSyncCfg;
 
   // Events: the lowest pending answer, else the lowest pending comparator.
   logic        ev_is_sync;
@@ -260,14 +277,14 @@ module weft_rv_os #(
         ev_idx = 8'(t);
       end
     end
-    ev_tid = ev_is_sync ? ev_idx : owner_q[ev_idx[CtxW-1:0]];
+    ev_tid = ev_is_sync ? ev_idx : wake_tid_q[ev_idx[CtxW-1:0]];
   end
 
   // What the window answers in the idle state (reads, and writes that are not commands).
   logic immediate;
   assign immediate = call_i ? (we_i || call_refused) :
                      !(we_i && (addr_i == weft_rv_pkg::OsTmCmd ||
-                                addr_i == weft_rv_pkg::OsSyncCall ||
+                                (addr_i == weft_rv_pkg::OsSyncCall && !in_refused) ||
                                 addr_i == weft_rv_pkg::OsSyncCfg ||
                                 (addr_i == weft_rv_pkg::OsSleep && ctx_i != '0)));
   always_comb begin
@@ -295,7 +312,8 @@ module weft_rv_os #(
     // The call window: loads only; the status, or that the caller waits now.
     if (call_i) begin
       err_o = we_i;
-      rdata_o = call_refused ? {24'b0, weft_osif_pkg::StatusCanceled} :
+      rdata_o = call_refused ? {24'b0, caller_blocked ? weft_osif_pkg::StatusBusy :
+                                                         weft_osif_pkg::StatusCanceled} :
                 (state_q == SDone) ? {24'b0, call_status_q} :
                 call_answered ? {24'b0, s_rsp_status[call_cl_q[TidW-1:0]*8 +: 8]} :
                 weft_rv_pkg::OsCallBlocked;
@@ -316,9 +334,12 @@ module weft_rv_os #(
   assign call_answered = state_q == SSyncCheck && s_rsp_valid[call_cl_q[TidW-1:0]];
   assign call_settles  = call_q[3:0] == weft_osif_pkg::SyncOpMutexUnlock ||
                          (s_rsp_valid & blocked_vec) != '0;
+  logic tm_answers;  // the command in flight is the core's, and its answer ends the access
+  assign tm_answers = !ret_settle_q && !internal_q &&
+                      !(wait_call_q && tm_rsp_status != weft_osif_pkg::StatusOk);
   assign ready_o = req_i && ((state_q == SIdle && immediate) || state_q == SDone ||
                              (call_answered && !call_settles) ||
-                             (state_q == STmWait && tm_rsp_valid && !ret_settle_q));
+                             (state_q == STmWait && tm_rsp_valid && tm_answers));
 
   // Priority inheritance: the lowest thread whose effective priority (the sync
   // manager's) is not the one the thread manager has.
@@ -355,6 +376,12 @@ module weft_rv_os #(
       pend_sync_q <= '0;
       pend_wake_q <= '0;
       ev_busy_q <= 1'b0;
+      internal_q <= 1'b0;
+      map_age_q <= '0;
+      wait_call_q <= 1'b0;
+      wait_sleep_q <= 1'b0;
+      sleep_ctx_q <= '0;
+      cancel_q <= '0;
       call_status_q <= '0;
       then_wait_q <= 1'b0;
       ret_settle_q <= 1'b0;
@@ -370,9 +397,13 @@ module weft_rv_os #(
       for (int c = 0; c < NumCtx; c++) begin
         owner_q[c] <= '0;
         wake_q[c] <= '0;
+        wake_tid_q[c] <= '0;
         armed_q[c] <= 1'b0;
       end
     end else begin
+      if (map_age_q != 2'd2) map_age_q <= map_age_q + 2'd1;
+      if (state_q == SIdle && req_i && we_i && !call_i && addr_i == weft_rv_pkg::OsMap)
+        map_age_q <= '0;
       // The tick.
       if (period_q != '0) begin
         if (phase_q + 32'd1 >= period_q) begin
@@ -412,6 +443,14 @@ module weft_rv_os #(
             call_q <= call_word;
             call_cl_q <= caller;
             state_q <= s_req_ready[caller[TidW-1:0]] ? SSyncCheck : SSync;
+          end else if (!req_i && pi_valid && map_age_q == 2'd2) begin
+            // A priority passed on changed outside a call (a waiter's lock timed out).
+            op_q <= weft_osif_pkg::TmOpPriority;
+            tid_q <= 8'(pi_tid);
+            arg_q <= {1'b0, s_eff_prio[pi_tid*7 +: 7]};
+            applied_q[pi_tid] <= s_eff_prio[pi_tid*7 +: 7];
+            internal_q <= 1'b1;
+            state_q <= STm;
           end else if (req_i && we_i && !call_i) begin
             unique case (addr_i)
               weft_rv_pkg::OsTmCmd: begin
@@ -430,15 +469,21 @@ module weft_rv_os #(
                 end
               end
               weft_rv_pkg::OsOwner: begin
-                if ({27'd0, wdata_i[12:8]} < NumCtx) owner_q[wdata_i[CtxW+7:8]] <= wdata_i[7:0];
+                if ({27'd0, wdata_i[12:8]} < NumCtx && {24'd0, wdata_i[7:0]} < NumThreads)
+                  owner_q[wdata_i[CtxW+7:8]] <= wdata_i[7:0];
               end
               weft_rv_pkg::OsSyncCfg: state_q <= SCfg;
               weft_rv_pkg::OsSyncVal: cfg_val_q <= wdata_i;
               weft_rv_pkg::OsSyncTmo: tmo_q <= wdata_i;
               weft_rv_pkg::OsSyncCall: begin
-                call_q <= wdata_i[24:0];
-                call_cl_q <= caller;
-                state_q <= SSync;
+                if (in_refused) begin
+                  status_q[caller[TidW-1:0]] <= caller_blocked ? weft_osif_pkg::StatusBusy :
+                                                                 weft_osif_pkg::StatusCanceled;
+                end else begin
+                  call_q <= {in_timed, wdata_i[23:4], reg_op};
+                  call_cl_q <= caller;
+                  state_q <= SSync;
+                end
               end
               weft_rv_pkg::OsTick: begin
                 period_q <= wdata_i;
@@ -447,9 +492,12 @@ module weft_rv_os #(
               weft_rv_pkg::OsSleep: begin
                 if (ctx_i != '0) begin
                   wake_q[ctx_i] <= ticks_q + ((wdata_i == '0) ? 32'd1 : wdata_i);
+                  wake_tid_q[ctx_i] <= caller;
                   armed_q[ctx_i] <= 1'b1;
                   op_q <= weft_osif_pkg::TmOpWait;
                   tid_q <= caller;
+                  wait_sleep_q <= 1'b1;
+                  sleep_ctx_q <= ctx_i;
                   state_q <= STm;
                 end
               end
@@ -460,10 +508,23 @@ module weft_rv_os #(
         STm: if (tm_cmd_ready) state_q <= STmWait;
         STmWait: begin
           if (tm_rsp_valid) begin
+            wait_call_q <= 1'b0;
+            wait_sleep_q <= 1'b0;
+            internal_q <= 1'b0;
             if (ret_settle_q) begin
               ret_settle_q <= 1'b0;
               state_q <= SSettle;
+            end else if (internal_q) begin
+              state_q <= SIdle;
+            end else if (wait_call_q && tm_rsp_status != weft_osif_pkg::StatusOk) begin
+              // The caller could not WAIT (a bad thread id): its call must not stay
+              // blocked, so it is cancelled and answered with what that gives.
+              blocked_q[call_cl_q[TidW-1:0]] <= 1'b0;
+              cancel_q[call_cl_q[TidW-1:0]] <= 1'b1;
+              state_q <= SCancel;
             end else begin
+              if (wait_sleep_q && tm_rsp_status != weft_osif_pkg::StatusOk)
+                armed_q[sleep_ctx_q] <= 1'b0;  // no thread waits for it
               res_q <= {8'b0, tm_rsp_tid, 6'b0, tm_rsp_blocked, 1'b0, tm_rsp_status};
               value_q <= tm_rsp_value;
               state_q <= SIdle;
@@ -503,8 +564,16 @@ module weft_rv_os #(
           end else if (then_wait_q) begin
             op_q <= weft_osif_pkg::TmOpWait;
             tid_q <= call_cl_q;
+            wait_call_q <= 1'b1;
             state_q <= STm;
           end else if (pend_sync_q == '0 && !ev_busy_q && !ev_valid) begin
+            state_q <= SDone;
+          end
+        end
+        SCancel: begin
+          if (s_rsp_valid[call_cl_q[TidW-1:0]]) begin
+            cancel_q[call_cl_q[TidW-1:0]] <= 1'b0;
+            call_status_q <= s_rsp_status[call_cl_q[TidW-1:0]*8 +: 8];
             state_q <= SDone;
           end
         end

@@ -69,6 +69,7 @@ typedef struct rtk_thread {
     uint8_t base_prio;        /**< its own priority */
     uint8_t state;            /**< ready, suspended, sleeping, waiting or ended */
     uint8_t delayed;          /**< it is in the tick's list */
+    struct rtk_mutex *held;   /**< single-context port: the mutexes it holds */
     uint8_t tid;              /**< hardware-context port: its thread id */
     uint8_t ctx;              /**< hardware-context port: its context */
     uint8_t reserved[2];      /**< reserved */
@@ -87,13 +88,14 @@ typedef struct {
     uint32_t hw;         /**< hardware-context port: the object's call window */
 } rtk_sem_t;
 
-/** A recursive mutex with priority inheritance (a holder runs at least at the priority
- *  of the most urgent thread waiting for it). */
-typedef struct {
-    rtk_thread_t *owner; /**< single-context port: who holds it */
-    uint32_t depth;      /**< single-context port: how many times */
-    rtk_waitq_t waiters; /**< single-context port: who waits */
-    uint32_t hw;         /**< hardware-context port: the object's call window */
+/** A recursive mutex (at most 65,535 deep) with priority inheritance: a holder runs at
+ *  least at the priority of the most urgent thread waiting for any mutex it holds. */
+typedef struct rtk_mutex {
+    rtk_thread_t *owner;         /**< single-context port: who holds it */
+    uint32_t depth;              /**< single-context port: how many times */
+    rtk_waitq_t waiters;         /**< single-context port: who waits */
+    struct rtk_mutex *next_held; /**< single-context port: the owner's other mutexes */
+    uint32_t hw;                 /**< hardware-context port: the object's call window */
 } rtk_mutex_t;
 
 /** A queue of fixed-size messages. */
@@ -132,7 +134,10 @@ int rtk_thread_resume(rtk_thread_t *t);
 int rtk_thread_suspend(rtk_thread_t *t);
 /** The caller goes behind the other ready threads of its priority. */
 void rtk_thread_relinquish(void);
-/** The caller sleeps for `ticks` ticks (at least one tick boundary passes). */
+/** The longest sleep, in ticks. */
+#define RTK_MAX_SLEEP 0x7FFFFFFFu
+/** The caller sleeps for `ticks` ticks, at most RTK_MAX_SLEEP (at least one tick boundary
+ *  passes). */
 int rtk_sleep(uint32_t ticks);
 /** The calling thread (NULL in the software interrupt's handler, hardware-context port). */
 rtk_thread_t *rtk_thread_self(void);
@@ -175,6 +180,7 @@ void rtk_swi_attach(rtk_handler_t handler, void *arg);
 static inline void rtk_swi_trigger(void)
 {
     *(volatile uint32_t *)0xF0000000u = 1; /* weft_rv.h: WEFT_RV_MSIP */
+    __asm__ volatile("" ::: "memory");     /* the handler runs here */
 }
 
 /** Starts the tick and runs the most urgent thread; main's context becomes the kernel's. */

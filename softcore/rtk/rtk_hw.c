@@ -78,18 +78,22 @@ uint32_t rtk_ticks(void)
 static void thread_end(void)
 {
     rtk_thread_t *t = rtk_thread_self();
-    hold();
-    t->state = ST_ENDED;
-    ctx_used &= ~(1u << t->ctx);
-    release();
     /* EXIT names the running thread: if an event made another one the decision just
-     * before (this thread is then ready, and switched out after the command), it is
-     * refused, and repeated when this thread runs again. Created detached: the id is
+     * before (this thread is then ready), it is refused, and repeated when this thread
+     * runs again. Its answer is read under HOLD, before any other command can replace
+     * it; the context is given back only once EXIT is done. Created detached: the id is
      * freed. */
-    do {
-        tm(WEFT_TM_OP_EXIT, t->tid, 0);
-    } while ((os_read(WEFT_OS_TM_CMD) & 0xff) != WEFT_OSIF_OK);
     for (;;) {
+        hold();
+        tm(WEFT_TM_OP_EXIT, t->tid, 0);
+        int done = (os_read(WEFT_OS_TM_CMD) & 0xff) == WEFT_OSIF_OK;
+        if (done) {
+            t->state = ST_ENDED;
+            ctx_used &= ~(1u << t->ctx);
+        }
+        release(); /* switched out here */
+        while (done) {
+        }
     }
 }
 
@@ -179,12 +183,15 @@ int rtk_thread_suspend(rtk_thread_t *t)
     int kernel = in_kernel_context();
     if (!kernel)
         hold();
-    /* The caller, or a ready thread out of its queue. A thread that waits for an object
-     * is not ready: the thread manager refuses it (PERM). */
-    if (t->state == ST_READY) {
+    /* The caller, or a ready thread out of its queue: the thread manager decides. It
+     * refuses (PERM) a thread that still waits for an object or sleeps; one whose sleep
+     * is over but has not run yet is ready there. A WAIT that takes a pending resume
+     * instead of blocking leaves the thread ready. */
+    if (t->state == ST_READY || t->state == ST_SLEEPING) {
         tm(WEFT_TM_OP_WAIT, t->tid, 0);
-        if ((os_read(WEFT_OS_TM_CMD) & 0xff) == WEFT_OSIF_OK) {
-            t->state = ST_SUSPENDED;
+        uint32_t res = os_read(WEFT_OS_TM_CMD);
+        if ((res & 0xff) == WEFT_OSIF_OK) {
+            t->state = (res & WEFT_TM_CMD_BLOCKED) ? ST_SUSPENDED : ST_READY;
             r = RTK_OK;
         }
     }
@@ -203,12 +210,16 @@ int rtk_sleep(uint32_t ticks)
 {
     if (in_kernel_context())
         return RTK_CONTEXT;
+    if (ticks > RTK_MAX_SLEEP)
+        return RTK_ARG;
     rtk_thread_t *t = rtk_thread_self();
     hold();
     t->state = ST_SLEEPING;
     os_write(WEFT_OS_SLEEP, ticks ? ticks : 1); /* arms the comparator; the thread waits */
     release();
-    t->state = ST_READY;
+    if (t->state == ST_SLEEPING) /* (a suspend after the wake has made it SUSPENDED, then a
+                                    resume READY) */
+        t->state = ST_READY;
     return RTK_OK;
 }
 

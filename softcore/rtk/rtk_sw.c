@@ -270,6 +270,8 @@ int rtk_sleep(uint32_t t)
 {
     if (in_handler)
         return RTK_CONTEXT;
+    if (t > RTK_MAX_SLEEP)
+        return RTK_ARG;
     uint32_t s = lock();
     if (t == 0)
         t = 1;
@@ -361,6 +363,25 @@ int rtk_mutex_create(rtk_mutex_t *m)
     return RTK_OK;
 }
 
+/* t's priority: its own, or that of the most urgent thread waiting for a mutex it
+ * holds (waiters are kept most urgent first). */
+static void inherit(rtk_thread_t *t)
+{
+    uint8_t prio = t->base_prio;
+    for (rtk_mutex_t *h = t->held; h; h = h->next_held)
+        if (h->waiters.head && h->waiters.head->prio < prio)
+            prio = h->waiters.head->prio;
+    set_prio(t, prio);
+}
+
+static void take(rtk_mutex_t *m, rtk_thread_t *t)
+{
+    m->owner = t;
+    m->depth = 1;
+    m->next_held = t->held;
+    t->held = m;
+}
+
 int rtk_mutex_lock(rtk_mutex_t *m, uint32_t timeout)
 {
     if (!m)
@@ -370,16 +391,20 @@ int rtk_mutex_lock(rtk_mutex_t *m, uint32_t timeout)
     uint32_t s = lock();
     int r = RTK_OK;
     if (!m->owner) {
-        m->owner = rtk_cur;
-        m->depth = 1;
+        take(m, rtk_cur);
     } else if (m->owner == rtk_cur) {
-        m->depth++;
+        if (m->depth == RTK_MAX_COUNT)
+            r = RTK_UNAVAILABLE;
+        else
+            m->depth++;
     } else if (timeout == RTK_NO_WAIT) {
         r = RTK_UNAVAILABLE;
     } else {
         if (rtk_cur->prio < m->owner->prio)
             set_prio(m->owner, rtk_cur->prio);
         r = wait_on(&m->waiters, timeout, ST_BLOCKED);
+        if (r != RTK_OK && m->owner) /* timed out: the holder inherits no more from it */
+            inherit(m->owner);
     }
     unlock(s);
     return r;
@@ -396,13 +421,18 @@ int rtk_mutex_unlock(rtk_mutex_t *m)
     if (m->owner != rtk_cur) {
         r = RTK_OWNER;
     } else if (--m->depth == 0) {
-        set_prio(rtk_cur, rtk_cur->base_prio);
+        rtk_mutex_t **p = &rtk_cur->held;
+        while (*p != m)
+            p = &(*p)->next_held;
+        *p = m->next_held;
         rtk_thread_t *t = m->waiters.head;
-        m->owner = t;
+        m->owner = NULL;
         if (t) {
-            m->depth = 1;
             wake(t, RTK_OK);
+            take(m, t);
+            inherit(t); /* the mutex's other waiters now wait for t */
         }
+        inherit(rtk_cur); /* what the mutexes it still holds pass on */
         reschedule();
     }
     unlock(s);
