@@ -88,7 +88,7 @@ module weft_rv_core #(
   logic [63:0]     mcycle_q, minstret_q;
 
   // W stage.
-  logic            w_we_q, w_ram_load_q;
+  logic            w_we_q, w_load_q, w_from_ram_q;
   logic [4:0]      w_rd_q;
   logic [CtxW-1:0] w_ctx_q;
   logic [31:0]     w_data_q;
@@ -459,7 +459,7 @@ module weft_rv_core #(
     else if (is_csr) x_result = csr_rdata;
     else if (is_div) x_result = div_out;
     else if (is_muldiv) x_result = mul_out;
-    else if (is_load) x_result = mmio_load;  // RAM loads are aligned in W
+    else if (is_load) x_result = mmio_rdata_i;  // a load is aligned and extended in W
     else x_result = alu_out;
   end
   assign x_writes_rd = retire && rd != 5'd0 &&
@@ -486,34 +486,24 @@ module weft_rv_core #(
   assign mmio_wstrb_o = is_store ? store_strb : 4'b0;
 
   // W: a RAM load's byte or halfword, extended.
-  logic [15:0] w_word, mmio_word;  // the addressed halfword; its low byte the addressed byte
-  assign w_word = w_off_q[1] ? dmem_rdata_i[31:16] >> {w_off_q[0], 3'b000}
-                             : dmem_rdata_i[15:0] >> {w_off_q[0], 3'b000};
-  assign mmio_word = mem_addr[1] ? mmio_rdata_i[31:16] >> {mem_addr[0], 3'b000}
-                                 : mmio_rdata_i[15:0] >> {mem_addr[0], 3'b000};
+  // W: a load's byte or halfword, extended: from the RAM's output, or from the word an
+  // MMIO device returned (kept in w_data_q).
+  logic [31:0] w_raw;
+  logic [15:0] w_word;  // the addressed halfword; its low byte the addressed byte
+  assign w_raw  = w_from_ram_q ? dmem_rdata_i : w_data_q;
+  assign w_word = w_off_q[1] ? w_raw[31:16] >> {w_off_q[0], 3'b000}
+                             : w_raw[15:0] >> {w_off_q[0], 3'b000};
   always_comb begin
     w_result = w_data_q;
-    if (w_ram_load_q) begin
+    if (w_load_q) begin
       unique case (w_f3_q)
         3'b000:  w_result = {{24{w_word[7]}}, w_word[7:0]};
         3'b001:  w_result = {{16{w_word[15]}}, w_word[15:0]};
         3'b100:  w_result = {24'b0, w_word[7:0]};
         3'b101:  w_result = {16'b0, w_word[15:0]};
-        default: w_result = dmem_rdata_i;
+        default: w_result = w_raw;
       endcase
     end
-  end
-
-  // MMIO loads are extended in X from the word the device returned.
-  logic [31:0] mmio_load;
-  always_comb begin
-    unique case (funct3)
-      3'b000:  mmio_load = {{24{mmio_word[7]}}, mmio_word[7:0]};
-      3'b001:  mmio_load = {{16{mmio_word[15]}}, mmio_word[15:0]};
-      3'b100:  mmio_load = {24'b0, mmio_word[7:0]};
-      3'b101:  mmio_load = {16'b0, mmio_word[15:0]};
-      default: mmio_load = mmio_rdata_i;
-    endcase
   end
 
   // ---------------------------------------------------------------------------------
@@ -541,7 +531,8 @@ module weft_rv_core #(
       mcycle_q    <= '0;
       minstret_q  <= '0;
       w_we_q      <= 1'b0;
-      w_ram_load_q <= 1'b0;
+      w_load_q    <= 1'b0;
+      w_from_ram_q <= 1'b0;
       w_rd_q      <= '0;
       w_ctx_q     <= Ctx0;
       w_data_q    <= '0;
@@ -617,7 +608,8 @@ module weft_rv_core #(
 
       // W.
       w_we_q       <= x_writes_rd || remote_write;
-      w_ram_load_q <= retire && is_load && !mem_in_mmio;
+      w_load_q     <= retire && is_load;
+      w_from_ram_q <= !mem_in_mmio;
       w_rd_q       <= remote_write ? csr_addr[4:0] : rd;
       w_ctx_q      <= remote_write ? sel_q : ctx_q;
       w_data_q     <= remote_write ? csr_wdata : x_result;
@@ -631,53 +623,30 @@ module weft_rv_core #(
   // ---------------------------------------------------------------------------------
   // Trace
   // ---------------------------------------------------------------------------------
-  logic            tr_valid_q;
-  logic [1:0]      tr_kind_q;
-  logic [CtxW-1:0] tr_ctx_q, tr_next_q;
-  logic [31:0]     tr_pc_q, tr_insn_q, tr_mem_addr_q, tr_mem_wdata_q;
-  logic [4:0]      tr_cause_q;
-  logic [3:0]      tr_mem_we_q;
+  // The record of X's instruction, registered; W's write (its result) joins it.
+  weft_rv_pkg::trace_t tr_q;
   always_ff @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      tr_valid_q <= 1'b0;
-      tr_kind_q  <= '0;
-      tr_ctx_q   <= Ctx0;
-      tr_next_q  <= Ctx0;
-      tr_pc_q    <= '0;
-      tr_insn_q  <= '0;
-      tr_cause_q <= '0;
-      tr_mem_we_q <= '0;
-      tr_mem_addr_q <= '0;
-      tr_mem_wdata_q <= '0;
+      tr_q <= '0;
     end else begin
-      tr_valid_q <= x_fire;
-      tr_kind_q  <= irq_take ? weft_rv_pkg::TraceIrq : follow_switch ? weft_rv_pkg::TraceSwitched :
-                    trap ? weft_rv_pkg::TraceTrapped : weft_rv_pkg::TraceRetired;
-      tr_ctx_q   <= ctx_q;
-      tr_next_q  <= next_ctx;
-      tr_pc_q    <= pc_x_q;
-      tr_insn_q  <= insn;
-      tr_cause_q <= trap_cause;
-      tr_mem_we_q <= (retire && is_store) ? store_strb : 4'b0;
-      tr_mem_addr_q <= mem_addr;
-      tr_mem_wdata_q <= store_data;
+      tr_q.valid     <= x_fire;
+      tr_q.kind      <= irq_take ? weft_rv_pkg::TraceIrq : follow_switch ? weft_rv_pkg::TraceSwitched :
+                        trap ? weft_rv_pkg::TraceTrapped : weft_rv_pkg::TraceRetired;
+      tr_q.ctx       <= 5'(ctx_q);
+      tr_q.next_ctx  <= 5'(next_ctx);
+      tr_q.pc        <= pc_x_q;
+      tr_q.insn      <= insn;
+      tr_q.cause     <= trap_cause;
+      tr_q.mem_we    <= (retire && is_store) ? store_strb : 4'b0;
+      tr_q.mem_addr  <= mem_addr;
+      tr_q.mem_wdata <= store_data;
     end
   end
   always_comb begin
-    trace_o           = '0;
-    trace_o.valid     = tr_valid_q;
-    trace_o.kind      = tr_kind_q;
-    trace_o.ctx       = 5'(tr_ctx_q);
-    trace_o.pc        = tr_pc_q;
-    trace_o.insn      = tr_insn_q;
-    trace_o.cause     = tr_cause_q;
-    trace_o.next_ctx  = 5'(tr_next_q);
-    trace_o.rd_we     = w_we_q;
-    trace_o.rd        = w_rd_q;
-    trace_o.rd_wdata  = w_result;
-    trace_o.mem_we    = tr_mem_we_q;
-    trace_o.mem_addr  = tr_mem_addr_q;
-    trace_o.mem_wdata = tr_mem_wdata_q;
+    trace_o          = tr_q;
+    trace_o.rd_we    = w_we_q;
+    trace_o.rd       = w_rd_q;
+    trace_o.rd_wdata = w_result;
   end
 
   if (NumCtx < 1 || NumCtx > 32) begin : gen_check_ctx
