@@ -44,34 +44,26 @@ struct Latency {
     uint64_t cycle = 0;
     uint32_t handler = 0; // the application handler's address (the program prints it)
     // From the trace: the store to MSIP, then the interrupt taken, then the next record
-    // (the trap's first instruction).
+    // (the trap's first instruction), then the handler's first.
     void operator()(Vweft_rv_soc_c8 &m)
     {
         cycle++;
-        const auto &w = m.trace_o;
-        auto bits = [&](int lo, int n) {
-            uint64_t v = w[lo / 32];
-            if (lo % 32 + n > 32)
-                v |= static_cast<uint64_t>(w[lo / 32 + 1]) << 32;
-            v >>= lo % 32;
-            return static_cast<uint32_t>(v & ((n == 32) ? 0xffffffffull : ((1ull << n) - 1)));
-        };
-        if (!bits(187, 1))
+        rv::Trace t = rv::Trace::decode(m.trace_o);
+        if (!t.valid)
             return;
-        uint32_t kind = bits(185, 2), mem_we = bits(64, 4), addr = bits(32, 32);
         if (taken) {
             cycles.push_back(static_cast<double>(cycle - raise_cycle));
             taken = raised = false;
             in_trap = true;
         }
-        if (in_trap && handler && bits(148, 32) == handler) {
+        if (in_trap && handler && t.pc == handler) {
             to_handler.push_back(static_cast<double>(cycle - raise_cycle));
             in_trap = false;
         }
-        if (kind == 0 && mem_we && addr == 0xF0000000u && (bits(0, 32) & 1)) {
+        if (t.kind == 0 && t.mem_we && t.mem_addr == 0xF0000000u && (t.mem_wdata & 1)) {
             raised = true;
             raise_cycle = cycle;
-        } else if (kind == 2 && raised) {
+        } else if (t.kind == 2 && raised) {
             taken = true;
         }
     }
@@ -83,7 +75,8 @@ struct Run {
     uint64_t cycles = 0;
 };
 
-template <class Each> Run run_image(const std::string &path, uint64_t max, Each each)
+// Runs an image for at most `max` cycles; `ends`: it must end by then, with code 0.
+template <class Each> Run run_image(const std::string &path, uint64_t max, bool ends, Each each)
 {
     Run out;
     std::string err;
@@ -92,29 +85,15 @@ template <class Each> Run run_image(const std::string &path, uint64_t max, Each 
         std::fprintf(stderr, "weft-bench-softcore: %s\n", err.c_str());
         return out;
     }
-    rv::SocHost<Vweft_rv_soc_c8> h(kMem);
+    rv::SocHost<Vweft_rv_soc_c8> h;
     h.load(img);
     rv::RunResult r = h.run(max, each);
     out.ok = r.exited && r.code == 0;
     out.console = r.console;
     out.cycles = r.cycles;
-    if (!out.ok)
+    if (ends && !out.ok)
         std::fprintf(stderr, "weft-bench-softcore: %s: %s (code %u)\n%s", path.c_str(),
                      r.exited ? "failed" : "did not end", r.code, r.console.c_str());
-    return out;
-}
-
-// The console of the first `cycles` cycles (the program does not end in them).
-Run run_image_until(const std::string &path, uint64_t cycles)
-{
-    Run out;
-    std::string err;
-    std::vector<uint32_t> img = rv::read_image(path, kMem, err);
-    if (img.empty())
-        return out;
-    rv::SocHost<Vweft_rv_soc_c8> h(kMem);
-    h.load(img);
-    out.console = h.run(cycles).console;
     return out;
 }
 
@@ -194,7 +173,7 @@ int main(int argc, char **argv)
         for (int p = 0; p < 2; p++) {
             std::string path = dir + "/tm_" + kPorts[p] + "_" + t + ".bin";
             if (t == "interrupt") { // its handler's address first, from a short run
-                Run pre = run_image_until(path, 20000);
+                Run pre = run_image(path, 20000, false, [](Vweft_rv_soc_c8 &) {});
                 unsigned long a = 0;
                 size_t at = pre.console.find("tm handler ");
                 if (at != std::string::npos)
@@ -202,8 +181,8 @@ int main(int argc, char **argv)
                 lat[p].handler = static_cast<uint32_t>(a);
             }
             Run r = t == "interrupt"
-                        ? run_image(path, 100000000, [&](Vweft_rv_soc_c8 &m) { lat[p](m); })
-                        : run_image(path, 100000000, [](Vweft_rv_soc_c8 &) {});
+                        ? run_image(path, 100000000, true, [&](Vweft_rv_soc_c8 &m) { lat[p](m); })
+                        : run_image(path, 100000000, true, [](Vweft_rv_soc_c8 &) {});
             if (!r.ok || !parse_score(r.console, score[p], interval_cycles, interval_ticks)) {
                 std::fprintf(stderr, "weft-bench-softcore: no score from %s\n", path.c_str());
                 return 1;
@@ -244,7 +223,7 @@ int main(int argc, char **argv)
     json_t *svc_rows = json_array();
     for (int p = 0; p < 2; p++) {
         std::string path = dir + "/rtk_service_" + kPorts[p] + ".bin";
-        Run r = run_image(path, 200000000, [](Vweft_rv_soc_c8 &) {});
+        Run r = run_image(path, 200000000, true, [](Vweft_rv_soc_c8 &) {});
         if (!r.ok)
             return 1;
         std::map<std::string, std::pair<double, double>> span;
@@ -287,7 +266,6 @@ int main(int argc, char **argv)
     json_object_set_new(doc, "service", service);
     json_object_set_new(doc, "service_rows", svc_rows);
     json_object_set_new(doc, "contexts", json_integer(8));
-    json_object_set_new(doc, "clock_mhz", json_integer(100));
     json_t *ref = json_object();
     json_object_set_new(ref, "source",
                         json_string("RT-SHADOWS (Gomes et al.): Thread-Metric "

@@ -5,7 +5,9 @@
 // timer) in this process: loads a RAM image (a .bin from weft_rv_program) through the
 // load port, releases reset, and serves the host's devices (weft_rv.h): TOHOST ends the
 // run with the program's code, CONSOLE collects its output. Any other MMIO address is
-// answered with an error, which the core raises as an access fault.
+// answered with an error, which the core raises as an access fault. It also holds what
+// every host of the softcore's models shares (the test benches, rv_run, the bench): a
+// clock cycle, the RAM's load port, the trace record's fields.
 #pragma once
 
 #include <cstdint>
@@ -23,8 +25,64 @@ struct RunResult {
     uint32_t code = 0;   // the program's exit code
     uint64_t cycles = 0;
     std::string console;
-    std::string error; // why the image could not be loaded
 };
+
+// The fields of weft_rv_pkg::trace_t, from its packed layout (first field highest).
+struct Trace {
+    bool valid, rd_we;
+    uint32_t kind, ctx, pc, insn, cause, next_ctx, rd, rd_wdata, mem_we, mem_addr, mem_wdata;
+    template <class W> static uint32_t bits(const W &w, int lo, int n)
+    {
+        uint64_t v = w[lo / 32];
+        if (lo % 32 + n > 32)
+            v |= static_cast<uint64_t>(w[lo / 32 + 1]) << 32;
+        v >>= lo % 32;
+        return static_cast<uint32_t>(v & ((n == 32) ? 0xffffffffull : ((1ull << n) - 1)));
+    }
+    template <class W> static Trace decode(const W &w)
+    {
+        Trace t;
+        t.mem_wdata = bits(w, 0, 32);
+        t.mem_addr = bits(w, 32, 32);
+        t.mem_we = bits(w, 64, 4);
+        t.rd_wdata = bits(w, 68, 32);
+        t.rd = bits(w, 100, 5);
+        t.rd_we = bits(w, 105, 1);
+        t.next_ctx = bits(w, 106, 5);
+        t.cause = bits(w, 111, 5);
+        t.insn = bits(w, 116, 32);
+        t.pc = bits(w, 148, 32);
+        t.ctx = bits(w, 180, 5);
+        t.kind = bits(w, 185, 2);
+        t.valid = bits(w, 187, 1);
+        return t;
+    }
+};
+
+// One clock cycle of a model (weft_rv_cpu or weft_rv_soc).
+template <class M> void tick(M &m)
+{
+    m.clk_i = 1;
+    m.eval();
+    m.clk_i = 0;
+    m.eval();
+}
+
+// Writes words into the RAM from word `first` on, through the load port, the core held in
+// reset.
+template <class M> void load_ram(M &m, uint32_t first, const std::vector<uint32_t> &words)
+{
+    m.rst_ni = 0;
+    m.load_en_i = 1;
+    m.load_we_i = 1;
+    for (size_t i = 0; i < words.size(); i++) {
+        m.load_addr_i = first + static_cast<uint32_t>(i);
+        m.load_wdata_i = words[i];
+        tick(m);
+    }
+    m.load_en_i = 0;
+    m.load_we_i = 0;
+}
 
 // Reads a RAM image; empty (with `error` set) when missing or larger than `mem_bytes`.
 inline std::vector<uint32_t> read_image(const std::string &path, uint32_t mem_bytes,
@@ -50,7 +108,7 @@ inline std::vector<uint32_t> read_image(const std::string &path, uint32_t mem_by
 template <class M> class SocHost
 {
   public:
-    explicit SocHost(uint32_t mem_bytes) : mem_bytes_(mem_bytes)
+    SocHost()
     {
         m_.clk_i = 0;
         m_.rst_ni = 0;
@@ -63,17 +121,8 @@ template <class M> class SocHost
 
     void load(const std::vector<uint32_t> &words)
     {
-        m_.rst_ni = 0;
-        m_.load_en_i = 1;
-        m_.load_we_i = 1;
-        for (size_t i = 0; i < words.size(); i++) {
-            m_.load_addr_i = static_cast<uint32_t>(i);
-            m_.load_wdata_i = words[i];
-            tick();
-        }
-        m_.load_en_i = 0;
-        m_.load_we_i = 0;
-        tick();
+        load_ram(m_, 0, words);
+        tick(m_);
     }
 
     // Runs from reset until the program exits or max_cycles pass. `each` sees the model
@@ -88,7 +137,7 @@ template <class M> class SocHost
             m_.eval();
             if (m_.mmio_req_o)
                 serve(r);
-            tick();
+            tick(m_);
             each(m_);
         }
         m_.rst_ni = 0;
@@ -119,16 +168,7 @@ template <class M> class SocHost
         m_.eval();
     }
 
-    void tick()
-    {
-        m_.clk_i = 1;
-        m_.eval();
-        m_.clk_i = 0;
-        m_.eval();
-    }
-
     M m_;
-    uint32_t mem_bytes_;
 };
 
 } // namespace rv

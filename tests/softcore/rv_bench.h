@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "rv_iss.h"
+#include "rv_soc_host.h"
 #include "tb_check.h"
 #include "tb_reset.h"
 #include "verilated.h"
@@ -90,38 +91,6 @@ struct Device {
     }
 };
 
-// The fields of weft_rv_pkg::trace_t, from its packed layout (first field highest).
-struct Trace {
-    bool valid, rd_we;
-    uint32_t kind, ctx, pc, insn, cause, next_ctx, rd, rd_wdata, mem_we, mem_addr, mem_wdata;
-    template <class W> static uint32_t bits(const W &w, int lo, int n)
-    {
-        uint64_t v = w[lo / 32];
-        if (lo % 32 + n > 32)
-            v |= static_cast<uint64_t>(w[lo / 32 + 1]) << 32;
-        v >>= lo % 32;
-        return static_cast<uint32_t>(v & ((n == 32) ? 0xffffffffull : ((1ull << n) - 1)));
-    }
-    template <class W> static Trace decode(const W &w)
-    {
-        Trace t;
-        t.mem_wdata = bits(w, 0, 32);
-        t.mem_addr = bits(w, 32, 32);
-        t.mem_we = bits(w, 64, 4);
-        t.rd_wdata = bits(w, 68, 32);
-        t.rd = bits(w, 100, 5);
-        t.rd_we = bits(w, 105, 1);
-        t.next_ctx = bits(w, 106, 5);
-        t.cause = bits(w, 111, 5);
-        t.insn = bits(w, 116, 32);
-        t.pc = bits(w, 148, 32);
-        t.ctx = bits(w, 180, 5);
-        t.kind = bits(w, 185, 2);
-        t.valid = bits(w, 187, 1);
-        return t;
-    }
-};
-
 struct BenchOptions {
     uint64_t seed = 1;
     uint32_t irq_rate = 0;   // per 10,000 cycles, a random line rises (0: never)
@@ -159,16 +128,7 @@ template <class M> class Bench
     // Writes the image into the RAM through the load port (core in reset) and the ISS.
     void load(uint32_t addr, const std::vector<uint32_t> &words)
     {
-        m_.rst_ni = 0;
-        m_.load_en_i = 1;
-        m_.load_we_i = 1;
-        for (size_t i = 0; i < words.size(); i++) {
-            m_.load_addr_i = (addr / 4) + static_cast<uint32_t>(i);
-            m_.load_wdata_i = words[i];
-            tick();
-        }
-        m_.load_en_i = 0;
-        m_.load_we_i = 0;
+        load_ram(m_, addr / 4, words);
         iss_.load(addr, words);
     }
 
@@ -196,21 +156,13 @@ template <class M> class Bench
                 std::memcpy(&out[4 * (w - 1)], &d, 4);
             }
             m_.load_addr_i = w % (mem_bytes_ / 4);
-            tick();
+            tick(m_);
         }
         m_.load_en_i = 0;
         return out;
     }
 
   private:
-    void tick()
-    {
-        m_.clk_i = 1;
-        m_.eval();
-        m_.clk_i = 0;
-        m_.eval();
-    }
-
     void cycle()
     {
         // Inputs for this cycle.
@@ -245,10 +197,7 @@ template <class M> class Bench
                 m_.eval();
             }
         }
-        m_.clk_i = 1;
-        m_.eval();
-        m_.clk_i = 0;
-        m_.eval();
+        tick(m_);
         cycles_++;
         Trace t = Trace::decode(m_.trace_o);
         check(t, in);

@@ -11,6 +11,8 @@
 #include <random>
 #include <vector>
 
+#include "rv_iss.h"
+
 namespace rv
 {
 
@@ -205,7 +207,7 @@ class StreamGen
             uint32_t t = dst();
             out.push_back(
                 addi(t, 0, static_cast<int32_t>(pick(static_cast<uint32_t>(o_.nctx) + 2)) - 1));
-            out.push_back(csrrw(rd, kCsrCustCtxNum, t));
+            out.push_back(csrrw(rd, kCsrCustCtx, t));
         } else {
             switch (pick(8)) {
             case 0:
@@ -273,7 +275,6 @@ class StreamGen
         }
     }
 
-    static constexpr uint32_t kCsrCustCtxNum = 0x7C0;
     std::mt19937_64 rng_;
     StreamOptions o_;
 };

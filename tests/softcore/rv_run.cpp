@@ -15,7 +15,6 @@
 
 #include "Vweft_rv_soc_c1.h"
 #include "Vweft_rv_soc_c8.h"
-#include "rv_bench.h"
 #include "rv_soc_host.h"
 #include "verilated.h"
 
@@ -54,7 +53,7 @@ template <class M>
 int run(const std::vector<uint32_t> &img, uint64_t max, const char *expect, uint64_t from,
         uint64_t count)
 {
-    rv::SocHost<M> h(65536);
+    rv::SocHost<M> h;
     h.load(img);
     Tail tail;
     tail.from = from;

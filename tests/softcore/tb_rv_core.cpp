@@ -8,11 +8,12 @@
 //                               one context and on four; the RAM must match at the end
 //   tb_rv_core isa FILE.bin...  the ISA test programs (tests/softcore/isa): each must
 //                               write 1 to TOHOST, on one context and on four
+//   tb_rv_core dump NCTX SEED F the random program of a seed as a flat image (to read a
+//                               failure with objdump -b binary -m riscv:rv32)
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <iterator>
 #include <string>
 
 #include "Vweft_rv_cpu_c1.h"
@@ -121,15 +122,13 @@ template <class M> bool random_run(int nctx, uint64_t seed)
 
 template <class M> bool isa_run(int nctx, const char *path)
 {
-    std::ifstream f(path, std::ios::binary);
-    std::vector<char> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
-    if (bytes.empty() || bytes.size() > kMem) {
-        std::fprintf(stderr, "%s: missing, empty or larger than the RAM\n", path);
+    std::string err;
+    std::vector<uint32_t> img = rv::read_image(path, kMem, err);
+    if (img.empty()) {
+        std::fprintf(stderr, "%s\n", err.c_str());
         weft_tb::failures++;
         return false;
     }
-    std::vector<uint32_t> img((bytes.size() + 3) / 4, 0);
-    std::memcpy(img.data(), bytes.data(), bytes.size());
     rv::BenchOptions o;
     o.mmio_wait = 2;
     rv::Bench<M> b(nctx, kMem, o);
@@ -173,7 +172,9 @@ int main(int argc, char **argv)
             isa_run<Vweft_rv_cpu_c4>(4, argv[i]);
         }
     } else {
-        std::fprintf(stderr, "usage: tb_rv_core random SEEDS [FIRST] | isa FILE.bin...\n");
+        std::fprintf(
+            stderr,
+            "usage: tb_rv_core random SEEDS [FIRST] | isa FILE.bin... | dump NCTX SEED FILE\n");
         return 2;
     }
     return weft_tb::failures == 0 ? 0 : 1;
