@@ -90,15 +90,15 @@ module weft_rv_os #(
   logic        ev_busy_q;      // an event taken and not done yet
   logic [7:0]  call_status_q;  // a call's answer, held while its effects settle
   logic        then_wait_q;    // the call blocked: its thread WAITs after the settling
-  logic        ret_settle_q;   // the command in flight is the settling's (PRIORITY)
+  // Whom the thread manager's next answer is for: the core's TM_CMD, the settling of a
+  // call (PRIORITY), the idle block (PRIORITY), a blocked call's WAIT, a SLEEP's WAIT.
+  typedef enum logic [2:0] {ForCore, ForSettle, ForIdle, ForCall, ForSleep} tm_for_e;
+  tm_for_e     tm_for_q;
   logic [1:0]  settle_q;       // cycles into SSettle
   logic [6:0]  applied_q [NumThreads];  // the priority the thread manager has for each
-  logic        internal_q;     // the command in flight is the block's own (PRIORITY)
   logic [1:0]  map_age_q;      // cycles since a MAP write (the sync manager's effective
                                // priorities follow its priorities a cycle later)
-  logic        wait_call_q;    // the command in flight is a blocked call's WAIT
-  logic        wait_sleep_q;   // ... a SLEEP's WAIT, for context sleep_ctx_q
-  logic [CtxW-1:0] sleep_ctx_q;
+  logic [CtxW-1:0] sleep_ctx_q;  // the context whose SLEEP's WAIT is in flight
   logic [NumThreads-1:0] cancel_q;     // end this client's wait (its WAIT was refused)
   logic [NumCtx-1:0]     pend_wake_q;  // a comparator to SIGNAL
 
@@ -335,8 +335,8 @@ module weft_rv_os #(
   assign call_settles  = call_q[3:0] == weft_osif_pkg::SyncOpMutexUnlock ||
                          (s_rsp_valid & blocked_vec) != '0;
   logic tm_answers;  // the command in flight is the core's, and its answer ends the access
-  assign tm_answers = !ret_settle_q && !internal_q &&
-                      !(wait_call_q && tm_rsp_status != weft_osif_pkg::StatusOk);
+  assign tm_answers = tm_for_q == ForCore || tm_for_q == ForSleep ||
+                      (tm_for_q == ForCall && tm_rsp_status == weft_osif_pkg::StatusOk);
   assign ready_o = req_i && ((state_q == SIdle && immediate) || state_q == SDone ||
                              (call_answered && !call_settles) ||
                              (state_q == STmWait && tm_rsp_valid && tm_answers));
@@ -376,15 +376,12 @@ module weft_rv_os #(
       pend_sync_q <= '0;
       pend_wake_q <= '0;
       ev_busy_q <= 1'b0;
-      internal_q <= 1'b0;
+      tm_for_q <= ForCore;
       map_age_q <= '0;
-      wait_call_q <= 1'b0;
-      wait_sleep_q <= 1'b0;
       sleep_ctx_q <= '0;
       cancel_q <= '0;
       call_status_q <= '0;
       then_wait_q <= 1'b0;
-      ret_settle_q <= 1'b0;
       settle_q <= '0;
       for (int t = 0; t < NumThreads; t++) begin
         map_valid_q[t] <= 1'b0;
@@ -449,7 +446,7 @@ module weft_rv_os #(
             tid_q <= 8'(pi_tid);
             arg_q <= {1'b0, s_eff_prio[pi_tid*7 +: 7]};
             applied_q[pi_tid] <= s_eff_prio[pi_tid*7 +: 7];
-            internal_q <= 1'b1;
+            tm_for_q <= ForIdle;
             state_q <= STm;
           end else if (req_i && we_i && !call_i) begin
             unique case (addr_i)
@@ -458,6 +455,7 @@ module weft_rv_os #(
                 tid_q <= wdata_i[weft_osif_pkg::TmCmdTidShift +: 8];
                 arg_q <= wdata_i[weft_osif_pkg::TmCmdArgShift +: 8];
                 flag_q <= wdata_i[24];
+                tm_for_q <= ForCore;
                 state_q <= STm;
               end
               weft_rv_pkg::OsMap: begin
@@ -496,7 +494,7 @@ module weft_rv_os #(
                   armed_q[ctx_i] <= 1'b1;
                   op_q <= weft_osif_pkg::TmOpWait;
                   tid_q <= caller;
-                  wait_sleep_q <= 1'b1;
+                  tm_for_q <= ForSleep;
                   sleep_ctx_q <= ctx_i;
                   state_q <= STm;
                 end
@@ -508,22 +506,18 @@ module weft_rv_os #(
         STm: if (tm_cmd_ready) state_q <= STmWait;
         STmWait: begin
           if (tm_rsp_valid) begin
-            wait_call_q <= 1'b0;
-            wait_sleep_q <= 1'b0;
-            internal_q <= 1'b0;
-            if (ret_settle_q) begin
-              ret_settle_q <= 1'b0;
+            if (tm_for_q == ForSettle) begin
               state_q <= SSettle;
-            end else if (internal_q) begin
+            end else if (tm_for_q == ForIdle) begin
               state_q <= SIdle;
-            end else if (wait_call_q && tm_rsp_status != weft_osif_pkg::StatusOk) begin
+            end else if (tm_for_q == ForCall && tm_rsp_status != weft_osif_pkg::StatusOk) begin
               // The caller could not WAIT (a bad thread id): its call must not stay
               // blocked, so it is cancelled and answered with what that gives.
               blocked_q[call_cl_q[TidW-1:0]] <= 1'b0;
               cancel_q[call_cl_q[TidW-1:0]] <= 1'b1;
               state_q <= SCancel;
             end else begin
-              if (wait_sleep_q && tm_rsp_status != weft_osif_pkg::StatusOk)
+              if (tm_for_q == ForSleep && tm_rsp_status != weft_osif_pkg::StatusOk)
                 armed_q[sleep_ctx_q] <= 1'b0;  // no thread waits for it
               res_q <= {8'b0, tm_rsp_tid, 6'b0, tm_rsp_blocked, 1'b0, tm_rsp_status};
               value_q <= tm_rsp_value;
@@ -559,12 +553,12 @@ module weft_rv_os #(
             tid_q <= 8'(pi_tid);
             arg_q <= {1'b0, s_eff_prio[pi_tid*7 +: 7]};
             applied_q[pi_tid] <= s_eff_prio[pi_tid*7 +: 7];
-            ret_settle_q <= 1'b1;
+            tm_for_q <= ForSettle;
             state_q <= STm;
           end else if (then_wait_q) begin
             op_q <= weft_osif_pkg::TmOpWait;
             tid_q <= call_cl_q;
-            wait_call_q <= 1'b1;
+            tm_for_q <= ForCall;
             state_q <= STm;
           end else if (pend_sync_q == '0 && !ev_busy_q && !ev_valid) begin
             state_q <= SDone;

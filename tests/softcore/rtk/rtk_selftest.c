@@ -586,7 +586,6 @@ static void body_put_after(int ticks_before)
 {
     rtk_sleep((uint32_t)ticks_before);
     w_res[1] = rtk_sem_put(&sem_bin);
-    rtk_sleep(1); /* returning at once after the put is phase_ending's check */
 }
 
 static void phase_semaphores(void)
@@ -717,7 +716,6 @@ static void body_pi_low(int arg)
     ev('2');
     w_res[1] = rtk_mutex_unlock(&mtx);
     ev('3');
-    rtk_sleep(1); /* returning at once after waking a thread is phase_ending's check */
 }
 
 static void body_pi_high(int arg)
