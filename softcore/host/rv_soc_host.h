@@ -3,10 +3,9 @@
 //
 // rv_soc_host.h: runs a program on a verilated weft_rv_soc (the softcore with its RAM and
 // timer) in this process: loads a RAM image (a .bin from weft_rv_program) through the
-// load port, releases reset, and serves the host's devices (weft_rv.h): TOHOST ends the
-// run with the program's code, CONSOLE collects its output. Any other MMIO address is
-// answered with an error, which the core raises as an access fault. It also holds what
-// every host of the softcore's models shares (the test benches, rv_run, the bench): a
+// load port, releases reset, and serves the host's devices (Device): TOHOST ends the run
+// with the program's code, CONSOLE collects its output. It also holds what every host of
+// the softcore's models shares (the test benches, rv_run, the bench): the devices, a
 // clock cycle, the RAM's load port, the trace record's fields.
 #pragma once
 
@@ -25,6 +24,72 @@ struct RunResult {
     uint32_t code = 0;   // the program's exit code
     uint64_t cycles = 0;
     std::string console;
+};
+
+constexpr uint32_t kTohost = 0x80000000u, kConsole = 0x80000004u, kIrqSet = 0x80000008u,
+                   kIrqClr = 0x8000000Cu, kScratch = 0x80000040u;
+
+// The host's devices on the outward MMIO port: 0x80000000 TOHOST (a program's result:
+// code << 1 | 1), 0x80000004 CONSOLE, 0x80000008 IRQ_SET and 0x8000000C IRQ_CLR (lines:
+// bit 0 soft, 1 timer, 2 external), 0x80000040-0x8000007F scratch words. Nothing else
+// answers (an access fault).
+struct Device {
+    uint32_t tohost = 0;
+    bool tohost_written = false;
+    uint32_t lines = 0; // bit 0 soft, 1 timer, 2 external
+    uint32_t scratch[16] = {};
+    std::string console;
+
+    bool load(uint32_t a, uint32_t &d) const
+    {
+        if (a == kTohost) {
+            d = tohost;
+            return true;
+        }
+        if (a == kIrqSet || a == kIrqClr) {
+            d = lines;
+            return true;
+        }
+        if (a == kConsole) {
+            d = 0;
+            return true;
+        }
+        if (a >= kScratch && a < kScratch + 64) {
+            d = scratch[(a - kScratch) / 4];
+            return true;
+        }
+        return false;
+    }
+    bool store(uint32_t a, uint32_t d, uint32_t strb)
+    {
+        uint32_t mask = 0;
+        for (int i = 0; i < 4; i++)
+            if (strb >> i & 1)
+                mask |= 0xffu << (8 * i);
+        if (a == kTohost) {
+            tohost = d;
+            tohost_written = true;
+            return true;
+        }
+        if (a == kConsole) {
+            console.push_back(static_cast<char>(d & 0xff));
+            return true;
+        }
+        if (a == kIrqSet) {
+            lines |= d & 7;
+            return true;
+        }
+        if (a == kIrqClr) {
+            lines &= ~d;
+            return true;
+        }
+        if (a >= kScratch && a < kScratch + 64) {
+            uint32_t &w = scratch[(a - kScratch) / 4];
+            w = (w & ~mask) | (d & mask);
+            return true;
+        }
+        return false;
+    }
 };
 
 // The fields of weft_rv_pkg::trace_t, from its packed layout (first field highest).
@@ -126,22 +191,33 @@ template <class M> class SocHost
     }
 
     // Runs from reset until the program exits or max_cycles pass. `each` sees the model
-    // after every cycle (trace consumers).
+    // after every cycle (trace consumers). Device line 2 drives mip.MEIP.
     template <class Each> RunResult run(uint64_t max_cycles, Each each)
     {
         RunResult r;
         m_.rst_ni = 1;
-        for (; r.cycles < max_cycles && !r.exited; r.cycles++) {
+        for (; r.cycles < max_cycles && !dev_.tohost_written; r.cycles++) {
+            m_.irq_ext_i = dev_.lines >> 2 & 1;
             m_.mmio_ready_i = 0;
             m_.mmio_err_i = 0;
             m_.eval();
-            if (m_.mmio_req_o)
-                serve(r);
+            if (m_.mmio_req_o) {
+                uint32_t a = m_.mmio_addr_o & ~3u, d = 0;
+                bool ok = m_.mmio_we_o ? dev_.store(a, m_.mmio_wdata_o, m_.mmio_wstrb_o)
+                                       : dev_.load(a, d);
+                m_.mmio_ready_i = 1;
+                m_.mmio_err_i = !ok;
+                m_.mmio_rdata_i = d;
+                m_.eval();
+            }
             tick(m_);
             each(m_);
         }
         m_.rst_ni = 0;
         m_.eval();
+        r.exited = dev_.tohost_written;
+        r.code = dev_.tohost >> 1;
+        r.console = dev_.console;
         return r;
     }
     RunResult run(uint64_t max_cycles)
@@ -150,25 +226,8 @@ template <class M> class SocHost
     }
 
   private:
-    void serve(RunResult &r)
-    {
-        uint32_t a = m_.mmio_addr_o & ~3u;
-        bool ok = true;
-        m_.mmio_rdata_i = 0;
-        if (m_.mmio_we_o && a == 0x80000000u) {
-            r.exited = true;
-            r.code = m_.mmio_wdata_o >> 1;
-        } else if (m_.mmio_we_o && a == 0x80000004u) {
-            r.console.push_back(static_cast<char>(m_.mmio_wdata_o & 0xff));
-        } else {
-            ok = false;
-        }
-        m_.mmio_ready_i = 1;
-        m_.mmio_err_i = !ok;
-        m_.eval();
-    }
-
     M m_;
+    Device dev_;
 };
 
 } // namespace rv

@@ -29,68 +29,6 @@
 namespace rv
 {
 
-constexpr uint32_t kTohost = 0x80000000u, kConsole = 0x80000004u, kIrqSet = 0x80000008u,
-                   kIrqClr = 0x8000000Cu, kScratch = 0x80000040u;
-
-struct Device {
-    uint32_t tohost = 0;
-    bool tohost_written = false;
-    uint32_t lines = 0; // bit 0 soft, 1 timer, 2 external
-    uint32_t scratch[16] = {};
-    std::string console;
-
-    bool load(uint32_t a, uint32_t &d) const
-    {
-        if (a == kTohost) {
-            d = tohost;
-            return true;
-        }
-        if (a == kIrqSet || a == kIrqClr) {
-            d = lines;
-            return true;
-        }
-        if (a == kConsole) {
-            d = 0;
-            return true;
-        }
-        if (a >= kScratch && a < kScratch + 64) {
-            d = scratch[(a - kScratch) / 4];
-            return true;
-        }
-        return false;
-    }
-    bool store(uint32_t a, uint32_t d, uint32_t strb)
-    {
-        uint32_t mask = 0;
-        for (int i = 0; i < 4; i++)
-            if (strb >> i & 1)
-                mask |= 0xffu << (8 * i);
-        if (a == kTohost) {
-            tohost = d;
-            tohost_written = true;
-            return true;
-        }
-        if (a == kConsole) {
-            console.push_back(static_cast<char>(d & 0xff));
-            return true;
-        }
-        if (a == kIrqSet) {
-            lines |= d & 7;
-            return true;
-        }
-        if (a == kIrqClr) {
-            lines &= ~d;
-            return true;
-        }
-        if (a >= kScratch && a < kScratch + 64) {
-            uint32_t &w = scratch[(a - kScratch) / 4];
-            w = (w & ~mask) | (d & mask);
-            return true;
-        }
-        return false;
-    }
-};
-
 struct BenchOptions {
     uint64_t seed = 1;
     uint32_t irq_rate = 0;   // per 10,000 cycles, a random line rises (0: never)
