@@ -68,6 +68,9 @@ set(WEFT_RTK_SW_SOURCES ${PROJECT_SOURCE_DIR}/softcore/rtk/rtk_sw.c
     ${PROJECT_SOURCE_DIR}/softcore/rtk/rtk_sw_trap.S)
 set(WEFT_RTK_HW_SOURCES ${PROJECT_SOURCE_DIR}/softcore/rtk/rtk_hw.c
     ${PROJECT_SOURCE_DIR}/softcore/rtk/rtk_hw_trap.S)
+# What a program in a slot (hwt_softcore) links for its OS calls on the host's objects
+# and its shared memory (weft/rtk_osif.h), with either port.
+set(WEFT_RTK_OSIF_SOURCES ${PROJECT_SOURCE_DIR}/softcore/rtk/rtk_osif.c)
 # The Thread-Metric-equivalent suite's tests, in the order of their TM_TEST numbers.
 set(WEFT_TM_TESTS basic cooperative preemptive interrupt interrupt_preemption message
     synchronization memory)

@@ -93,7 +93,8 @@ endfunction()
 
 function(weft_add_hw_thread)
   # PARAMS: top-module parameters (name=value), so one module can make several images.
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "NAME;TOP" "SOURCES;PARAMS")
+  # INCLUDES: directories of the `include files its sources name, besides hw/lib's.
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "NAME;TOP" "SOURCES;PARAMS;INCLUDES")
   if(NOT ARG_NAME OR NOT ARG_TOP OR NOT ARG_SOURCES)
     message(FATAL_ERROR "weft_add_hw_thread: NAME, TOP and SOURCES are required")
   endif()
@@ -106,6 +107,8 @@ function(weft_add_hw_thread)
 
   weft_thread_sources(vsources ${ARG_SOURCES})
   set(vargs -Wall ${WEFT_HWLIB_INCLUDE} ${WEFT_MODEL_VERILATOR_ARGS})
+  list(TRANSFORM ARG_INCLUDES PREPEND -I OUTPUT_VARIABLE includes)
+  list(APPEND vargs ${includes})
   foreach(param IN LISTS ARG_PARAMS)
     list(APPEND vargs -G${param})
   endforeach()

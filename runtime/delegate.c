@@ -974,6 +974,38 @@ static serve_outcome_t run_accelerator(weft_hwthread_t *t, ending_t *e)
     }
 }
 
+/* ---- a softcore's console (docs/softcore.md, "In a slot") ---------------------------- */
+
+/* Hands the console's bytes to the thread's console function, a line or a buffer at a
+ * time, until the softcore has none left (its interrupt, IRQ_STATUS.ACC, is then low). */
+static int drain_console(weft_hwthread_t *t)
+{
+    char buf[256];
+    size_t n = 0;
+    for (;;) {
+        uint32_t v = 0;
+        int rc = reg_read(t, WEFT_SLOT_REG_ACC(0) + WEFT_RV_ACC_CONSOLE, &v);
+        if (rc != 0)
+            return rc;
+        bool got = (v & WEFT_RV_ACC_CONSOLE_VALID) != 0;
+        if (got)
+            buf[n++] = (char)(v & 0xffu);
+        if (n > 0 && (!got || n == sizeof buf || buf[n - 1] == '\n')) {
+            t->console(t->console_arg, buf, n);
+            n = 0;
+        }
+        if (!got)
+            return 0;
+    }
+}
+
+/* The softcore raises its interrupt while it holds console bytes, once told that the
+ * host takes them (and its exit then waits until they are taken). */
+static int take_console(weft_hwthread_t *t)
+{
+    return t->console ? reg_write(t, WEFT_SLOT_REG_ACC(0) + WEFT_RV_ACC_CONSOLE, 1) : 0;
+}
+
 void *weft_delegate_main(void *arg)
 {
     weft_hwthread_t *t = arg;
@@ -981,6 +1013,11 @@ void *weft_delegate_main(void *arg)
     uint32_t req[1 + WEFT_OSIF_MAX_ARGS];
     ending_t e = {.kind = WEFT_EXIT_STOPPED, .value = 0, .message = "stopped"};
     serve_outcome_t out = t->accelerator ? run_accelerator(t, &e) : SERVE_CONTINUE;
+    if (out == SERVE_CONTINUE) {
+        int rc = take_console(t);
+        if (rc != 0)
+            out = platform_error(t, &e, rc, "telling the softcore that the host takes its console");
+    }
     bool woken = false; /* the interrupt line was high since the last request */
 
     while (out == SERVE_CONTINUE) {
@@ -1010,6 +1047,10 @@ void *weft_delegate_main(void *arg)
             if (irq & WEFT_IRQ_FAULT) {
                 describe_fault(t, &e);
                 out = SERVE_FAULT;
+                break;
+            }
+            if ((irq & WEFT_IRQ_ACC) && t->console && (rc = drain_console(t)) != 0) {
+                out = platform_error(t, &e, rc, "reading the softcore's console");
                 break;
             }
             woken = (irq & WEFT_IRQ_OSIF) != 0;

@@ -144,6 +144,9 @@ static void stop_and_free_staging(weft_hwthread_t *t)
     int rc = weft_slot_stop(t->platform, t->slot);
     if (rc == 0) {
         weft_stage_free(t);
+        if (t->owned_mem)
+            weft_mem_free(t->w, t->owned_mem);
+        t->owned_mem = NULL;
         return;
     }
     weft_log(t->w,
@@ -301,27 +304,46 @@ static int slot_start(weft_hwthread_t *t, const char *image, const slot_caps_t *
 
 int weft_hwthread_create(weft_t *w, weft_hwthread_t **out, const weft_hwthread_attr_t *attr)
 {
+    return weft_hwthread_create_with(w, out, attr, NULL);
+}
+
+/* Until the thread exists, what it would own is freed here. */
+static int refuse(weft_t *w, const weft_hwthread_extras_t *x, int rc)
+{
+    if (w && x && x->owned_mem)
+        weft_mem_free(w, x->owned_mem);
+    return rc;
+}
+
+int weft_hwthread_create_with(weft_t *w, weft_hwthread_t **out, const weft_hwthread_attr_t *attr,
+                              const weft_hwthread_extras_t *x)
+{
     if (!w || !out || !attr)
-        return -EINVAL;
+        return refuse(w, x, -EINVAL);
     slot_caps_t caps = {0, 0};
     if (attr->slot < w->num_slots) {
         int rc = read_caps(w, attr->slot, &caps);
         if (rc != 0)
-            return rc;
+            return refuse(w, x, rc);
     }
     int rc = validate(w, attr, &caps);
     if (rc != 0)
-        return rc;
+        return refuse(w, x, rc);
 
     weft_hwthread_t *t = thread_new(w, attr);
     if (!t)
-        return -ENOMEM;
+        return refuse(w, x, -ENOMEM);
+    if (x) {
+        t->owned_mem = x->owned_mem;
+        t->console = x->console;
+        t->console_arg = x->console_arg;
+    }
 
     pthread_mutex_lock(&w->lock);
     if (w->slots[attr->slot]) {
         pthread_mutex_unlock(&w->lock);
         weft_hwthread_free(t);
-        return -EBUSY;
+        return refuse(w, x, -EBUSY);
     }
     w->slots[attr->slot] = t;
     pthread_mutex_unlock(&w->lock);

@@ -126,7 +126,24 @@ struct weft_hwthread {
     pthread_cond_t *parked;    /**< the condition the delegate waits on, NULL when it does
                                     not (see delegate.c) */
     weft_stage_t stage;        /**< request staging and response buffers (osif_stage.c) */
+    void *owned_mem; /**< shared memory of the thread's (a softcore's program image), freed
+                          with its staging buffers */
+    /** Takes the thread's console output (a softcore's, softcore.c); NULL: none taken. */
+    void (*console)(void *arg, const char *bytes, size_t n);
+    void *console_arg;
 };
+
+/** What a hardware thread of the runtime's own kinds has besides its attributes. */
+typedef struct weft_hwthread_extras {
+    void *owned_mem; /**< from weft_mem_alloc(): the thread's from the create call on */
+    void (*console)(void *arg, const char *bytes, size_t n); /**< see weft_hwthread_t */
+    void *console_arg;
+} weft_hwthread_extras_t;
+
+/** weft_hwthread_create() with extras (NULL: none); x->owned_mem is freed when the
+ *  thread is destroyed, or at once when the call fails. */
+int weft_hwthread_create_with(weft_t *w, weft_hwthread_t **out, const weft_hwthread_attr_t *attr,
+                              const weft_hwthread_extras_t *x);
 
 /** Send one formatted line to the runtime's log. */
 void weft_log(weft_t *w, const char *fmt, ...)

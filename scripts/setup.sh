@@ -38,6 +38,7 @@ PACKAGES=(
   "binutils-riscv64-unknown-elf=2.40-2+4+b1" # assembles and links them; objcopy makes the RAM image
   "picolibc-riscv64-unknown-elf=1.8-1" # the C library the softcore's programs link (docs/softcore.md)
   "qemu-user=1:7.2+dfsg-7+deb12u18+b3" # qemu-riscv32: the reference the softcore's ISS is checked against
+  "libelf-dev=0.188-2.1"       # the runtime reads softcore programs' ELF files (runtime/softcore_image.c)
 )
 
 # From PyPI, pinned, into a directory of its own (not the system's Python): z3 for the

@@ -620,6 +620,15 @@ module weft_rv_core #(
 
   assign ctx_o = ctx_q;
 
+  // wfi is a no-op to the pipeline (the specification allows it); the pulse tells a slot
+  // wrapper that the kernel's idle loop waits, so that it may stop the clock meanwhile.
+  logic wfi_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) wfi_q <= 1'b0;
+    else wfi_q <= retire && is_wfi && ctx_q == Ctx0 && irq_pend == 3'b0 && !mie_q[Ctx0][1];
+  end
+  assign wfi_o = wfi_q;
+
   // ---------------------------------------------------------------------------------
   // Trace
   // ---------------------------------------------------------------------------------

@@ -16,4 +16,5 @@
   .time_i,
   .sched_ctx_i,
   .ctx_o,
+  .wfi_o,
   .trace_o

@@ -15,5 +15,8 @@
   // ---- the scheduler's choice (follow mode) ----
   input  logic [CtxW-1:0]  sched_ctx_i,
   output logic [CtxW-1:0]  ctx_o,
+  /// A wfi retired in context 0 in the previous cycle with no interrupt pending and the
+  /// timer interrupt disabled there: the core now waits for something outside it.
+  output logic             wfi_o,
   /// What X did in the previous cycle (test benches, profiling).
   output weft_rv_pkg::trace_t trace_o

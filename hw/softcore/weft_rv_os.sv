@@ -5,7 +5,7 @@
 // port"), what makes the kernel's hardware-context port: the unified scheduler, a thread
 // manager (weft_tm) whose decision names the context the core runs (sched_ctx_o), the
 // synchronisation manager (weft_sync) with one client per thread, and the delay timers,
-// one tick comparator per context. Software reaches it through a register window
+// one tick comparator per thread id. Software reaches it through a register window
 // (weft_rv_pkg::Os*, offsets in 32-bit words); a write that is a command (TM_CMD,
 // SYNC_CALL, SLEEP) holds the core until it is done, so the instruction after it already
 // runs under the new decision.
@@ -13,14 +13,23 @@
 // Threads and contexts: the kernel binds each thread id to a context (MAP) and says which
 // thread a context holds (OWNER). The scheduler's thread runs in its context if that
 // context holds it; otherwise (a thread that shares a context, or none decided) context
-// 0, the kernel's, runs, and NEED names the thread to load. A synchronisation call is
+// 0, the kernel's, runs, and NEED names the thread to load; writing OWNER when the kernel
+// has loaded it there also binds the thread to that context. A synchronisation call is
 // made for the thread the running context holds (context 0: client 0, the kernel's
 // handlers, which must not block). A call that blocks makes its thread WAIT in the
 // thread manager at once; its answer comes later as a SIGNAL of the thread (an event),
 // and the thread reads its status (SYNC_CALL) when it runs again. A SLEEP arms the
-// running context's comparator and makes its thread WAIT; the comparator SIGNALs it when
-// the tick count reaches the wake tick. Events wait in one pending bit each and go to the
-// thread manager one at a time, answers before comparators, lower indices first.
+// running thread's comparator and makes it WAIT; the comparator SIGNALs it when the tick
+// count reaches the wake tick. A comparator belongs to a thread id, not to a context, so
+// a sleeping thread may leave its context to another (RT-SHADOWS keeps one per hardware
+// thread; here the thread manager's ids are those). Events wait in one pending bit each
+// and go to the thread manager one at a time, answers before comparators, lower indices
+// first.
+//
+// quiet_o says that nothing here will change until an input does: no command, call or
+// event in progress or pending, no comparator armed, no timeout counting, no priority to
+// pass on, and the idle thread decided. With the core waiting in wfi, the slot around it
+// may then stop its clock until something outside wakes it.
 module weft_rv_os #(
   parameter int unsigned NumCtx = 8,
   /// Thread ids, 0 (the idle thread, and the kernel's client) to NumThreads - 1; 2-32.
@@ -50,7 +59,8 @@ module weft_rv_os #(
   output logic [31:0]     rdata_o,
   // ---- the core ----
   input  logic [CtxW-1:0] ctx_i,
-  output logic [CtxW-1:0] sched_ctx_o
+  output logic [CtxW-1:0] sched_ctx_o,
+  output logic            quiet_o
 );
 
   // ---------------------------------------------------------------------------------
@@ -98,9 +108,9 @@ module weft_rv_os #(
   logic [6:0]  applied_q [NumThreads];  // the priority the thread manager has for each
   logic [1:0]  map_age_q;      // cycles since a MAP write (the sync manager's effective
                                // priorities follow its priorities a cycle later)
-  logic [CtxW-1:0] sleep_ctx_q;  // the context whose SLEEP's WAIT is in flight
+  logic [TidW-1:0] sleep_tid_q;  // the thread whose SLEEP's WAIT is in flight
   logic [NumThreads-1:0] cancel_q;     // end this client's wait (its WAIT was refused)
-  logic [NumCtx-1:0]     pend_wake_q;  // a comparator to SIGNAL
+  logic [NumThreads-1:0] pend_wake_q;  // a comparator to SIGNAL
 
 
   // ---------------------------------------------------------------------------------
@@ -239,12 +249,11 @@ module weft_rv_os #(
   );
 
   // ---------------------------------------------------------------------------------
-  // The tick and the comparators
+  // The tick and the comparators, one per thread id
   // ---------------------------------------------------------------------------------
   logic [31:0] period_q, phase_q, ticks_q;
-  logic [31:0] wake_q [NumCtx];
-  logic [7:0]  wake_tid_q [NumCtx];  // the thread that armed it
-  logic        armed_q [NumCtx];
+  logic [31:0] wake_q [NumThreads];
+  logic [NumThreads-1:0] armed_q;
 
   // ---------------------------------------------------------------------------------
   // Commands
@@ -264,10 +273,10 @@ module weft_rv_os #(
     ev_valid = 1'b0;
     ev_is_sync = 1'b0;
     ev_idx = '0;
-    for (int c = NumCtx - 1; c >= 0; c--) begin
-      if (pend_wake_q[c]) begin
+    for (int t = NumThreads - 1; t >= 0; t--) begin
+      if (pend_wake_q[t]) begin
         ev_valid = 1'b1;
-        ev_idx = 8'(c);
+        ev_idx = 8'(t);
       end
     end
     for (int t = NumThreads - 1; t >= 0; t--) begin
@@ -277,7 +286,7 @@ module weft_rv_os #(
         ev_idx = 8'(t);
       end
     end
-    ev_tid = ev_is_sync ? ev_idx : wake_tid_q[ev_idx[CtxW-1:0]];
+    ev_tid = ev_idx;
   end
 
   // What the window answers in the idle state (reads, and writes that are not commands).
@@ -378,7 +387,8 @@ module weft_rv_os #(
       ev_busy_q <= 1'b0;
       tm_for_q <= ForCore;
       map_age_q <= '0;
-      sleep_ctx_q <= '0;
+      sleep_tid_q <= '0;
+      armed_q <= '0;
       cancel_q <= '0;
       call_status_q <= '0;
       then_wait_q <= 1'b0;
@@ -390,13 +400,9 @@ module weft_rv_os #(
         status_q[t] <= '0;
         blocked_q[t] <= 1'b0;
         applied_q[t] <= '0;
+        wake_q[t] <= '0;
       end
-      for (int c = 0; c < NumCtx; c++) begin
-        owner_q[c] <= '0;
-        wake_q[c] <= '0;
-        wake_tid_q[c] <= '0;
-        armed_q[c] <= 1'b0;
-      end
+      for (int c = 0; c < NumCtx; c++) owner_q[c] <= '0;
     end else begin
       if (map_age_q != 2'd2) map_age_q <= map_age_q + 2'd1;
       if (state_q == SIdle && req_i && we_i && !call_i && addr_i == weft_rv_pkg::OsMap)
@@ -411,10 +417,10 @@ module weft_rv_os #(
         end
       end
       // Comparators: a wake tick reached (or passed) fires once.
-      for (int c = 0; c < NumCtx; c++) begin
-        if (armed_q[c] && $signed(ticks_q - wake_q[c]) >= 0) begin
-          armed_q[c] <= 1'b0;
-          pend_wake_q[c] <= 1'b1;
+      for (int t = 0; t < NumThreads; t++) begin
+        if (armed_q[t] && $signed(ticks_q - wake_q[t]) >= 0) begin
+          armed_q[t] <= 1'b0;
+          pend_wake_q[t] <= 1'b1;
         end
       end
       // Answers: kept for the thread; one to a call that blocked becomes a SIGNAL.
@@ -431,7 +437,7 @@ module weft_rv_os #(
       else if (tm_ev_done) ev_busy_q <= 1'b0;
       if (ev_valid && ev_ready) begin
         if (ev_is_sync) pend_sync_q[ev_idx[TidW-1:0]] <= 1'b0;
-        else pend_wake_q[ev_idx[CtxW-1:0]] <= 1'b0;
+        else pend_wake_q[ev_idx[TidW-1:0]] <= 1'b0;
       end
 
       unique case (state_q)
@@ -467,8 +473,11 @@ module weft_rv_os #(
                 end
               end
               weft_rv_pkg::OsOwner: begin
-                if ({27'd0, wdata_i[12:8]} < NumCtx && {24'd0, wdata_i[7:0]} < NumThreads)
+                if ({27'd0, wdata_i[12:8]} < NumCtx && {24'd0, wdata_i[7:0]} < NumThreads) begin
                   owner_q[wdata_i[CtxW+7:8]] <= wdata_i[7:0];
+                  // A thread loaded into a context now runs there.
+                  if (wdata_i[7:0] != '0) map_ctx_q[wdata_i[TidW-1:0]] <= wdata_i[CtxW+7:8];
+                end
               end
               weft_rv_pkg::OsSyncCfg: state_q <= SCfg;
               weft_rv_pkg::OsSyncVal: cfg_val_q <= wdata_i;
@@ -489,13 +498,12 @@ module weft_rv_os #(
               end
               weft_rv_pkg::OsSleep: begin
                 if (ctx_i != '0) begin
-                  wake_q[ctx_i] <= ticks_q + ((wdata_i == '0) ? 32'd1 : wdata_i);
-                  wake_tid_q[ctx_i] <= caller;
-                  armed_q[ctx_i] <= 1'b1;
+                  wake_q[caller[TidW-1:0]] <= ticks_q + ((wdata_i == '0) ? 32'd1 : wdata_i);
+                  armed_q[caller[TidW-1:0]] <= 1'b1;
                   op_q <= weft_osif_pkg::TmOpWait;
                   tid_q <= caller;
                   tm_for_q <= ForSleep;
-                  sleep_ctx_q <= ctx_i;
+                  sleep_tid_q <= caller[TidW-1:0];
                   state_q <= STm;
                 end
               end
@@ -518,7 +526,7 @@ module weft_rv_os #(
               state_q <= SCancel;
             end else begin
               if (tm_for_q == ForSleep && tm_rsp_status != weft_osif_pkg::StatusOk)
-                armed_q[sleep_ctx_q] <= 1'b0;  // no thread waits for it
+                armed_q[sleep_tid_q] <= 1'b0;  // no thread waits for it
               res_q <= {8'b0, tm_rsp_tid, 6'b0, tm_rsp_blocked, 1'b0, tm_rsp_status};
               value_q <= tm_rsp_value;
               state_q <= SIdle;
@@ -581,8 +589,12 @@ module weft_rv_os #(
     end
   end
 
+  assign quiet_o = state_q == SIdle && !req_i && pend_sync_q == '0 && pend_wake_q == '0 &&
+                   !ev_busy_q && armed_q == '0 && s_still && tm_still && !pi_valid &&
+                   cur_tid == '0;
+
   logic unused;
-  assign unused = ^{tm_ev_switched, tm_decided, tm_still, s_still, tm_seq,
+  assign unused = ^{tm_ev_switched, tm_decided, tm_seq,
                     s_rd_state, s_rd_waiters, call_q[7:4], call_cl};
 
   if (NumThreads < 2 || NumThreads > 32 || (1 << TidW) != NumThreads) begin : gen_check

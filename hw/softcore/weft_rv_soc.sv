@@ -25,6 +25,10 @@ module weft_rv_soc #(
   /// mip.MEIP.
   input  logic             irq_ext_i,
   output logic [CtxW-1:0]  ctx_o,
+  /// The core waits in wfi in context 0 and nothing inside counts time for it (no timer
+  /// interrupt enabled, no sleep or timed call in the OS services, the idle thread
+  /// decided): only an input can make it run again, so a slot may stop its clock.
+  output logic             idle_o,
   output weft_rv_pkg::trace_t trace_o
 );
 
@@ -40,6 +44,7 @@ module weft_rv_soc #(
   logic        clint_sel, clint_err, os_sel, os_ready, os_err;
   logic [31:0] clint_rdata, os_rdata;
   logic [CtxW-1:0] sched_ctx;
+  logic        core_wfi, os_quiet;
   assign clint_sel = c_addr[31:16] == ClintBase;
   assign os_sel    = c_addr[31:16] == OsBase;
 
@@ -65,6 +70,7 @@ module weft_rv_soc #(
     .time_i      (mtime),
     .sched_ctx_i (sched_ctx),
     .ctx_o,
+    .wfi_o       (core_wfi),
     .trace_o
   );
 
@@ -107,8 +113,10 @@ module weft_rv_soc #(
     .err_o      (os_err),
     .rdata_o    (os_rdata),
     .ctx_i      (ctx_o),
-    .sched_ctx_o(sched_ctx)
+    .sched_ctx_o(sched_ctx),
+    .quiet_o    (os_quiet)
   );
+  assign idle_o = core_wfi && os_quiet;
 
   assign mmio_req_o   = c_req && !clint_sel && !os_sel;
   assign mmio_we_o    = c_we;

@@ -4,8 +4,9 @@
  *        for the softcore (RISC-V), not for the host.
  *
  * Threads with fixed priorities, suspend and resume, sleep on a periodic tick,
- * relinquish, semaphores, mutexes, message queues, fixed-block memory pools and a
- * software-triggered interrupt. One API, two ports that an application does not see:
+ * relinquish, semaphores, mutexes, message queues, fixed-block memory pools, a
+ * software-triggered interrupt and the external interrupt. One API, two ports that an
+ * application does not see:
  * the single-context port switches threads in software on one register bank; the
  * hardware-context port gives threads their own contexts and lets the hardware
  * scheduler choose. A program links one of them (softcore/rtk/).
@@ -49,7 +50,7 @@ extern "C" {
 
 /** A thread's entry. */
 typedef void (*rtk_entry_t)(void *arg);
-/** The software interrupt's handler. */
+/** An interrupt's handler. */
 typedef void (*rtk_handler_t)(void *arg);
 
 struct rtk_waitq;
@@ -57,7 +58,7 @@ struct rtk_waitq;
 /** A thread's control block: the application provides the storage; only the kernel
  *  reads or writes its fields. */
 typedef struct rtk_thread {
-    uint32_t *sp;             /**< saved stack pointer (single-context port) */
+    uint32_t *sp;             /**< its saved registers while it has no core or context */
     struct rtk_thread *next;  /**< the ready or wait queue it is in */
     struct rtk_thread *prev;  /**< the ready queue it is in */
     struct rtk_thread *dnext; /**< the tick's list of sleepers and timed waits */
@@ -71,7 +72,7 @@ typedef struct rtk_thread {
     uint8_t delayed;          /**< it is in the tick's list */
     struct rtk_mutex *held;   /**< single-context port: the mutexes it holds */
     uint8_t tid;              /**< hardware-context port: its thread id */
-    uint8_t ctx;              /**< hardware-context port: its context */
+    uint8_t ctx;              /**< hardware-context port: its context (none: 0xff) */
     uint8_t reserved[2];      /**< reserved */
 } rtk_thread_t;
 
@@ -124,7 +125,11 @@ typedef struct {
 } rtk_pool_t;
 
 /** A thread running entry(arg) on `stack` (stack_bytes, at least 256) at `prio`; ready,
- *  or suspended with RTK_START_SUSPENDED. A thread whose entry returns ends. */
+ *  or suspended with RTK_START_SUSPENDED. A thread whose entry returns ends. The
+ *  hardware-context port gives it a context of its own while there is one free, and
+ *  otherwise switches it in software through a context other threads use too; a stack
+ *  keeps 128 bytes below its pointer for the registers such a switch saves. At most as
+ *  many threads as the OS services have ids, less one. */
 int rtk_thread_create(rtk_thread_t *t, rtk_entry_t entry, void *arg, void *stack,
                       uint32_t stack_bytes, unsigned prio, unsigned flags);
 /** Makes a suspended thread ready (RTK_STATE if it is not suspended). From handlers. */
@@ -175,6 +180,16 @@ int rtk_pool_free(rtk_pool_t *p, void *block);
 
 /** `handler(arg)` runs, in the kernel's interrupt context, after each trigger. */
 void rtk_swi_attach(rtk_handler_t handler, void *arg);
+/** `handler(arg)` runs, in the kernel's interrupt context, while the external interrupt
+ *  (mip.MEIP) is raised, and must lower it: in a slot, the OSIF bridge's DONE, which
+ *  weft/rtk_osif.h takes. Call it before rtk_start(); NULL leaves the line masked. */
+void rtk_ext_attach(rtk_handler_t handler, void *arg);
+/** Non-zero in a thread once rtk_start() runs them: where a call may wait. 0 in main
+ *  before rtk_start() and in interrupt handlers. */
+int rtk_may_block(void);
+/** Non-zero once rtk_start() has run. */
+int rtk_running(void);
+
 /** Raises the software interrupt (MSIP): its handler runs before the caller's next
  *  instruction unless interrupts are held off. */
 static inline void rtk_swi_trigger(void)

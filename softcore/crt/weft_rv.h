@@ -7,9 +7,14 @@
 #ifndef WEFT_RV_H
 #define WEFT_RV_H
 
-#define WEFT_RV_MSIP_ADDR 0xF0000000 /* for assembly: WEFT_RV_MSIP */
+#define WEFT_RV_MSIP_ADDR 0xF0000000    /* for assembly: WEFT_RV_MSIP */
+#define WEFT_RV_OS_BASE_ADDR 0xF0010000 /* for assembly: WEFT_RV_OS_BASE */
+#define WEFT_RV_OS_OWNER_OFF 16         /* for assembly: WEFT_OS_OWNER's byte offset */
+#define WEFT_RV_OS_NEED_BIT 0x100       /* for assembly: WEFT_OS_OWNER_NEED */
 #ifndef __ASSEMBLER__
 #include <stdint.h>
+
+#include "weft/osif_protocol.h"
 
 /* ---- memory map ---- */
 #define WEFT_RV_RAM_BASE 0x00000000u
@@ -17,9 +22,9 @@
 #define WEFT_RV_MSIP (WEFT_RV_CLINT_BASE + 0x0000u)
 #define WEFT_RV_MTIMECMP (WEFT_RV_CLINT_BASE + 0x4000u)
 #define WEFT_RV_MTIME (WEFT_RV_CLINT_BASE + 0xBFF8u)
-/* The host's devices (a test bench, or the slot's bridge). */
-#define WEFT_RV_TOHOST 0x80000000u  /* a program's exit: (code << 1) | 1 */
-#define WEFT_RV_CONSOLE 0x80000004u /* a byte of output */
+/* The host's devices (a test bench's, or the slot's: hw/threads/softcore). */
+#define WEFT_RV_TOHOST WEFT_RV_MMIO_TOHOST   /* a program's exit: (code << 1) | 1 */
+#define WEFT_RV_CONSOLE WEFT_RV_MMIO_CONSOLE /* a byte of output */
 
 /* The OS services (weft_rv_os; hw/softcore/weft_rv_pkg.sv names the same words). */
 #define WEFT_RV_OS_BASE 0xF0010000u
@@ -46,6 +51,7 @@ enum weft_rv_os_reg {
 #define WEFT_RV_OS_CALL(op, obj) (WEFT_RV_OS_OBJ(obj) + ((op) << 2))
 #define WEFT_OS_CALL_BLOCKED 0x100u
 #define WEFT_OS_MAP_BOUND (1u << 31)
+#define WEFT_OS_OWNER_NEED 0x100u /* WEFT_OS_OWNER read: the decision holds no context */
 
 /* ---- CSRs ---- */
 #define WEFT_CSR_CTX 0x7C0            /* the running context; a write runs another */

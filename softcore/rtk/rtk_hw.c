@@ -4,11 +4,14 @@
  * rtk_hw.c: the kernel's hardware-context port (docs/softcore.md). Each thread has a
  * hardware context of its own and a thread id in the OS services (weft_rv_os): the
  * thread manager keeps the ready queues and decides, and the core runs the decided
- * thread's context, so a switch saves nothing and costs a pipeline bubble. Semaphores
+ * thread's context, so a switch saves nothing and costs a pipeline bubble. With more
+ * threads than contexts, a decided thread that holds none is switched in by context 0,
+ * in software: the registers of the thread whose context it takes go to that thread's
+ * stack, its own come from there (rtk_hw_load). Semaphores
  * and mutexes are the synchronisation manager's objects; a queue is a ring and two of
  * its semaphores, a pool a free list and one; a sleep arms the context's tick
- * comparator. Context 0 is the kernel's: after rtk_start it runs the software
- * interrupt's handler, and otherwise waits for the decision (the idle thread).
+ * comparator. Context 0 is the kernel's: after rtk_start it runs the interrupt handlers
+ * and those software switches, and otherwise waits for the decision (the idle thread).
  *
  * A kernel call's critical section sets the core's hold bit (no interrupt, no switch);
  * a command that blocks its caller takes effect when the bit clears. */
@@ -24,17 +27,32 @@
 enum { ST_READY, ST_SUSPENDED, ST_SLEEPING, ST_ENDED };
 
 #define MAX_CTX 32
-static rtk_thread_t *ctx_thread[MAX_CTX]; /* the thread each context holds */
-static uint32_t ctx_used;                 /* bit c: context c holds a live thread */
-static uint32_t num_ctx, num_objs, next_obj;
+#define MAX_TIDS 32
+#ifndef RTK_HW_CONTEXTS
+/* The contexts the port uses, context 0 included, unless the program says fewer (the
+ * core's own count otherwise): fewer make it switch threads in software sooner. */
+#define RTK_HW_CONTEXTS MAX_CTX
+#endif
+#define NO_CTX 0xffu
+static rtk_thread_t *ctx_thread[MAX_CTX];  /* the live thread each context holds */
+static rtk_thread_t *tid_thread[MAX_TIDS]; /* each thread id's thread */
+static uint32_t num_ctx, num_objs, next_obj, next_victim;
 static int started;
-/* The software interrupt's handler and argument (rtk_hw_trap.S calls it). */
+/* The interrupts' handlers and arguments (rtk_hw_trap.S calls them). */
 static void no_handler(void *arg)
 {
     (void)arg;
 }
 rtk_handler_t rtk_hw_swi_handler = no_handler;
 void *rtk_hw_swi_arg;
+rtk_handler_t rtk_hw_ext_handler;
+void *rtk_hw_ext_arg;
+
+/* rtk_hw_trap.S: the selected context's registers and PC to and from a frame of
+ * RTK_FRAME_WORDS words (PC in word 0, xn in word n; sp is the frame's end). */
+#define FRAME_WORDS 32u
+void rtk_hw_ctx_save(uint32_t *frame);
+void rtk_hw_ctx_load(const uint32_t *frame);
 
 /* ---- the OS services ---- */
 static inline void os_write(enum weft_rv_os_reg r, uint32_t v)
@@ -89,7 +107,8 @@ static void thread_end(void)
         int done = (os_read(WEFT_OS_TM_CMD) & 0xff) == WEFT_OSIF_OK;
         if (done) {
             t->state = ST_ENDED;
-            ctx_used &= ~(1u << t->ctx);
+            ctx_thread[t->ctx] = NULL;
+            tid_thread[t->tid] = NULL;
         }
         release(); /* switched out here */
         while (done) {
@@ -97,20 +116,62 @@ static void thread_end(void)
     }
 }
 
-/* A thread's context starts at entry(arg), returning into thread_end, on its stack
- * (the kernel writes its registers and PC through the core's context CSRs). */
-static void context_setup(uint32_t c, rtk_entry_t entry, void *arg, uint32_t sp)
+/* A new thread's first frame, below the top of its stack: it starts at entry(arg),
+ * returning into thread_end. Context c, when it has one, is loaded from it at once. */
+static uint32_t *first_frame(uintptr_t top, rtk_entry_t entry, void *arg)
 {
+    uint32_t *f = (uint32_t *)top - FRAME_WORDS;
     uint32_t gp, tp;
     __asm__ volatile("mv %0, gp" : "=r"(gp));
     __asm__ volatile("mv %0, tp" : "=r"(tp));
+    memset(f, 0, FRAME_WORDS * sizeof(*f));
+    f[0] = (uint32_t)(uintptr_t)entry;
+    f[1] = (uint32_t)(uintptr_t)thread_end;
+    f[3] = gp;
+    f[4] = tp;
+    f[10] = (uint32_t)(uintptr_t)arg;
+    return f;
+}
+
+/* A context that a decided thread without one may take (context 0 calls it): a free
+ * one, else one whose thread does not wait to run (suspended or asleep), else the next
+ * in turn. */
+static uint32_t victim(void)
+{
+    for (uint32_t c = 1; c < num_ctx; c++)
+        if (!ctx_thread[c])
+            return c;
+    for (uint32_t c = 1; c < num_ctx; c++)
+        if (ctx_thread[c]->state != ST_READY)
+            return c;
+    next_victim = next_victim + 1 < num_ctx ? next_victim + 1 : 1;
+    return next_victim;
+}
+
+/* Context 0's software switch, with interrupts off (rtk_hw_trap.S's idle loop calls it
+ * when the decision names a thread no context holds): the thread takes a context, whose
+ * previous thread's registers go below that thread's stack pointer. Nothing else runs
+ * meanwhile, so the kernel's tables need no hold here. */
+void rtk_hw_load(void)
+{
+    uint32_t o = os_read(WEFT_OS_OWNER);
+    uint32_t tid = o & 0xffu;
+    rtk_thread_t *t = tid < MAX_TIDS ? tid_thread[tid] : NULL;
+    if (!(o & WEFT_OS_OWNER_NEED) || !t || t->ctx != NO_CTX)
+        return;
+    uint32_t c = victim();
     csr_write(WEFT_CSR_SEL, c);
-    csr_write(WEFT_CSR_REG(1), (uint32_t)(uintptr_t)thread_end);
-    csr_write(WEFT_CSR_REG(2), sp);
-    csr_write(WEFT_CSR_REG(3), gp);
-    csr_write(WEFT_CSR_REG(4), tp);
-    csr_write(WEFT_CSR_REG(10), (uint32_t)(uintptr_t)arg);
-    csr_write(WEFT_CSR_PC, (uint32_t)(uintptr_t)entry);
+    rtk_thread_t *old = ctx_thread[c];
+    if (old) {
+        uint32_t *f = (uint32_t *)(uintptr_t)csr_read(WEFT_CSR_REG(2)) - FRAME_WORDS;
+        rtk_hw_ctx_save(f);
+        old->sp = f;
+        old->ctx = NO_CTX;
+    }
+    rtk_hw_ctx_load(t->sp);
+    ctx_thread[c] = t;
+    t->ctx = (uint8_t)c;
+    os_write(WEFT_OS_OWNER, c << 8 | t->tid); /* and the thread is bound to c */
 }
 
 int rtk_thread_create(rtk_thread_t *t, rtk_entry_t entry, void *arg, void *stack,
@@ -120,33 +181,42 @@ int rtk_thread_create(rtk_thread_t *t, rtk_entry_t entry, void *arg, void *stack
         return RTK_ARG;
     if (started && in_kernel_context())
         return RTK_CONTEXT;
-    if (!num_ctx)
+    if (!num_ctx) {
         num_ctx = csr_read(WEFT_CSR_NCTX);
+        if (num_ctx > RTK_HW_CONTEXTS)
+            num_ctx = RTK_HW_CONTEXTS;
+    }
+    if (num_ctx < 2) /* threads need a context besides the kernel's */
+        return RTK_STATE;
     hold();
     uint32_t c = 1;
-    while (c < num_ctx && (ctx_used >> c & 1))
+    while (c < num_ctx && ctx_thread[c])
         c++;
-    if (c >= num_ctx) { /* more threads than contexts: not in this port yet */
-        release();
-        return RTK_STATE;
-    }
     /* Created at the least urgent priority so that it cannot run before its context
      * is set up; then it gets its own. */
     tm(WEFT_TM_OP_CREATE | WEFT_TM_CMD_FLAG, 0, RTK_PRIOS - 1);
     uint32_t r = os_read(WEFT_OS_TM_CMD);
-    if ((r & 0xff) != WEFT_OSIF_OK) {
+    uint32_t tid = (r >> WEFT_TM_CMD_RTID_SHIFT) & 0xffu;
+    if ((r & 0xff) != WEFT_OSIF_OK || tid >= MAX_TIDS) { /* no thread id left */
         release();
         return RTK_STATE;
     }
     memset(t, 0, sizeof(*t));
-    t->tid = (uint8_t)(r >> WEFT_TM_CMD_RTID_SHIFT);
-    t->ctx = (uint8_t)c;
+    t->tid = (uint8_t)tid;
     t->prio = t->base_prio = (uint8_t)prio;
-    ctx_used |= 1u << c;
-    ctx_thread[c] = t;
+    tid_thread[tid] = t;
     uintptr_t top = ((uintptr_t)stack + stack_bytes) & ~(uintptr_t)15;
-    context_setup(c, entry, arg, (uint32_t)top);
-    os_write(WEFT_OS_OWNER, c << 8 | t->tid);
+    t->sp = first_frame(top, entry, arg);
+    if (c < num_ctx) { /* a context of its own */
+        csr_write(WEFT_CSR_SEL, c);
+        rtk_hw_ctx_load(t->sp);
+        ctx_thread[c] = t;
+        t->ctx = (uint8_t)c;
+        os_write(WEFT_OS_OWNER, c << 8 | t->tid);
+    } else { /* bound to context 0, which it never holds: switched in when decided */
+        t->ctx = NO_CTX;
+        c = 0;
+    }
     os_write(WEFT_OS_MAP, WEFT_OS_MAP_BOUND | prio << 16 | c << 8 | t->tid);
     if (flags & RTK_START_SUSPENDED) {
         t->state = ST_SUSPENDED;
@@ -428,6 +498,25 @@ void rtk_swi_attach(rtk_handler_t handler, void *arg)
     release();
 }
 
+/* Context 0's mie is set by rtk_start, in context 0 (a thread's would not count). */
+void rtk_ext_attach(rtk_handler_t handler, void *arg)
+{
+    hold();
+    rtk_hw_ext_handler = handler;
+    rtk_hw_ext_arg = arg;
+    release();
+}
+
+int rtk_may_block(void)
+{
+    return started && !in_kernel_context();
+}
+
+int rtk_running(void)
+{
+    return started;
+}
+
 /* Context 0's exceptions (rtk_hw_trap.S): a fault of the kernel ends the program. */
 void rtk_hw_trap(uint32_t cause)
 {
@@ -449,7 +538,7 @@ void rtk_start(void)
     csr_clear(mstatus, MSTATUS_MIE);
     csr_write(mtvec, (uint32_t)(uintptr_t)rtk_hw_vectors | 1u); /* vectored */
     os_write(WEFT_OS_TICK, RTK_TICK_CYCLES);
-    csr_write(mie, MIE_MSIE);
+    csr_write(mie, MIE_MSIE | (rtk_hw_ext_handler ? MIE_MEIE : 0));
     started = 1;
     csr_write(WEFT_CSR_FOLLOW, WEFT_FOLLOW_ON);
     rtk_hw_idle(); /* enables interrupts */

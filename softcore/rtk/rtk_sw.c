@@ -31,6 +31,8 @@ static volatile uint32_t ticks;
 static uint32_t in_handler;
 static rtk_handler_t swi_handler;
 static void *swi_arg;
+static rtk_handler_t ext_handler;
+static void *ext_arg;
 static rtk_thread_t idle_thread;
 static uint32_t idle_stack[128];
 
@@ -555,6 +557,28 @@ void rtk_swi_attach(rtk_handler_t handler, void *arg)
     unlock(s);
 }
 
+void rtk_ext_attach(rtk_handler_t handler, void *arg)
+{
+    uint32_t s = lock();
+    ext_handler = handler;
+    ext_arg = arg;
+    if (handler)
+        csr_set(mie, MIE_MEIE);
+    else
+        csr_clear(mie, MIE_MEIE);
+    unlock(s);
+}
+
+int rtk_may_block(void)
+{
+    return rtk_cur && rtk_cur != &idle_thread && !in_handler;
+}
+
+int rtk_running(void)
+{
+    return rtk_cur != NULL;
+}
+
 static void set_timer(uint64_t cmp)
 {
     mmio_write(WEFT_RV_MTIMECMP + 4, 0xFFFFFFFFu); /* no early interrupt in between */
@@ -589,6 +613,13 @@ void rtk_port_trap(uint32_t cause, uint32_t *frame)
         if (swi_handler)
             swi_handler(swi_arg);
         in_handler = 0;
+    } else if (cause == (MCAUSE_IRQ | IRQ_M_EXT)) {
+        in_handler = 1;
+        if (ext_handler)
+            ext_handler(ext_arg);
+        else
+            csr_clear(mie, MIE_MEIE); /* nobody lowers it: mask it */
+        in_handler = 0;
     } else if (cause == 11) {
         frame[RTK_FRAME_MEPC] += 4;
     } else {
@@ -617,7 +648,7 @@ void rtk_start(void)
         lo = mmio_read(WEFT_RV_MTIME);
     } while (hi != mmio_read(WEFT_RV_MTIME + 4));
     set_timer((((uint64_t)hi << 32) | lo) + RTK_TICK_CYCLES);
-    csr_write(mie, MIE_MTIE | MIE_MSIE);
+    csr_write(mie, MIE_MTIE | MIE_MSIE | (ext_handler ? MIE_MEIE : 0));
     rtk_port_schedule();
     rtk_port_first(rtk_cur);
 }

@@ -3,7 +3,8 @@
 
 The inputs are encoded as fuzz_request.c, fuzz_osif_decode.c, fuzz_delegate.c and
 fuzz_wire.c read them; command codes and argument counts come from protocol/osif.yaml,
-weftd's messages from server/wire.h. Run it again after
+weftd's messages from server/wire.h. fuzz_softcore_image.c reads small hand-made ELF
+files. Run it again after
 a protocol change (the old files are replaced):
 
     python3 tests/fuzz/make_seeds.py
@@ -279,14 +280,68 @@ def wire_seeds():
         write("wire", f"server_{i}", b"\1" + m)
 
 
+# ELF (<elf.h>): a 32-bit little-endian RISC-V executable as weft_rv_program() links one.
+EM_RISCV, ET_EXEC, EF_RISCV_RVC = 243, 2, 0x1
+PT_LOAD, PT_NOTE, PT_GNU_STACK, PT_RISCV_ATTRIBUTES = 1, 4, 0x6474E551, 0x70000003
+SHT_PROGBITS, SHT_STRTAB, SHT_NOBITS = 1, 3, 8
+ELF_DATA = 0x100  # segment bytes start here, after the header and program headers
+
+
+def phdr(ptype, offset, vaddr, filesz, memsz):
+    return struct.pack("<8I", ptype, offset, vaddr, vaddr, filesz, memsz, 7, 4)
+
+
+def shdr(name, stype, addr, offset, size):
+    return struct.pack("<10I", name, stype, 0, addr, offset, size, 0, 0, 4, 0)
+
+
+def elf32(phdrs, data, flags=0, shdrs=(), shstrndx=0):
+    """Header, program headers, data at ELF_DATA, then the section headers (if any)."""
+    shoff = (ELF_DATA + len(data) + 3) & ~3 if shdrs else 0
+    head = struct.pack("<16sHHIIIIIHHHHHH",
+                       b"\x7fELF\x01\x01\x01" + bytes(9), ET_EXEC, EM_RISCV, 1, 0,
+                       52 if phdrs else 0, shoff, flags, 52, 32, len(phdrs), 40, len(shdrs),
+                       shstrndx)
+    out = (head + b"".join(phdrs)).ljust(ELF_DATA, b"\0") + data
+    return out.ljust(shoff, b"\0") + b"".join(shdrs)
+
+
+def softcore_image_seeds():
+    text = bytes([0x13, 0, 0, 0, 0x6F, 0, 0, 0])  # nop; j .
+    word = bytes([0xA1, 0xA2, 0xA3, 0xA4])
+    # Code at 0, a data word at 0x10 and 9 bytes of .bss: a gap, and an end not a word's.
+    two = [phdr(PT_LOAD, ELF_DATA, 0, 8, 8), phdr(PT_LOAD, ELF_DATA + 8, 0x10, 4, 13)]
+    write("softcore_image", "minimal", elf32(two, text + word))
+    names = b"\0.text\0.data\0.bss\0.shstrtab\0"
+    sections = [bytes(40), shdr(1, SHT_PROGBITS, 0, ELF_DATA, 8),
+                shdr(7, SHT_PROGBITS, 0x10, ELF_DATA + 8, 4), shdr(13, SHT_NOBITS, 0x14, 0, 9),
+                shdr(18, SHT_STRTAB, 0, ELF_DATA + 12, len(names))]
+    write("softcore_image", "sections", elf32(two, text + word + names, shdrs=sections,
+                                              shstrndx=4))
+    write("softcore_image", "ignored_segments", elf32(
+        [phdr(PT_RISCV_ATTRIBUTES, ELF_DATA, 0, 4, 0)] + two +
+        [phdr(PT_NOTE, ELF_DATA, 0, 4, 4), phdr(PT_LOAD, ELF_DATA, 0x8000, 0, 0),
+         phdr(PT_GNU_STACK, 0, 0, 0, 0)], text + word))
+    write("softcore_image", "bss_only", elf32([phdr(PT_LOAD, ELF_DATA, 0, 0, 0x40)], b""))
+    write("softcore_image", "unsorted", elf32(
+        [phdr(PT_LOAD, ELF_DATA + 4 * i, a, 4, 4) for i, a in enumerate((0x400, 0, 0x200, 0x100))],
+        text + word + text))
+    write("softcore_image", "ram_end", elf32([phdr(PT_LOAD, ELF_DATA, 0xFFFC, 4, 4)], word))
+    write("softcore_image", "past_ram", elf32([phdr(PT_LOAD, ELF_DATA, 0xFC00, 4, 0x800)], word))
+    write("softcore_image", "overlap", elf32(two + [phdr(PT_LOAD, ELF_DATA, 0x18, 4, 4)],
+                                             text + word))
+    write("softcore_image", "compressed", elf32(two, text + word, flags=EF_RISCV_RVC))
+
+
 def main():
-    for target in ("osif_decode", "delegate", "wire"):
+    for target in ("osif_decode", "delegate", "wire", "softcore_image"):
         d = os.path.join(HERE, "corpus", target)
         shutil.rmtree(d, ignore_errors=True)
         os.makedirs(d)
     decode_seeds()
     delegate_seeds()
     wire_seeds()
+    softcore_image_seeds()
     return 0
 
 

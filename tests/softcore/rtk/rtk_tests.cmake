@@ -18,3 +18,14 @@ foreach(_port sw hw)
             ${CMAKE_CURRENT_BINARY_DIR}/rtk_selftest_${_port}.bin)
   set_tests_properties(softcore_rtk_selftest_${_port} PROPERTIES LABELS "softcore" TIMEOUT 600)
 endforeach()
+
+# The hardware-context port with two contexts for its threads: every phase has more
+# threads than that, so they take turns, switched in software by context 0.
+weft_rv_program(rtk_selftest_hw_shared
+  SOURCES ${CMAKE_CURRENT_LIST_DIR}/rtk_selftest.c ${WEFT_RTK_HW_SOURCES}
+  INCLUDES ${PROJECT_SOURCE_DIR}/softcore/rtk
+  DEFINES RTK_TICK_CYCLES=${WEFT_RTK_SELFTEST_TICK_CYCLES}u RTK_HW_CONTEXTS=3)
+add_test(NAME softcore_rtk_selftest_hw_shared
+  COMMAND rv_run --ctx 8 --max-cycles 60000000 --expect "checks passed"
+          ${CMAKE_CURRENT_BINARY_DIR}/rtk_selftest_hw_shared.bin)
+set_tests_properties(softcore_rtk_selftest_hw_shared PROPERTIES LABELS "softcore" TIMEOUT 600)
