@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS  ?= 2
 
-.PHONY: all setup configure build demo reconf weftd-demo test bench api-docs clean
+.PHONY: all setup configure build demo reconf weftd-demo softcore-demo test bench api-docs clean
 
 all: build
 
@@ -28,6 +28,11 @@ reconf: build
 # at once (docs/server.md).
 weftd-demo: build
 	@/usr/bin/python3 apps/weftd/weftd_demo.py --build $(BUILD)
+
+# The softcore in a slot: pthreads, a hardware thread and C threads on the softcore share
+# one semaphore and one message queue (docs/softcore.md).
+softcore-demo: build
+	@$(BUILD)/apps/weft-softcore-demo
 
 test: build
 	@cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
