@@ -37,8 +37,10 @@ if [[ -n "$quick" ]]; then
   weftd_args=(--reps 1)
   rta_args=(--sets 1 --jobs 2)
   trace_frames=1
-  # Two slots and one link: every static-region module, the only synthesis `make test` runs.
-  area_args=(--quick --param NumSlots=2 --param NumLinks=1)
+  # Two slots, one link, 16 thread ids and 4 objects: every static-region module, the only
+  # synthesis `make test` runs (the full size's thread manager alone takes over a minute).
+  area_args=(--quick --param NumSlots=2 --param NumLinks=1 --param TmThreads=16
+             --param SyncObjs=4)
 else
   out=$build/bench
   os_args=()

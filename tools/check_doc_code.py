@@ -47,6 +47,7 @@ HEADERS = """#define _GNU_SOURCE
 #include "weft/mthread.h"
 #include "weft/reconf.h"
 #include "weft/sim.h"
+#include "weft/softcore.h"
 #include "weft/trace.h"
 #include "weft/weftd_client.h"
 """

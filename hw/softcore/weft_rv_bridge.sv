@@ -62,10 +62,8 @@ module weft_rv_bridge #(
   output weft_osif_pkg::osif_req_t osif_o
 );
 
-  typedef enum logic [3:0] {
-    SInit,      // GET_INIT_DATA's header out
-    SInitRsp,   // its response header
-    SInitData,  // its result words
+  typedef enum logic [2:0] {
+    SInit,      // GET_INIT_DATA's header out; its response comes as any other
     SIdle,      // ready for START or the end
     SSend,      // request words out
     SRsp,       // the response header
@@ -82,6 +80,7 @@ module weft_rv_bridge #(
   logic [15:0]     left_q;        // result words still to come
   logic [16:0]     kept_q;        // response words received, header included
   logic            done_q, ovf_q, refused_q, irq_en_q;
+  logic            boot_q;        // the response awaited is GET_INIT_DATA's
   logic            init_valid_q, init_ok_q;
   logic [31:0]     init_q;
 
@@ -96,7 +95,7 @@ module weft_rv_bridge #(
   assign in_buf      = addr_i[7:0] < 8'(Words);
 
   logic busy;
-  assign busy = state_q == SSend || state_q == SRsp || state_q == SData;
+  assign busy = !boot_q && (state_q == SSend || state_q == SRsp || state_q == SData);
 
   // The request the buffer holds: 1 + nargs words, if it fits and has a response.
   logic [7:0] req_cmd;
@@ -156,8 +155,8 @@ module weft_rv_bridge #(
         osif_o.out_data  = exit_value_i;
       end
       // Booting, the core waits in reset for the answer; after THREAD_EXIT, for good.
-      SInitRsp, SInitData, SExited: osif_o.in_ready = 1'b1;
-      SRsp, SData: osif_o.in_ready = osif_i.in_valid || may_pause_i;
+      SExited: osif_o.in_ready = 1'b1;
+      SRsp, SData: osif_o.in_ready = osif_i.in_valid || may_pause_i || boot_q;
       default: ;
     endcase
   end
@@ -184,44 +183,28 @@ module weft_rv_bridge #(
       ovf_q        <= 1'b0;
       refused_q    <= 1'b0;
       irq_en_q     <= 1'b0;
+      boot_q       <= 1'b1;
       init_valid_q <= 1'b0;
       init_ok_q    <= 1'b0;
       init_q       <= '0;
     end else begin
       if (req_i && we_i && addr_i == OffIrq) irq_en_q <= wdata_i[0];
+      // A response's last word (or a header without words) ends the call.
+      if (in_fire && ((state_q == SRsp && in_nwords == '0) || (state_q == SData && left_q == 16'd1))) begin
+        if (boot_q) begin
+          boot_q <= 1'b0;
+          init_valid_q <= 1'b1;
+        end else begin
+          done_q <= 1'b1;
+        end
+      end
       if (ack) begin
         done_q    <= 1'b0;
         ovf_q     <= 1'b0;
         refused_q <= 1'b0;
       end
       unique case (state_q)
-        SInit: if (out_fire) state_q <= SInitRsp;
-        SInitRsp: begin
-          if (in_fire) begin
-            init_ok_q <= osif_i.in_data[weft_osif_pkg::RespStatusMsb:weft_osif_pkg::RespStatusLsb] ==
-                         weft_osif_pkg::StatusOk && in_nwords != '0;
-            left_q <= in_nwords;
-            kept_q <= '0;
-            if (in_nwords == '0) begin
-              init_valid_q <= 1'b1;
-              state_q <= SIdle;
-            end else begin
-              state_q <= SInitData;
-            end
-          end
-        end
-        SInitData: begin
-          // The first result word is the init data; any more are taken and dropped.
-          if (in_fire) begin
-            if (kept_q == '0) init_q <= osif_i.in_data;
-            kept_q <= 17'd1;
-            left_q <= left_q - 16'd1;
-            if (left_q == 16'd1) begin
-              init_valid_q <= 1'b1;
-              state_q <= SIdle;
-            end
-          end
-        end
+        SInit: if (out_fire) state_q <= SRsp;
         SIdle: begin
           if (exit_i) begin
             state_q <= SExit;
@@ -245,23 +228,20 @@ module weft_rv_bridge #(
           if (in_fire) begin
             kept_q <= 17'd1;
             left_q <= in_nwords;
-            if (in_nwords == '0) begin
-              done_q <= 1'b1;
-              state_q <= SIdle;
-            end else begin
-              state_q <= SData;
-            end
+            if (boot_q)
+              init_ok_q <= osif_i.in_data[weft_osif_pkg::RespStatusMsb:weft_osif_pkg::RespStatusLsb] ==
+                           weft_osif_pkg::StatusOk && in_nwords != '0;
+            state_q <= (in_nwords == '0) ? SIdle : SData;
           end
         end
         SData: begin
           if (in_fire) begin
+            // GET_INIT_DATA's first result word is the init data.
+            if (boot_q && kept_q == 17'd1) init_q <= osif_i.in_data;
             kept_q <= kept_q + 17'd1;
             if (kept_q >= 17'(Words)) ovf_q <= 1'b1;
             left_q <= left_q - 16'd1;
-            if (left_q == 16'd1) begin
-              done_q <= 1'b1;
-              state_q <= SIdle;
-            end
+            if (left_q == 16'd1) state_q <= SIdle;
           end
         end
         SExit: if (out_fire) state_q <= SExitValue;

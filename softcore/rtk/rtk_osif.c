@@ -310,29 +310,26 @@ uint32_t rtk_osif_arg(unsigned n)
     return n < WEFT_RV_BOOT_ARGS ? mmio_read(WEFT_RV_MMIO_ARG + 4 * n) : 0;
 }
 
+/* The DMA's registers are the core's, not a thread's: a transfer goes in a critical
+ * section so that another thread's cannot mix its values in. */
 static int dma(uint32_t local, uint32_t bus, uint32_t len, uint32_t ctrl)
 {
+    uint32_t c = crit_enter();
     mmio_write(WEFT_RV_MMIO_DMA_LOCAL, local);
     mmio_write(WEFT_RV_MMIO_DMA_BUS, bus);
     mmio_write(WEFT_RV_MMIO_DMA_LEN, len);
     mmio_write(WEFT_RV_MMIO_DMA_CTRL, ctrl); /* answered when the last word has moved */
-    return (mmio_read(WEFT_RV_MMIO_DMA_CTRL) & WEFT_RV_DMA_ERR_ARGS) ? RTK_ARG : RTK_OK;
+    uint32_t refused = mmio_read(WEFT_RV_MMIO_DMA_CTRL) & WEFT_RV_DMA_ERR_ARGS;
+    crit_exit(c);
+    return refused ? RTK_ARG : RTK_OK;
 }
 
-/* The DMA's registers are the core's, not a thread's: a transfer goes in a critical
- * section so that another thread's cannot mix its values in. */
 int rtk_dma_read(void *dst, uint32_t bus, uint32_t len)
 {
-    uint32_t c = crit_enter();
-    int r = dma((uint32_t)(uintptr_t)dst, bus, len, 0);
-    crit_exit(c);
-    return r;
+    return dma((uint32_t)(uintptr_t)dst, bus, len, 0);
 }
 
 int rtk_dma_write(uint32_t bus, const void *src, uint32_t len)
 {
-    uint32_t c = crit_enter();
-    int r = dma((uint32_t)(uintptr_t)src, bus, len, WEFT_RV_DMA_WRITE);
-    crit_exit(c);
-    return r;
+    return dma((uint32_t)(uintptr_t)src, bus, len, WEFT_RV_DMA_WRITE);
 }

@@ -5,9 +5,11 @@
 #include <semaphore.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstring>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "e2e_fixture.h"
@@ -201,6 +203,45 @@ INSTANTIATE_TEST_SUITE_P(Ports, SoftcoreCalls,
                              return std::string(i.param + 11); // sw, hw, hw_shared
                          });
 
+TEST_F(Softcore, ASoftcoreThreadPostsASemaphoreAPthreadAndAHardwareThreadWaitOn)
+{
+    Load("slot_post");
+    sem_t posted, go;
+    ASSERT_EQ(sem_init(&posted, 0, 0), 0);
+    ASSERT_EQ(sem_init(&go, 0, 0), 0);
+    // hwt_calls in slot 1 waits on the semaphore (handle 2 of its array).
+    ASSERT_NE(StartCalls(1, {{WEFT_RES_SEM, &posted}}), nullptr);
+    Issue(1, WEFT_OSIF_CMD_SEM_WAIT, 2);
+    // So does a pthread.
+    std::atomic<bool> woke{false};
+    std::thread waiter([&] {
+        timespec until{};
+        clock_gettime(CLOCK_REALTIME, &until);
+        until.tv_sec += 60;
+        woke = sem_timedwait(&posted, &until) == 0;
+    });
+    weft_hwthread_t *t = Run({{WEFT_RES_SEM, &posted}, {WEFT_RES_SEM, &go}}, {}, {2});
+    ASSERT_NE(t, nullptr);
+    // Both wait before the softcore posts: the pthread has had its moment, and the
+    // hardware thread's call is in its delegate (nothing came back).
+    usleep(100000);
+    EXPECT_FALSE(Collect(1, 0).arrived);
+    ASSERT_EQ(sem_post(&go), 0);
+    CallResult r = Collect(1);
+    ASSERT_TRUE(r.arrived);
+    EXPECT_EQ(r.status, static_cast<uint32_t>(WEFT_OSIF_OK));
+    waiter.join();
+    EXPECT_TRUE(woke);
+    weft_exit_status_t st = Join(t);
+    EXPECT_EQ(st.kind, WEFT_EXIT_NORMAL) << st.message;
+    EXPECT_EQ(st.value, 0u);
+    int left = -1;
+    sem_getvalue(&posted, &left);
+    EXPECT_EQ(left, 0);
+    sem_destroy(&posted);
+    sem_destroy(&go);
+}
+
 TEST_F(Softcore, ADmaOutsideItsWindowsFaultsTheThreadAndWritesNothing)
 {
     Load("slot_misuse");
@@ -313,37 +354,33 @@ TEST_F(Softcore, TheSoftcoreRefusesABadImageHeaderWithItsReason)
     uint64_t bus = 0;
     uint32_t *img = Alloc(64, &bus);
     std::string image = Image("hwt_softcore");
+    weft_mem_window_t win = {bus, 64, WEFT_MEM_READ};
+    // The softcore started with init data `at` ends with this value.
+    auto exit_value = [&](const char *what, uint32_t at) {
+        weft_hwthread_attr_t a{};
+        a.name = what;
+        a.image = image.c_str();
+        a.init_data = at;
+        a.windows = &win;
+        a.num_windows = 1;
+        weft_hwthread_t *t = nullptr;
+        EXPECT_EQ(weft_hwthread_create(w_, &t, &a), 0) << what;
+        if (!t)
+            return 0u;
+        weft_exit_status_t st = Join(t);
+        EXPECT_EQ(st.kind, WEFT_EXIT_NORMAL) << what << ": " << st.message;
+        weft_hwthread_destroy(t);
+        return st.value;
+    };
     for (const Case &c : cases) {
         uint32_t good[8] = {WEFT_RV_BOOT_MAGIC, WEFT_RV_BOOT_VERSION, 16, 0, 0, 0, 0, 0};
         std::memcpy(img, good, sizeof good);
         img[c.word] = c.value;
-        weft_mem_window_t win = {bus, 64, WEFT_MEM_READ};
-        weft_hwthread_attr_t a{};
-        a.name = c.what;
-        a.image = image.c_str();
-        a.init_data = static_cast<uint32_t>(bus);
-        a.windows = &win;
-        a.num_windows = 1;
-        weft_hwthread_t *t = nullptr;
-        ASSERT_EQ(weft_hwthread_create(w_, &t, &a), 0) << c.what;
-        weft_exit_status_t st = Join(t);
-        EXPECT_EQ(st.kind, WEFT_EXIT_NORMAL) << c.what << ": " << st.message;
-        EXPECT_EQ(st.value, WEFT_RV_EXIT_BOOT | c.err) << c.what;
-        weft_hwthread_destroy(t);
+        EXPECT_EQ(exit_value(c.what, static_cast<uint32_t>(bus)), WEFT_RV_EXIT_BOOT | c.err)
+            << c.what;
     }
-    // Init data that is no word address.
-    weft_mem_window_t win = {bus, 64, WEFT_MEM_READ};
-    weft_hwthread_attr_t a{};
-    a.name = "unaligned";
-    a.image = image.c_str();
-    a.init_data = static_cast<uint32_t>(bus) + 2;
-    a.windows = &win;
-    a.num_windows = 1;
-    weft_hwthread_t *t = nullptr;
-    ASSERT_EQ(weft_hwthread_create(w_, &t, &a), 0);
-    weft_exit_status_t st = Join(t);
-    EXPECT_EQ(st.value, WEFT_RV_EXIT_BOOT | WEFT_RV_BOOT_ERR_INIT) << st.message;
-    weft_hwthread_destroy(t);
+    EXPECT_EQ(exit_value("unaligned init data", static_cast<uint32_t>(bus) + 2),
+              WEFT_RV_EXIT_BOOT | WEFT_RV_BOOT_ERR_INIT);
 }
 
 TEST_F(Softcore, CreateRefusesWhatItCannotRun)
