@@ -658,8 +658,9 @@ def section_softcore(doc, bench_dir, md):
               f"in {doc['interval_ticks']:.0f} ticks ({doc['interval_cycles']:,.0f} core "
               "cycles); higher is better.\n")
     rows = [[r["test"], fmt(r["single_context"], 0), fmt(r["hardware_context"], 0),
-             fmt(r["ratio"]) + "x", fmt(r["hardware_context_shared"], 0),
-             fmt(r["shared_ratio"]) + "x"] for r in doc["tests"]]
+             fmt(r["ratio"]) + "x", fmt(r.get("hardware_context_shared"), 0),
+             fmt(r.get("shared_ratio")) + ("x" if "shared_ratio" in r else "")]
+            for r in doc["tests"]]
     md.append(table(["test", "single-context", "hardware-context", "ratio",
                      "hardware-context, 2 thread contexts", "ratio"], rows))
     md.append(f"\n{doc['reference']['source']}. The last two columns run the "
@@ -691,7 +692,7 @@ def section_softcore(doc, bench_dir, md):
                 label="single-context")
     axes[0].bar(list(x), [r["hardware_context"] for r in doc["tests"]], 0.27,
                 label="hardware-context")
-    axes[0].bar([i + 0.27 for i in x], [r["hardware_context_shared"] for r in doc["tests"]],
+    axes[0].bar([i + 0.27 for i in x], [r.get("hardware_context_shared", 0) for r in doc["tests"]],
                 0.27, label="hardware-context, 2 thread contexts")
     axes[0].set_xticks(list(x))
     axes[0].set_xticklabels(names, fontsize=7)

@@ -68,6 +68,9 @@ set(WEFT_RTK_SW_SOURCES ${PROJECT_SOURCE_DIR}/softcore/rtk/rtk_sw.c
     ${PROJECT_SOURCE_DIR}/softcore/rtk/rtk_sw_trap.S)
 set(WEFT_RTK_HW_SOURCES ${PROJECT_SOURCE_DIR}/softcore/rtk/rtk_hw.c
     ${PROJECT_SOURCE_DIR}/softcore/rtk/rtk_hw_trap.S)
+# What each port's rtk_port() says.
+set(WEFT_RTK_SW_PORT_NAME single-context)
+set(WEFT_RTK_HW_PORT_NAME hardware-context)
 # What a program in a slot (hwt_softcore) links for its OS calls on the host's objects
 # and its shared memory (weft/rtk_osif.h), with either port.
 set(WEFT_RTK_OSIF_SOURCES ${PROJECT_SOURCE_DIR}/softcore/rtk/rtk_osif.c)

@@ -977,12 +977,14 @@ static serve_outcome_t run_accelerator(weft_hwthread_t *t, ending_t *e)
 /* ---- a softcore's console (docs/softcore.md, "In a slot") ---------------------------- */
 
 /* Hands the console's bytes to the thread's console function, a line or a buffer at a
- * time, until the softcore has none left (its interrupt, IRQ_STATUS.ACC, is then low). */
+ * time, until the softcore has none left (its interrupt, IRQ_STATUS.ACC, is then low),
+ * or a buffer's worth has gone: a program that writes as fast as they are read must not
+ * keep its delegate from its calls and its stop (the interrupt brings it back). */
 static int drain_console(weft_hwthread_t *t)
 {
     char buf[256];
     size_t n = 0;
-    for (;;) {
+    for (unsigned taken = 0; taken < WEFT_RV_CONSOLE_BYTES; taken++) {
         uint32_t v = 0;
         int rc = reg_read(t, WEFT_SLOT_REG_ACC(0) + WEFT_RV_ACC_CONSOLE, &v);
         if (rc != 0)
@@ -997,6 +999,9 @@ static int drain_console(weft_hwthread_t *t)
         if (!got)
             return 0;
     }
+    if (n > 0)
+        t->console(t->console_arg, buf, n);
+    return 0;
 }
 
 /* The softcore raises its interrupt while it holds console bytes, once told that the

@@ -27,17 +27,23 @@ static uint32_t done_jobs[THREADS];
 static rtk_sem_t ended;
 static volatile int failed;
 
+static void fail(int check)
+{
+    if (!failed) /* the first that failed */
+        failed = check;
+}
+
 static void worker(void *arg)
 {
     uint32_t me = (uint32_t)(uintptr_t)arg;
     uint32_t number = rtk_osif_arg(0) + me;
     if (rtk_osif_sem_post(H_DONE) != 0) /* started */
-        failed = 3;
+        fail(3);
     for (;;) {
         uint32_t job[3]; /* id, n, the bus address of its two result words */
         size_t len = 0;
         if (rtk_osif_mq_receive(H_JOBS, job, sizeof job, &len, NULL) != 0 || len != sizeof job) {
-            failed = 1;
+            fail(1);
             break;
         }
         if (job[1] == 0)
@@ -47,7 +53,7 @@ static void worker(void *arg)
             result[0]++;
         if (rtk_dma_write(job[2], result, sizeof result) != RTK_OK ||
             rtk_osif_sem_post(H_DONE) != 0) {
-            failed = 2;
+            fail(2);
             break;
         }
         done_jobs[me]++;

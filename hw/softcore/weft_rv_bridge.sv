@@ -23,7 +23,8 @@
 // MMIO: word offsets in the bridge's 4 KiB window (weft_osif_pkg::RvMmioOsif*): CTRL 0,
 // IRQ 1, the request buffer from 0x100, the response buffer from 0x200. Every access is
 // answered at once; an address outside these, a write to the response buffer, or one to
-// the request buffer while a request is in progress is an access fault.
+// the request buffer while a request is in progress is an access fault. ACK while a
+// request is in progress does nothing. (hwt_softcore takes whole-word stores only.)
 module weft_rv_bridge #(
   /// Words of the request buffer and of the response buffer, headers included.
   parameter int unsigned Words = weft_osif_pkg::RvOsifWords,
@@ -109,7 +110,7 @@ module weft_rv_bridge #(
   logic start, ack;
   assign start = req_i && we_i && addr_i == OffCtrl && wdata_i[0] && state_q == SIdle &&
                  !exit_i;
-  assign ack   = req_i && we_i && addr_i == OffCtrl && wdata_i[31];
+  assign ack   = req_i && we_i && addr_i == OffCtrl && wdata_i[31] && !busy;
 
   // ---- the window ----
   always_comb begin
@@ -257,8 +258,8 @@ module weft_rv_bridge #(
   assign init_ok_o    = init_ok_q;
   assign init_data_o  = init_q;
 
-  if (Words < 2 || Words > 256 || (1 << WordAw) != Words) begin : gen_check
-    $error("weft_rv_bridge: Words must be a power of two from 2 to 256");
+  if (Words < 4 || Words > 128 || (1 << WordAw) != Words) begin : gen_check
+    $error("weft_rv_bridge: Words must be a power of two from 4 to 128");
   end
 
 endmodule

@@ -182,8 +182,15 @@ int rtk_pool_free(rtk_pool_t *p, void *block);
 void rtk_swi_attach(rtk_handler_t handler, void *arg);
 /** `handler(arg)` runs, in the kernel's interrupt context, while the external interrupt
  *  (mip.MEIP) is raised, and must lower it: in a slot, the OSIF bridge's DONE, which
- *  weft/rtk_osif.h takes. Call it before rtk_start(); NULL leaves the line masked. */
-void rtk_ext_attach(rtk_handler_t handler, void *arg);
+ *  weft/rtk_osif.h takes. Before rtk_start() only (RTK_STATE after); NULL leaves the
+ *  line masked. */
+int rtk_ext_attach(rtk_handler_t handler, void *arg);
+/** Enters a critical section: until rtk_crit_exit(), no interrupt handler and no other
+ *  thread runs, and the caller stays in its context. Keep it short. Returns what
+ *  rtk_crit_exit() restores, so sections nest. From handlers too. */
+uint32_t rtk_crit_enter(void);
+/** Leaves the critical section rtk_crit_enter() entered with this state. */
+void rtk_crit_exit(uint32_t state);
 /** Non-zero in a thread once rtk_start() runs them: where a call may wait. 0 in main
  *  before rtk_start() and in interrupt handlers. */
 int rtk_may_block(void);

@@ -22,8 +22,9 @@
  * RTK_OSIF_SLICE_US while another thread waits for its turn, and doubles up to
  * RTK_OSIF_SLICE_MAX_US while none does, so a thread that waits long costs the host few
  * wake-ups, and one that needs the OSIF meanwhile waits at most that long (host time:
- * the host's objects time their waits by its clock). A thread that waits, for its
- * answer or its turn, waits in the kernel and leaves the core to the others.
+ * the host's objects time their waits by its clock); a condition wait returns after its
+ * slice instead, as a spurious wake-up. A thread that waits, for its answer or its
+ * turn, waits in the kernel and leaves the core to the others.
  *
  * Before rtk_start() (main, one thread) the calls wait for their answers on the spot;
  * afterwards only threads may make them, not interrupt handlers (RTK_CONTEXT).
@@ -52,7 +53,7 @@ extern "C" {
 #endif
 
 /** Sets up the calls (a kernel mutex that takes turns at the OSIF, the bridge's external
- *  interrupt and a semaphore it posts): once, before rtk_start(). */
+ *  interrupt and a semaphore it posts): once, before rtk_start() (RTK_STATE after). */
 int rtk_osif_init(void);
 
 /**
@@ -80,7 +81,10 @@ int rtk_osif_mutex_lock(unsigned h);
 int rtk_osif_mutex_unlock(unsigned h);
 /** pthread_mutex_trylock (WEFT_OSIF_BUSY when held elsewhere). */
 int rtk_osif_mutex_trylock(unsigned h);
-/** pthread_cond_wait on the condition variable of handle h with the mutex of handle m. */
+/** pthread_cond_wait on the condition variable of handle h with the mutex of handle m.
+ *  It may return without a signal after a slice (a spurious wake-up, as POSIX allows),
+ *  holding the mutex: check what it waits for in a loop. Only host threads can change
+ *  that while the slot holds the mutex. */
 int rtk_osif_cond_wait(unsigned h, unsigned m);
 /** pthread_cond_signal. */
 int rtk_osif_cond_signal(unsigned h);
@@ -96,8 +100,10 @@ int rtk_osif_mbox_tryput(unsigned h, uint32_t word);
 int rtk_osif_mbox_tryget(unsigned h, uint32_t *word);
 
 /** Most bytes of a message rtk_osif_mq_send() and rtk_osif_mq_receive() carry through
- *  the OSIF; a longer one goes through shared memory (WEFT_CMD_MQ_SEND_MEM). */
-#define RTK_OSIF_MQ_MAX_BYTES (4u * (WEFT_RV_OSIF_WORDS - 2u))
+ *  the OSIF (an MQ_TIMEDSEND's header, msg_info and timeout and the message's words fill
+ *  the bridge's buffer); a longer one goes through shared memory
+ *  (WEFT_OSIF_CMD_MQ_SEND_MEM). */
+#define RTK_OSIF_MQ_MAX_BYTES (4u * (WEFT_RV_OSIF_WORDS - 3u))
 
 /** mq_send of len bytes (at most RTK_OSIF_MQ_MAX_BYTES) at priority prio to the message
  *  queue of handle h, waiting while it is full. */

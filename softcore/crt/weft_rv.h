@@ -91,15 +91,18 @@ enum weft_rv_os_reg {
     __asm__ volatile("csrs " WEFT_STR(csr) ", %0" ::"r"((uint32_t)(v)) : "memory")
 #define csr_clear(csr, v)                                                                          \
     __asm__ volatile("csrc " WEFT_STR(csr) ", %0" ::"r"((uint32_t)(v)) : "memory")
-#define csr_swap_clear(csr, v)                                                                     \
+/* A CSR's old value, the bits v set (csrrs) or cleared (csrrc) in it. */
+#define csr_swap_(insn, csr, v)                                                                    \
     ({                                                                                             \
         uint32_t o_;                                                                               \
-        __asm__ volatile("csrrc %0, " WEFT_STR(csr) ", %1"                                         \
+        __asm__ volatile(insn " %0, " WEFT_STR(csr) ", %1"                                         \
                          : "=r"(o_)                                                                \
                          : "r"((uint32_t)(v))                                                      \
                          : "memory");                                                              \
         o_;                                                                                        \
     })
+#define csr_swap_clear(csr, v) csr_swap_("csrrc", csr, v)
+#define csr_swap_set(csr, v) csr_swap_("csrrs", csr, v)
 
 static inline void mmio_write(uint32_t addr, uint32_t v)
 {

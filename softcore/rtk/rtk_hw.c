@@ -9,7 +9,7 @@
  * in software: the registers of the thread whose context it takes go to that thread's
  * stack, its own come from there (rtk_hw_load). Semaphores
  * and mutexes are the synchronisation manager's objects; a queue is a ring and two of
- * its semaphores, a pool a free list and one; a sleep arms the context's tick
+ * its semaphores, a pool a free list and one; a sleep arms the thread's tick
  * comparator. Context 0 is the kernel's: after rtk_start it runs the interrupt handlers
  * and those software switches, and otherwise waits for the decision (the idle thread).
  *
@@ -82,9 +82,25 @@ static inline int in_kernel_context(void)
     return csr_read(mhartid) == 0;
 }
 
+uint32_t rtk_crit_enter(void)
+{
+    return csr_swap_set(WEFT_CSR_FOLLOW, WEFT_HOLD) & WEFT_HOLD;
+}
+
+void rtk_crit_exit(uint32_t state)
+{
+    if (!state)
+        release();
+}
+
+/* The context and what it holds, read together: a thread may move to another context
+ * between two reads. */
 rtk_thread_t *rtk_thread_self(void)
 {
-    return ctx_thread[csr_read(mhartid)];
+    uint32_t c = rtk_crit_enter();
+    rtk_thread_t *t = ctx_thread[csr_read(mhartid)];
+    rtk_crit_exit(c);
+    return t;
 }
 
 uint32_t rtk_ticks(void)
@@ -117,7 +133,7 @@ static void thread_end(void)
 }
 
 /* A new thread's first frame, below the top of its stack: it starts at entry(arg),
- * returning into thread_end. Context c, when it has one, is loaded from it at once. */
+ * returning into thread_end. A context, when it has one, is loaded from it at once. */
 static uint32_t *first_frame(uintptr_t top, rtk_entry_t entry, void *arg)
 {
     uint32_t *f = (uint32_t *)top - FRAME_WORDS;
@@ -131,6 +147,17 @@ static uint32_t *first_frame(uintptr_t top, rtk_entry_t entry, void *arg)
     f[4] = tp;
     f[10] = (uint32_t)(uintptr_t)arg;
     return f;
+}
+
+/* Thread t takes context c: its registers and PC from its frame, and OWNER, which binds
+ * it to c too. */
+static void bind_ctx(uint32_t c, rtk_thread_t *t)
+{
+    csr_write(WEFT_CSR_SEL, c);
+    rtk_hw_ctx_load(t->sp);
+    ctx_thread[c] = t;
+    t->ctx = (uint8_t)c;
+    os_write(WEFT_OS_OWNER, c << 8 | t->tid);
 }
 
 /* A context that a decided thread without one may take (context 0 calls it): a free
@@ -168,10 +195,7 @@ void rtk_hw_load(void)
         old->sp = f;
         old->ctx = NO_CTX;
     }
-    rtk_hw_ctx_load(t->sp);
-    ctx_thread[c] = t;
-    t->ctx = (uint8_t)c;
-    os_write(WEFT_OS_OWNER, c << 8 | t->tid); /* and the thread is bound to c */
+    bind_ctx(c, t);
 }
 
 int rtk_thread_create(rtk_thread_t *t, rtk_entry_t entry, void *arg, void *stack,
@@ -208,11 +232,7 @@ int rtk_thread_create(rtk_thread_t *t, rtk_entry_t entry, void *arg, void *stack
     uintptr_t top = ((uintptr_t)stack + stack_bytes) & ~(uintptr_t)15;
     t->sp = first_frame(top, entry, arg);
     if (c < num_ctx) { /* a context of its own */
-        csr_write(WEFT_CSR_SEL, c);
-        rtk_hw_ctx_load(t->sp);
-        ctx_thread[c] = t;
-        t->ctx = (uint8_t)c;
-        os_write(WEFT_OS_OWNER, c << 8 | t->tid);
+        bind_ctx(c, t);
     } else { /* bound to context 0, which it never holds: switched in when decided */
         t->ctx = NO_CTX;
         c = 0;
@@ -499,12 +519,13 @@ void rtk_swi_attach(rtk_handler_t handler, void *arg)
 }
 
 /* Context 0's mie is set by rtk_start, in context 0 (a thread's would not count). */
-void rtk_ext_attach(rtk_handler_t handler, void *arg)
+int rtk_ext_attach(rtk_handler_t handler, void *arg)
 {
-    hold();
+    if (started)
+        return RTK_STATE;
     rtk_hw_ext_handler = handler;
     rtk_hw_ext_arg = arg;
-    release();
+    return RTK_OK;
 }
 
 int rtk_may_block(void)

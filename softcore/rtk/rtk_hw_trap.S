@@ -27,11 +27,17 @@ rtk_hw_vectors:
     jalr t0
     csrw mepc, s2
     mret
-    /* 11: the machine external interrupt. */
+    /* 11: the machine external interrupt; without a handler, masked (nothing would
+     * lower it). */
     .org rtk_hw_vectors + 4 * 11
     lw t0, rtk_hw_ext_handler
+    beqz t0, 1f
     lw a0, rtk_hw_ext_arg
     jalr t0
+    csrw mepc, s2
+    mret
+1:  li t0, 0x800               /* mie.MEIE */
+    csrc mie, t0
     csrw mepc, s2
     mret
     .option pop
@@ -43,9 +49,10 @@ rtk_hw_exception:
 /* Runs the scheduler's decision, again whenever context 0 runs: the idle thread.
  * Interrupts are enabled here and nowhere else in context 0, and a handler returns to
  * the loop's head (s2), so the decision runs again the moment it is done. When context
- * 0 stays (no thread to run, or the decided one holds no context: OWNER's NEED), it
- * waits a moment (wfi lets a slot stop its clock, weft_rv_soc idle_o) and switches the
- * decided thread in with interrupts off (rtk_hw_load). */
+ * 0 stays, either the decided thread holds no context (OWNER's NEED), and it switches
+ * it in with interrupts off (rtk_hw_load), or there is nothing to run, and it waits in
+ * wfi, followed by no access of the OS services, so that weft_rv_soc can say it is idle
+ * (idle_o) and a slot may stop its clock. */
     .globl rtk_hw_idle
 rtk_hw_idle:
     li s1, -1
@@ -54,11 +61,12 @@ rtk_hw_idle:
     li s4, WEFT_RV_MSIP_ADDR
     csrsi mstatus, 8
 1:  csrw 0x7C0, s1
-    wfi
     lw t0, WEFT_RV_OS_OWNER_OFF(s3)
     andi t0, t0, WEFT_RV_OS_NEED_BIT
-    beqz t0, 1b
-    csrci mstatus, 8
+    bnez t0, 2f
+    wfi
+    j 1b
+2:  csrci mstatus, 8
     call rtk_hw_load
     csrsi mstatus, 8
     j 1b

@@ -31,12 +31,15 @@ int rtk_osif_init(void)
 {
     if (ready)
         return RTK_OK;
+    if (rtk_running()) /* the interrupt is attached before the kernel runs */
+        return RTK_STATE;
     int r = rtk_mutex_create(&turn);
     if (r == RTK_OK)
         r = rtk_sem_create(&answered, 0, 1);
     if (r != RTK_OK)
         return r;
-    rtk_ext_attach(on_answer, NULL);
+    if ((r = rtk_ext_attach(on_answer, NULL)) != RTK_OK)
+        return r;
     ready = 1;
     return RTK_OK;
 }
@@ -107,30 +110,15 @@ int rtk_osif_call(const uint32_t *req, uint32_t *rsp, unsigned rsp_words)
  * does, so a long wait costs the host few wake-ups. */
 static volatile unsigned wanting; /* threads waiting for the turn */
 
-static uint32_t crit_enter(void)
-{
-    uint32_t s = csr_swap_clear(mstatus, MSTATUS_MIE) & MSTATUS_MIE;
-    uint32_t f = csr_read(WEFT_CSR_FOLLOW);
-    csr_set(WEFT_CSR_FOLLOW, WEFT_HOLD);
-    return s | (f & WEFT_HOLD);
-}
-
-static void crit_exit(uint32_t s)
-{
-    if (!(s & WEFT_HOLD))
-        csr_clear(WEFT_CSR_FOLLOW, WEFT_HOLD);
-    csr_set(mstatus, s & MSTATUS_MIE);
-}
-
 static int take_turn(void)
 {
-    uint32_t c = crit_enter();
+    uint32_t c = rtk_crit_enter();
     wanting++;
-    crit_exit(c);
+    rtk_crit_exit(c);
     int r = rtk_mutex_lock(&turn, RTK_WAIT_FOREVER);
-    c = crit_enter();
+    c = rtk_crit_enter();
     wanting--;
-    crit_exit(c);
+    rtk_crit_exit(c);
     return r;
 }
 
@@ -161,8 +149,19 @@ static int sliced(uint32_t *req, uint32_t tmo, uint32_t *rsp, unsigned rsp_words
     }
 }
 
-/* A call with up to two fixed argument words and up to one result word; a timed one
- * has its timeout after them. */
+/* A call's result word into *result (if wanted): an OK answer without one is the
+ * host's fault, not the call's success. */
+static int one_result(int r, const uint32_t *rsp, uint32_t *result)
+{
+    if (r != WEFT_OSIF_OK || !result)
+        return r;
+    if ((rsp[0] & WEFT_OSIF_RESP_NWORDS_MASK) < 1)
+        return WEFT_OSIF_INTERNAL;
+    *result = rsp[1];
+    return r;
+}
+
+/* A call with up to two argument words and up to one result word. */
 static int simple(uint32_t cmd, unsigned h, unsigned nargs, uint32_t a0, uint32_t a1,
                   uint32_t *result)
 {
@@ -170,13 +169,7 @@ static int simple(uint32_t cmd, unsigned h, unsigned nargs, uint32_t a0, uint32_
         return RTK_ARG;
     uint32_t req[3] = {weft_osif_req_header(cmd, h, nargs), a0, a1};
     uint32_t rsp[2] = {0, 0};
-    int r = rtk_osif_call(req, rsp, 2);
-    if (r == WEFT_OSIF_OK && result) {
-        if ((rsp[0] & WEFT_OSIF_RESP_NWORDS_MASK) < 1)
-            return WEFT_OSIF_INTERNAL;
-        *result = rsp[1];
-    }
-    return r;
+    return one_result(rtk_osif_call(req, rsp, 2), rsp, result);
 }
 
 /* A call that may wait: its timed variant cmd, its fixed arguments (at most one) and
@@ -188,13 +181,7 @@ static int waits(uint32_t cmd, unsigned h, unsigned nfixed, uint32_t a0, uint32_
         return RTK_ARG;
     uint32_t req[3] = {weft_osif_req_header(cmd, h, nfixed + 1), a0, 0};
     uint32_t rsp[2] = {0, 0};
-    int r = sliced(req, 1 + nfixed, rsp, 2, timeout_us);
-    if (r == WEFT_OSIF_OK && result) {
-        if ((rsp[0] & WEFT_OSIF_RESP_NWORDS_MASK) < 1)
-            return WEFT_OSIF_INTERNAL;
-        *result = rsp[1];
-    }
-    return r;
+    return one_result(sliced(req, 1 + nfixed, rsp, 2, timeout_us), rsp, result);
 }
 
 int rtk_osif_sem_post(unsigned h)
@@ -227,11 +214,14 @@ int rtk_osif_mutex_trylock(unsigned h)
     return simple(WEFT_OSIF_CMD_MUTEX_TRYLOCK, h, 0, 0, 0, NULL);
 }
 
-/* A slice that ends holds the mutex again (as pthread_cond_timedwait does): nothing can
- * change what the caller waits for until the next slice waits again. */
+/* One slice: a slice that ends holds the mutex again and returns as a spurious wake-up
+ * (POSIX allows them; the caller checks what it waits for, in a loop). Waiting again
+ * inside would miss a signal another thread of the slot could send only between
+ * slices, when the OSIF is free. */
 int rtk_osif_cond_wait(unsigned h, unsigned m)
 {
-    return waits(WEFT_OSIF_CMD_COND_TIMEDWAIT, h, 1, m, NULL, RTK_OSIF_FOREVER);
+    int r = waits(WEFT_OSIF_CMD_COND_TIMEDWAIT, h, 1, m, NULL, RTK_OSIF_SLICE_MAX_US);
+    return r == WEFT_OSIF_TIMEDOUT ? WEFT_OSIF_OK : r;
 }
 
 int rtk_osif_cond_signal(unsigned h)
@@ -269,7 +259,7 @@ int rtk_osif_mq_send(unsigned h, const void *msg, size_t len, unsigned prio)
     if ((!msg && len) || len > RTK_OSIF_MQ_MAX_BYTES || prio > 0xffffu ||
         h > WEFT_OSIF_REQ_HANDLE_MASK)
         return RTK_ARG;
-    /* MQ_TIMEDSEND: msg_info, the timeout, then the message's words. */
+    /* MQ_TIMEDSEND: msg_info, the timeout, then the message's words; at most the buffer. */
     uint32_t words = (uint32_t)(len + 3) / 4;
     uint32_t req[WEFT_RV_OSIF_WORDS];
     req[0] = weft_osif_req_header(WEFT_OSIF_CMD_MQ_TIMEDSEND, h, 2 + words);
@@ -314,13 +304,13 @@ uint32_t rtk_osif_arg(unsigned n)
  * section so that another thread's cannot mix its values in. */
 static int dma(uint32_t local, uint32_t bus, uint32_t len, uint32_t ctrl)
 {
-    uint32_t c = crit_enter();
+    uint32_t c = rtk_crit_enter();
     mmio_write(WEFT_RV_MMIO_DMA_LOCAL, local);
     mmio_write(WEFT_RV_MMIO_DMA_BUS, bus);
     mmio_write(WEFT_RV_MMIO_DMA_LEN, len);
     mmio_write(WEFT_RV_MMIO_DMA_CTRL, ctrl); /* answered when the last word has moved */
     uint32_t refused = mmio_read(WEFT_RV_MMIO_DMA_CTRL) & WEFT_RV_DMA_ERR_ARGS;
-    crit_exit(c);
+    rtk_crit_exit(c);
     return refused ? RTK_ARG : RTK_OK;
 }
 

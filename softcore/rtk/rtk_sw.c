@@ -557,16 +557,25 @@ void rtk_swi_attach(rtk_handler_t handler, void *arg)
     unlock(s);
 }
 
-void rtk_ext_attach(rtk_handler_t handler, void *arg)
+/* The same rule on both ports: attached before the kernel runs (the hardware-context
+ * port can set context 0's enables only from context 0). */
+int rtk_ext_attach(rtk_handler_t handler, void *arg)
 {
-    uint32_t s = lock();
+    if (rtk_cur)
+        return RTK_STATE;
     ext_handler = handler;
     ext_arg = arg;
-    if (handler)
-        csr_set(mie, MIE_MEIE);
-    else
-        csr_clear(mie, MIE_MEIE);
-    unlock(s);
+    return RTK_OK;
+}
+
+uint32_t rtk_crit_enter(void)
+{
+    return lock();
+}
+
+void rtk_crit_exit(uint32_t state)
+{
+    unlock(state);
 }
 
 int rtk_may_block(void)
@@ -623,9 +632,7 @@ void rtk_port_trap(uint32_t cause, uint32_t *frame)
     } else if (cause == 11) {
         frame[RTK_FRAME_MEPC] += 4;
     } else {
-        printf("rtk: fault, mcause %lu mepc %08lx mtval %08lx\n", (unsigned long)cause,
-               (unsigned long)frame[RTK_FRAME_MEPC], (unsigned long)csr_read(mtval));
-        weft_rv_exit(100 + cause);
+        weft_rv_fault(cause, frame[RTK_FRAME_MEPC], csr_read(mtval)); /* 128 + the cause */
     }
     rtk_port_schedule();
 }

@@ -128,20 +128,22 @@ TEST_P(SoftcoreCalls, ThreadsShareTheHostsObjectsAndMemoryThroughOneSlot)
     sem_t done;
     ASSERT_EQ(sem_init(&done, 0, 0), 0);
     pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
     mqd_t jobs = OpenQueue(8, 12);
     weft_mbox_t out, in;
     ASSERT_EQ(weft_mbox_init(&out, 16), 0);
     ASSERT_EQ(weft_mbox_init(&in, 16), 0);
     uint64_t bus = 0;
-    uint32_t *results = Alloc(4 * (kIds + 1), &bus);
+    uint32_t *results = Alloc(4 * (kIds + 2), &bus); // a word a job, the counter, the flag
 
     weft_hwthread_t *t =
         Run({{WEFT_RES_SEM, &done},
              {WEFT_RES_MUTEX, &lock},
              {WEFT_RES_MQ, &jobs},
              {WEFT_RES_MBOX, &out},
-             {WEFT_RES_MBOX, &in}},
-            {{bus, 4 * (kIds + 1), WEFT_MEM_RW}}, {static_cast<uint32_t>(bus), kIds});
+             {WEFT_RES_MBOX, &in},
+             {WEFT_RES_COND, &cond}},
+            {{bus, 4 * (kIds + 2), WEFT_MEM_RW}}, {static_cast<uint32_t>(bus), kIds});
     ASSERT_NE(t, nullptr);
     // Before the kernel runs: a word echoed, plus one.
     ASSERT_EQ(weft_mbox_put(&in, 41), 0);
@@ -175,6 +177,11 @@ TEST_P(SoftcoreCalls, ThreadsShareTheHostsObjectsAndMemoryThroughOneSlot)
         total += v & 0xffffu;
         seen |= 1u << (v >> 16);
     }
+    // The controller waits on the condition, under the mutex, for the flag.
+    pthread_mutex_lock(&lock);
+    results[kIds + 1] = 1;
+    pthread_cond_broadcast(&cond);
+    pthread_mutex_unlock(&lock);
     weft_exit_status_t st = Join(t);
     EXPECT_EQ(st.kind, WEFT_EXIT_NORMAL) << st.message;
     EXPECT_EQ(st.value, 0u) << "first failed check, " << Out();
@@ -189,8 +196,10 @@ TEST_P(SoftcoreCalls, ThreadsShareTheHostsObjectsAndMemoryThroughOneSlot)
         EXPECT_EQ(results[id], steps) << "job " << id;
     }
     EXPECT_EQ(results[kIds], kIds) << "the counter: an update lost under the host's mutex";
-    EXPECT_NE(Out().find("40 jobs counted, first failed check 0"), std::string::npos) << Out();
+    EXPECT_NE(Out().find("40 jobs counted, flag 1, first failed check 0"), std::string::npos)
+        << Out();
     mq_close(jobs);
+    pthread_cond_destroy(&cond);
     sem_destroy(&done);
     weft_mbox_destroy(&out);
     weft_mbox_destroy(&in);
@@ -313,14 +322,20 @@ TEST_F(Softcore, WithoutAConsoleTheProgramEndsAndItsOutputIsDropped)
     EXPECT_EQ(Out(), "");
 }
 
-TEST_F(Softcore, ASoftcoreThatWaitsOnTheHostLetsTheFabricRest)
+// A softcore whose only thread waits on a host semaphore, before the kernel runs (case
+// 5: the call waits on the spot) and after (case 7: the kernel's idle loop): its slot is
+// paused, so the fabric rests, and a STOP ends the wait.
+class SoftcoreRest : public Softcore, public ::testing::WithParamInterface<uint32_t>
+{
+};
+
+TEST_P(SoftcoreRest, ASoftcoreThatWaitsOnTheHostLetsTheFabricRest)
 {
     Load("slot_misuse");
     sem_t never;
     ASSERT_EQ(sem_init(&never, 0, 0), 0);
-    weft_hwthread_t *t = Run({{WEFT_RES_SEM, &never}}, {}, {5});
+    weft_hwthread_t *t = Run({{WEFT_RES_SEM, &never}}, {}, {GetParam()});
     ASSERT_NE(t, nullptr);
-    // Once it waits, the slot is paused and the fabric's clock stands still.
     weft_hwthread_stats_t s0{}, s1{};
     usleep(300000);
     ASSERT_EQ(weft_hwthread_stats(t, &s0), 0);
@@ -334,6 +349,16 @@ TEST_F(Softcore, ASoftcoreThatWaitsOnTheHostLetsTheFabricRest)
     EXPECT_EQ(st.kind, WEFT_EXIT_NORMAL) << st.message;
     EXPECT_EQ(st.value, static_cast<uint32_t>(WEFT_OSIF_CANCELED));
     sem_destroy(&never);
+}
+
+INSTANTIATE_TEST_SUITE_P(BeforeAndAfterTheKernel, SoftcoreRest, ::testing::Values(5u, 7u));
+
+TEST_F(Softcore, AHalfwordStoreToADeviceIsAnAccessFault)
+{
+    Load("slot_misuse");
+    weft_exit_status_t st = Join(Run({}, {}, {8}));
+    EXPECT_EQ(st.kind, WEFT_EXIT_NORMAL) << st.message;
+    EXPECT_EQ(st.value, 128u + 7u) << Out();
 }
 
 // Images written by hand, as a buggy or hostile host could: the softcore refuses each

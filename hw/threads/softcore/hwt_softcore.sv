@@ -17,11 +17,12 @@
 //   0x80000000 TOHOST   a write ends the program: THREAD_EXIT with the value >> 1, once
 //                       the host has taken the console's bytes if it takes them; the
 //                       store is never answered
-//   0x80000004 CONSOLE  a byte of output, kept for the host (RvConsoleBytes; more are
-//                       dropped and counted)
+//   0x80000004 CONSOLE  a byte of output (a byte store, or bits 7:0 of a word), kept for
+//                       the host (RvConsoleBytes; more are dropped and counted)
 //   0x80000010 ARG      the image's argument words; 0x80000020 INIT the init data
 //   0x80001000 the OSIF bridge; 0x80002000 the DMA
-// Anything else there is an access fault.
+// Anything else there is an access fault, and so is a store of a byte or a halfword
+// but to CONSOLE (registers are whole words).
 //
 // The ACC window (byte offsets): RvAccConsole (read: the oldest byte, with
 // RvAccConsoleValid; write 1: the host takes the bytes, and the thread's interrupt is
@@ -87,11 +88,12 @@ module hwt_softcore #(
   );
 
   // The devices: the page of TOHOST, CONSOLE, ARG and INIT, the bridge's, the DMA's.
-  logic dev_page, bridge_sel, dma_sel;
+  logic dev_page, bridge_sel, dma_sel, whole, bad_store;
   assign dev_page   = mmio_addr[31:12] == weft_osif_pkg::RvMmioTohost[31:12];
   assign bridge_sel = mmio_addr[31:12] == weft_osif_pkg::RvMmioOsifCtrl[31:12];
   assign dma_sel    = mmio_addr[31:12] == weft_osif_pkg::RvMmioDmaLocal[31:12] &&
                       mmio_addr[11:4] == '0;
+  assign whole      = mmio_wstrb == 4'hF;
 
   // ---------------------------------------------------------------------------------
   // The OSIF: start, the program's calls, the end
@@ -102,7 +104,7 @@ module hwt_softcore #(
   weft_rv_bridge u_bridge (
     .clk_i,
     .rst_ni,
-    .req_i       (mmio_req && bridge_sel),
+    .req_i       (mmio_req && bridge_sel && !bad_store),
     .we_i        (mmio_we),
     .addr_i      (mmio_addr[11:2]),
     .wdata_i     (mmio_wdata),
@@ -138,7 +140,7 @@ module hwt_softcore #(
     .boot_fail_o (boot_fail),
     .boot_err_o  (boot_err),
     .args_o      (args),
-    .req_i       (mmio_req && dma_sel),
+    .req_i       (mmio_req && dma_sel && !bad_store),
     .we_i        (mmio_we),
     .addr_i      (mmio_addr[3:2]),
     .wdata_i     (mmio_wdata),
@@ -173,7 +175,9 @@ module hwt_softcore #(
   logic        dev_err, tohost;
   logic [31:0] dev_rdata;
   assign dev_off = mmio_addr[11:2];
-  assign tohost  = mmio_req && dev_page && mmio_we && dev_off == OffTohost;
+  assign bad_store = mmio_we && !whole &&
+                     !(dev_page && dev_off == OffConsole && mmio_wstrb == 4'h1);
+  assign tohost  = mmio_req && dev_page && mmio_we && dev_off == OffTohost && !bad_store;
   assign con_push = mmio_req && dev_page && mmio_we && dev_off == OffConsole && !con_full;
   always_comb begin
     dev_err = 1'b0;
@@ -191,7 +195,9 @@ module hwt_softcore #(
     mmio_ready = 1'b1;
     mmio_err   = 1'b0;
     mmio_rdata = '0;
-    if (dev_page) begin
+    if (bad_store) begin
+      mmio_err   = 1'b1;
+    end else if (dev_page) begin
       mmio_ready = !tohost;  // the end: never answered
       mmio_err   = dev_err;
       mmio_rdata = dev_rdata;
@@ -277,7 +283,7 @@ module hwt_softcore #(
   assign slot_o.regs.irq     = con_host_q && con_count_q != '0;
 
   logic unused;
-  assign unused = ^{mmio_wstrb, mmio_addr[1:0], ctx, trace, bridge_busy, slot_i.regs.strb};
+  assign unused = ^{mmio_addr[1:0], ctx, trace, bridge_busy, slot_i.regs.strb};
 
   if ((1 << ConAw) != ConBytes) begin : gen_check
     $error("hwt_softcore: the console's bytes must be a power of two");

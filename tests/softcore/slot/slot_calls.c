@@ -5,17 +5,19 @@
  * threads at once, and moving memory (tests/e2e/softcore_test.cpp drives it; built for
  * both kernel ports). Handles: 0 a semaphore the host waits on, 1 a mutex, 2 a job
  * queue (POSIX mq of 12-byte jobs {id, n, 0}; n = 0 ends a worker), 3 a mailbox the host
- * reads, 4 a mailbox the host writes. Arguments: 0 the bus address of a results area
- * (a word per job id, then a counter), 1 the number of job ids.
+ * reads, 4 a mailbox the host writes, 5 a condition variable. Arguments: 0 the bus
+ * address of a results area (a word per job id, then a counter, then a flag), 1 the
+ * number of job ids.
  *
  * Each of WORKERS threads takes jobs, writes each job's Collatz steps to its word of
  * the results area (DMA), adds one to the counter under the host's mutex (a DMA read and
  * write, so a lost update would show; the slot holds a host mutex for all its threads,
- * so they take turns at it with a kernel mutex of their own), posts the semaphore, and at its end
- * puts the number of jobs it did into mailbox 3. The controller waits for the workers, checks the
- * counter, and ends the program with 0, or with the number of the first check that failed. Before
- * rtk_start the calls run without the kernel: a word from mailbox 4 is echoed (+1) to mailbox 3,
- * and calls that must fail do. */
+ * so they take turns at it with a kernel mutex of their own), posts the semaphore, and
+ * at its end puts the number of jobs it did into mailbox 3. The controller waits for
+ * the workers, then, under the host's mutex, for the host to set the flag and signal
+ * the condition, and ends the program with 0, or with the number of the first check
+ * that failed. Before rtk_start the calls run without the kernel: a word from mailbox 4
+ * is echoed (+1) to mailbox 3, and calls that must fail do. */
 #include <stdint.h>
 #include <stdio.h>
 
@@ -29,6 +31,7 @@
 #define H_JOBS 2
 #define H_OUT 3
 #define H_IN 4
+#define H_COND 5
 
 static uint32_t results_bus, ids;
 static rtk_thread_t workers[WORKERS], controller;
@@ -98,10 +101,21 @@ static void control(void *arg)
     (void)arg;
     for (int i = 0; i < WORKERS; i++)
         rtk_sem_get(&ended, RTK_WAIT_FOREVER);
-    uint32_t count = 0;
+    uint32_t count = 0, flag = 0;
     rtk_dma_read(&count, results_bus + 4 * ids, 4);
-    printf("slot_calls (%s): %lu jobs counted, first failed check %d\n", rtk_port(),
-           (unsigned long)count, failed);
+    if (rtk_osif_mutex_lock(H_LOCK) != 0)
+        fail(17);
+    while (!failed) {
+        rtk_dma_read(&flag, results_bus + 4 * (ids + 1), 4);
+        if (flag)
+            break;
+        if (rtk_osif_cond_wait(H_COND, H_LOCK) != 0)
+            fail(18);
+    }
+    if (rtk_osif_mutex_unlock(H_LOCK) != 0)
+        fail(19);
+    printf("slot_calls (%s): %lu jobs counted, flag %lu, first failed check %d\n", rtk_port(),
+           (unsigned long)count, (unsigned long)flag, failed);
     weft_rv_exit(failed);
 }
 
@@ -121,6 +135,12 @@ int main(void)
         return 4;
     if (rtk_osif_mbox_tryget(H_IN, &word) != WEFT_OSIF_AGAIN)
         return 5;
+    /* The longest message the bridge carries goes out whole (the queue's are shorter:
+     * the host says so); one byte more is refused before any call. */
+    static uint8_t big[RTK_OSIF_MQ_MAX_BYTES + 1];
+    if (rtk_osif_mq_send(H_JOBS, big, RTK_OSIF_MQ_MAX_BYTES, 0) != WEFT_OSIF_MSGSIZE ||
+        rtk_osif_mq_send(H_JOBS, big, RTK_OSIF_MQ_MAX_BYTES + 1, 0) != RTK_ARG)
+        return 10;
     uint32_t long_req[WEFT_RV_OSIF_WORDS + 1] = {
         weft_osif_req_header(WEFT_OSIF_CMD_MBOX_PUT_BURST, H_OUT, WEFT_RV_OSIF_WORDS)};
     if (rtk_osif_call(long_req, NULL, 0) != RTK_ARG)

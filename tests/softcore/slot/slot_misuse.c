@@ -12,11 +12,24 @@
  *     REFUSED, a START while one is in progress is ignored; exit 0 when all held
  *   4 a console flood of 3000 bytes, then exit 7
  *   5 waits on semaphore handle 0 for ever (the host stops it)
- *   6 a store to the request buffer while a call waits (an access fault: exit 128 + 7) */
+ *   6 a store to the request buffer while a call waits (an access fault: exit 128 + 7)
+ *   7 a thread waits on semaphore handle 0 for ever, with the kernel running (the host
+ *     stops it)
+ *   8 a halfword store to TOHOST (an access fault: exit 128 + 7) */
 #include <stdio.h>
 
+#include "weft/rtk.h"
 #include "weft/rtk_osif.h"
 #include "weft_rv.h"
+
+static rtk_thread_t waiter;
+static uint32_t waiter_stack[256];
+
+static void wait_for_ever(void *arg)
+{
+    (void)arg;
+    weft_rv_exit((uint32_t)rtk_osif_sem_wait(0));
+}
 
 static void bridge_by_hand(void)
 {
@@ -74,6 +87,14 @@ int main(void)
         mmio_write(WEFT_RV_MMIO_OSIF_CTRL, WEFT_RV_OSIF_START);
         mmio_write(WEFT_RV_MMIO_OSIF_REQ, 0);
         return 0;
+    case 7:
+        if (rtk_thread_create(&waiter, wait_for_ever, NULL, waiter_stack, sizeof waiter_stack, 5,
+                              0) != RTK_OK)
+            return 22;
+        rtk_start();
+    case 8:
+        *(volatile uint16_t *)WEFT_RV_MMIO_TOHOST = 1;
+        return 23;
     default:
         return 20;
     }
