@@ -458,7 +458,11 @@ module weft_rv_os #(
             unique case (addr_i)
               weft_rv_pkg::OsTmCmd: begin
                 op_q <= wdata_i[3:0];
-                tid_q <= wdata_i[weft_osif_pkg::TmCmdTidShift +: 8];
+                // YIELD of thread 0 (the idle thread, which never yields): the caller's,
+                // named here in the cycle of the write, wherever its context.
+                tid_q <= (wdata_i[3:0] == weft_osif_pkg::TmOpYield &&
+                          wdata_i[weft_osif_pkg::TmCmdTidShift +: 8] == '0) ? caller :
+                         wdata_i[weft_osif_pkg::TmCmdTidShift +: 8];
                 arg_q <= wdata_i[weft_osif_pkg::TmCmdArgShift +: 8];
                 flag_q <= wdata_i[24];
                 tm_for_q <= ForCore;

@@ -69,7 +69,8 @@ package weft_rv_pkg;
 
   // ---- the OS services' window (weft_rv_os) at 0xF0010000: word offsets ----
   localparam logic [3:0] OsTmCmd    = 4'd0;   ///< w: a thread manager command (held until
-                                              ///< answered); r: [7:0] status, [9] blocked,
+                                              ///< answered; YIELD of thread 0 is the
+                                              ///< caller's); r: [7:0] status, [9] blocked,
                                               ///< [23:16] the answer's thread
   localparam logic [3:0] OsTmValue  = 4'd1;   ///< r: the answer's value
   localparam logic [3:0] OsTmCur    = 4'd2;   ///< r: the decision: [7:0] thread, [14:8] priority

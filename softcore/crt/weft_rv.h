@@ -30,7 +30,8 @@
 #define WEFT_RV_OS_BASE 0xF0010000u
 #define WEFT_RV_OS(word) (WEFT_RV_OS_BASE + 4u * (word))
 enum weft_rv_os_reg {
-    WEFT_OS_TM_CMD = 0,    /* w: a thread manager command; r: status, blocked, thread */
+    WEFT_OS_TM_CMD = 0,    /* w: a thread manager command (YIELD of thread 0: the caller's);
+                              r: status, blocked, thread */
     WEFT_OS_TM_VALUE = 1,  /* r: the answer's value */
     WEFT_OS_TM_CUR = 2,    /* r: the decision */
     WEFT_OS_MAP = 3,       /* w: thread [7:0] in context [12:8] at priority [22:16], [31] */

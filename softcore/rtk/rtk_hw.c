@@ -93,13 +93,19 @@ void rtk_crit_exit(uint32_t state)
         release();
 }
 
-/* The context and what it holds, read together: a thread may move to another context
- * between two reads. */
+/* The context and what it holds: a thread switched out between the two reads and in
+ * again elsewhere read what another thread holds, and its context has changed; it reads
+ * again. (Cheaper than a critical section, on every relinquish.) */
 rtk_thread_t *rtk_thread_self(void)
 {
-    uint32_t c = rtk_crit_enter();
-    rtk_thread_t *t = ctx_thread[csr_read(mhartid)];
-    rtk_crit_exit(c);
+    uint32_t c;
+    rtk_thread_t *t;
+    do {
+        c = csr_read(mhartid);
+        __asm__ volatile("" ::: "memory");
+        t = ctx_thread[c];
+        __asm__ volatile("" ::: "memory");
+    } while (csr_read(mhartid) != c);
     return t;
 }
 
@@ -293,7 +299,7 @@ int rtk_thread_suspend(rtk_thread_t *t)
 void rtk_thread_relinquish(void)
 {
     if (!in_kernel_context())
-        tm(WEFT_TM_OP_YIELD, rtk_thread_self()->tid, 0);
+        tm(WEFT_TM_OP_YIELD, 0, 0); /* thread 0: the caller, whichever context it is in */
 }
 
 int rtk_sleep(uint32_t ticks)
