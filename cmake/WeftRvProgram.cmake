@@ -77,3 +77,17 @@ set(WEFT_RTK_OSIF_SOURCES ${PROJECT_SOURCE_DIR}/softcore/rtk/rtk_osif.c)
 # The Thread-Metric-equivalent suite's tests, in the order of their TM_TEST numbers.
 set(WEFT_TM_TESTS basic cooperative preemptive interrupt interrupt_preemption message
     synchronization memory)
+
+# weft_tm_program(<name> <test> <port> [DEFINES <defs...>]): one test of the suite (a
+# name of WEFT_TM_TESTS) on one port of the kernel (sw or hw), softcore/tm's sources
+# and its adaptation file.
+function(weft_tm_program name test port)
+  cmake_parse_arguments(T "" "" "DEFINES" ${ARGN})
+  list(FIND WEFT_TM_TESTS ${test} index)
+  string(TOUPPER ${port} P)
+  weft_rv_program(${name}
+    SOURCES ${PROJECT_SOURCE_DIR}/softcore/tm/tm_suite.c
+            ${PROJECT_SOURCE_DIR}/softcore/tm/tm_port_rtk.c ${WEFT_RTK_${P}_SOURCES}
+    INCLUDES ${PROJECT_SOURCE_DIR}/softcore/rtk ${PROJECT_SOURCE_DIR}/softcore/tm
+    DEFINES TM_TEST=${index} ${T_DEFINES})
+endfunction()
