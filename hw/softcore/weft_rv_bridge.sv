@@ -56,8 +56,6 @@ module weft_rv_bridge #(
 
   /// Nothing in the softcore can go on until an input changes (see above).
   input  logic        may_pause_i,
-  /// A call is in progress (sent, or its response awaited).
-  output logic        busy_o,
 
   input  weft_osif_pkg::osif_rsp_t osif_i,
   output weft_osif_pkg::osif_req_t osif_o
@@ -134,7 +132,7 @@ module weft_rv_bridge #(
 
   // ---- the OSIF ----
   logic [15:0] in_nwords;
-  logic        in_fire, out_fire;
+  logic        in_fire, out_fire, rsp_end;
   assign in_nwords = osif_i.in_data[weft_osif_pkg::RespNwordsMsb:weft_osif_pkg::RespNwordsLsb];
   always_comb begin
     osif_o = '0;
@@ -155,7 +153,7 @@ module weft_rv_bridge #(
         osif_o.out_valid = 1'b1;
         osif_o.out_data  = exit_value_i;
       end
-      // Booting, the core waits in reset for the answer; after THREAD_EXIT, for good.
+      // After THREAD_EXIT the thread waits for good; booting, the core waits in reset.
       SExited: osif_o.in_ready = 1'b1;
       SRsp, SData: osif_o.in_ready = osif_i.in_valid || may_pause_i || boot_q;
       default: ;
@@ -163,6 +161,9 @@ module weft_rv_bridge #(
   end
   assign out_fire = osif_o.out_valid && osif_i.out_ready;
   assign in_fire  = osif_o.in_ready && osif_i.in_valid;
+  // A response's last word (or a header without words) ends the call.
+  assign rsp_end  = in_fire && ((state_q == SRsp && in_nwords == '0) ||
+                                (state_q == SData && left_q == 16'd1));
 
   // The request buffer: one write port (the program), read by the sender.
   always_ff @(posedge clk_i) begin
@@ -190,8 +191,8 @@ module weft_rv_bridge #(
       init_q       <= '0;
     end else begin
       if (req_i && we_i && addr_i == OffIrq) irq_en_q <= wdata_i[0];
-      // A response's last word (or a header without words) ends the call.
-      if (in_fire && ((state_q == SRsp && in_nwords == '0) || (state_q == SData && left_q == 16'd1))) begin
+      if (rsp_end) begin
+        state_q <= SIdle;
         if (boot_q) begin
           boot_q <= 1'b0;
           init_valid_q <= 1'b1;
@@ -232,7 +233,7 @@ module weft_rv_bridge #(
             if (boot_q)
               init_ok_q <= osif_i.in_data[weft_osif_pkg::RespStatusMsb:weft_osif_pkg::RespStatusLsb] ==
                            weft_osif_pkg::StatusOk && in_nwords != '0;
-            state_q <= (in_nwords == '0) ? SIdle : SData;
+            if (!rsp_end) state_q <= SData;
           end
         end
         SData: begin
@@ -242,7 +243,6 @@ module weft_rv_bridge #(
             kept_q <= kept_q + 17'd1;
             if (kept_q >= 17'(Words)) ovf_q <= 1'b1;
             left_q <= left_q - 16'd1;
-            if (left_q == 16'd1) state_q <= SIdle;
           end
         end
         SExit: if (out_fire) state_q <= SExitValue;
@@ -253,7 +253,6 @@ module weft_rv_bridge #(
   end
 
   assign irq_o        = done_q && irq_en_q;
-  assign busy_o       = busy;
   assign init_valid_o = init_valid_q;
   assign init_ok_o    = init_ok_q;
   assign init_data_o  = init_q;

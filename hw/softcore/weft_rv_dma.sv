@@ -92,8 +92,9 @@ module weft_rv_dma #(
   // ---- a program's transfer: the checks before it moves ----
   logic move_req, move_ok;
   assign move_req = req_i && we_i && addr_i == 2'd3 && state_q == SRun;
+  // (Inside the RAM is also below a MEMIF transfer's 16 MiB: gen_check_mem.)
   assign move_ok  = local_q[1:0] == '0 && bus_q[1:0] == '0 && len_q != '0 && len_q[1:0] == '0 &&
-                    len_q < 32'h0100_0000 && {1'b0, local_q} + {1'b0, len_q} <= 33'(MemBytes);
+                    {1'b0, local_q} + {1'b0, len_q} <= 33'(MemBytes);
 
   // ---- the burst client ----
   weft_hwt_pkg::burst_req_t burst;

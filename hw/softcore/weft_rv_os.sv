@@ -268,25 +268,23 @@ module weft_rv_os #(
 
   // Events: the lowest pending answer, else the lowest pending comparator.
   logic        ev_is_sync;
-  logic [7:0]  ev_idx;
   always_comb begin
     ev_valid = 1'b0;
     ev_is_sync = 1'b0;
-    ev_idx = '0;
+    ev_tid = '0;
     for (int t = NumThreads - 1; t >= 0; t--) begin
       if (pend_wake_q[t]) begin
         ev_valid = 1'b1;
-        ev_idx = 8'(t);
+        ev_tid = 8'(t);
       end
     end
     for (int t = NumThreads - 1; t >= 0; t--) begin
       if (pend_sync_q[t]) begin
         ev_valid = 1'b1;
         ev_is_sync = 1'b1;
-        ev_idx = 8'(t);
+        ev_tid = 8'(t);
       end
     end
-    ev_tid = ev_idx;
   end
 
   // What the window answers in the idle state (reads, and writes that are not commands).
@@ -436,8 +434,8 @@ module weft_rv_os #(
       if (ev_valid && ev_ready) ev_busy_q <= 1'b1;
       else if (tm_ev_done) ev_busy_q <= 1'b0;
       if (ev_valid && ev_ready) begin
-        if (ev_is_sync) pend_sync_q[ev_idx[TidW-1:0]] <= 1'b0;
-        else pend_wake_q[ev_idx[TidW-1:0]] <= 1'b0;
+        if (ev_is_sync) pend_sync_q[ev_tid[TidW-1:0]] <= 1'b0;
+        else pend_wake_q[ev_tid[TidW-1:0]] <= 1'b0;
       end
 
       unique case (state_q)

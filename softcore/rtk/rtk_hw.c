@@ -49,7 +49,7 @@ rtk_handler_t rtk_hw_ext_handler;
 void *rtk_hw_ext_arg;
 
 /* rtk_hw_trap.S: the selected context's registers and PC to and from a frame of
- * RTK_FRAME_WORDS words (PC in word 0, xn in word n; sp is the frame's end). */
+ * FRAME_WORDS words (PC in word 0, xn in word n; sp is the frame's end). */
 #define FRAME_WORDS 32u
 void rtk_hw_ctx_save(uint32_t *frame);
 void rtk_hw_ctx_load(const uint32_t *frame);
@@ -95,7 +95,7 @@ void rtk_crit_exit(uint32_t state)
 
 /* The context and what it holds: a thread switched out between the two reads and in
  * again elsewhere read what another thread holds, and its context has changed; it reads
- * again. (Cheaper than a critical section, on every relinquish.) */
+ * again (cheaper than a critical section). */
 rtk_thread_t *rtk_thread_self(void)
 {
     uint32_t c;

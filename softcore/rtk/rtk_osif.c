@@ -13,8 +13,7 @@
 #include "weft/rtk_osif.h"
 #include "weft_rv.h"
 
-static rtk_mutex_t turn; /* one call at a time on the OSIF */
-static int take_turn(void);
+static rtk_mutex_t turn;   /* one call at a time on the OSIF */
 static rtk_sem_t answered; /* posted by the bridge's interrupt */
 static int ready;
 
@@ -44,9 +43,19 @@ int rtk_osif_init(void)
     return RTK_OK;
 }
 
-static inline uint32_t status_word(void)
+/* A thread's turn at the OSIF; how many wait for one sets the slices below. */
+static volatile unsigned wanting; /* threads waiting for the turn */
+
+static int take_turn(void)
 {
-    return mmio_read(WEFT_RV_MMIO_OSIF_CTRL);
+    uint32_t c = rtk_crit_enter();
+    wanting++;
+    rtk_crit_exit(c);
+    int r = rtk_mutex_lock(&turn, RTK_WAIT_FOREVER);
+    c = rtk_crit_enter();
+    wanting--;
+    rtk_crit_exit(c);
+    return r;
 }
 
 /* Sends the request the buffer holds and waits for DONE: on the kernel's semaphore in a
@@ -61,7 +70,7 @@ static uint32_t exchange(int wait_in_kernel)
         mmio_write(WEFT_RV_MMIO_OSIF_CTRL, WEFT_RV_OSIF_START);
     }
     uint32_t st;
-    while (!((st = status_word()) & WEFT_RV_OSIF_DONE))
+    while (!((st = mmio_read(WEFT_RV_MMIO_OSIF_CTRL)) & WEFT_RV_OSIF_DONE))
         __asm__ volatile("wfi"); /* the slot may stop its clock until the answer */
     return st;
 }
@@ -88,9 +97,9 @@ int rtk_osif_call(const uint32_t *req, uint32_t *rsp, unsigned rsp_words)
     int r = RTK_STATE;
     if (!(st & WEFT_RV_OSIF_REFUSED)) {
         uint32_t kept = st >> WEFT_RV_OSIF_RSP_WORDS_SHIFT;
-        for (uint32_t i = 0; i < kept && i < rsp_words; i++)
-            rsp[i] = mmio_read(WEFT_RV_MMIO_OSIF_RSP + 4 * i);
         uint32_t hdr = mmio_read(WEFT_RV_MMIO_OSIF_RSP);
+        for (uint32_t i = 0; i < kept && i < rsp_words; i++)
+            rsp[i] = i ? mmio_read(WEFT_RV_MMIO_OSIF_RSP + 4 * i) : hdr;
         r = (int)(hdr >> WEFT_OSIF_RESP_STATUS_SHIFT & WEFT_OSIF_RESP_STATUS_MASK);
         if (r == WEFT_OSIF_OK && (st & WEFT_RV_OSIF_OVERFLOW))
             r = WEFT_OSIF_OVERFLOW; /* results past the bridge's buffer were dropped */
@@ -108,20 +117,6 @@ int rtk_osif_call(const uint32_t *req, uint32_t *rsp, unsigned rsp_words)
  * a time, and gives the turn up between slices: the slice is RTK_OSIF_SLICE_US while
  * another thread waits for the turn, and doubles up to RTK_OSIF_SLICE_MAX_US while none
  * does, so a long wait costs the host few wake-ups. */
-static volatile unsigned wanting; /* threads waiting for the turn */
-
-static int take_turn(void)
-{
-    uint32_t c = rtk_crit_enter();
-    wanting++;
-    rtk_crit_exit(c);
-    int r = rtk_mutex_lock(&turn, RTK_WAIT_FOREVER);
-    c = rtk_crit_enter();
-    wanting--;
-    rtk_crit_exit(c);
-    return r;
-}
-
 /* A call of `words` request words whose word `tmo` is its timeout, waiting at most
  * timeout_us in all (RTK_OSIF_FOREVER: as long as it takes). */
 static int sliced(uint32_t *req, uint32_t tmo, uint32_t *rsp, unsigned rsp_words,
@@ -140,12 +135,10 @@ static int sliced(uint32_t *req, uint32_t tmo, uint32_t *rsp, unsigned rsp_words
         waited += s;
         if (timeout_us != RTK_OSIF_FOREVER && waited >= timeout_us)
             return r;
-        if (!rtk_may_block())
-            continue;
-        if (wanting)
-            slice = RTK_OSIF_SLICE_US;
-        else if (slice < RTK_OSIF_SLICE_MAX_US)
-            slice = slice * 2 < RTK_OSIF_SLICE_MAX_US ? slice * 2 : RTK_OSIF_SLICE_MAX_US;
+        if (rtk_may_block())
+            slice = wanting                             ? RTK_OSIF_SLICE_US
+                    : slice * 2 < RTK_OSIF_SLICE_MAX_US ? slice * 2
+                                                        : RTK_OSIF_SLICE_MAX_US;
     }
 }
 

@@ -89,6 +89,24 @@ class Softcore : public Fabric
         return static_cast<uint32_t *>(cpu);
     }
 
+    // The largest block the DMA region can still give (allocations come in 64 bytes).
+    size_t Largest()
+    {
+        size_t lo = 0, hi = dma_.size / 64;
+        while (lo < hi) {
+            size_t mid = (lo + hi + 1) / 2;
+            void *cpu = nullptr;
+            uint64_t bus = 0;
+            if (weft_mem_alloc(w_, 64 * mid, &cpu, &bus) == 0) {
+                weft_mem_free(w_, cpu);
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return 64 * lo;
+    }
+
     weft_softcore_image_t prog_{};
 
   private:
@@ -416,6 +434,7 @@ TEST_F(Softcore, CreateRefusesWhatItCannotRun)
     a.thread.image = image.c_str();
     a.program = &prog_;
     weft_hwthread_t *t = nullptr;
+    size_t free_before = Largest();
     EXPECT_EQ(weft_softcore_create(nullptr, &t, &a), -EINVAL);
     EXPECT_EQ(weft_softcore_create(w_, nullptr, &a), -EINVAL);
     EXPECT_EQ(weft_softcore_create(w_, &t, nullptr), -EINVAL);
@@ -441,10 +460,12 @@ TEST_F(Softcore, CreateRefusesWhatItCannotRun)
     b = a;
     b.thread.slot = 99;
     EXPECT_EQ(weft_softcore_create(w_, &t, &b), -EINVAL) << "no such slot";
-    // Refusals leave no shared memory behind: a whole region's worth still allocates.
-    void *cpu = nullptr;
-    uint64_t bus = 0;
-    EXPECT_EQ(weft_mem_alloc(w_, dma_.size / 2, &cpu, &bus), 0);
+    // Refused after the image went to shared memory: it is given back.
+    EXPECT_EQ(Largest(), free_before) << "a refusal kept shared memory";
+    ASSERT_NE(StartCalls(0, {}), nullptr);
+    free_before = Largest();
+    EXPECT_EQ(weft_softcore_create(w_, &t, &a), -EBUSY) << "a slot in use";
+    EXPECT_EQ(Largest(), free_before) << "a refusal kept shared memory";
 }
 
 } // namespace

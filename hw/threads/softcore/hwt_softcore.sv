@@ -98,7 +98,7 @@ module hwt_softcore #(
   // ---------------------------------------------------------------------------------
   // The OSIF: start, the program's calls, the end
   // ---------------------------------------------------------------------------------
-  logic        init_valid, init_ok, exit_req, bridge_busy, bridge_err;
+  logic        init_valid, init_ok, exit_req, bridge_err;
   logic [31:0] init_data, bridge_rdata, exit_value;
 
   weft_rv_bridge u_bridge (
@@ -117,7 +117,6 @@ module hwt_softcore #(
     .exit_i      (exit_req),
     .exit_value_i(exit_value),
     .may_pause_i (soc_idle),
-    .busy_o      (bridge_busy),
     .osif_i      (slot_i.osif),
     .osif_o      (slot_o.osif)
   );
@@ -156,14 +155,15 @@ module hwt_softcore #(
   );
 
   // ---------------------------------------------------------------------------------
-  // The console, kept for the host
+  // The console, kept for the host: a FIFO of its own, since weft_fifo resets
+  // asynchronously and a thread's flops reset with the slot's synchronous rst_ni.
   // ---------------------------------------------------------------------------------
   logic [7:0]     con_q [ConBytes];
   logic [ConAw-1:0] con_head_q, con_tail_q;
   logic [ConAw:0] con_count_q;
   logic [31:0]    con_dropped_q;
   logic           con_host_q;   // the host takes the bytes
-  logic           con_push, con_pop, con_full;
+  logic           con_write, con_push, con_pop, con_full;
   assign con_full = con_count_q == (ConAw + 1)'(ConBytes);
 
   // ---- the device page ----
@@ -178,7 +178,8 @@ module hwt_softcore #(
   assign bad_store = mmio_we && !whole &&
                      !(dev_page && dev_off == OffConsole && mmio_wstrb == 4'h1);
   assign tohost  = mmio_req && dev_page && mmio_we && dev_off == OffTohost && !bad_store;
-  assign con_push = mmio_req && dev_page && mmio_we && dev_off == OffConsole && !con_full;
+  assign con_write = mmio_req && dev_page && mmio_we && dev_off == OffConsole && !bad_store;
+  assign con_push  = con_write && !con_full;
   always_comb begin
     dev_err = 1'b0;
     dev_rdata = '0;
@@ -261,10 +262,7 @@ module hwt_softcore #(
       if (con_push) con_tail_q <= con_tail_q + 1'b1;
       if (con_pop) con_head_q <= con_head_q + 1'b1;
       con_count_q <= con_count_q + (ConAw + 1)'(con_push) - (ConAw + 1)'(con_pop);
-      if (mmio_req && dev_page && mmio_we && dev_off == OffConsole && con_full &&
-          con_dropped_q != '1) begin
-        con_dropped_q <= con_dropped_q + 32'd1;
-      end
+      if (con_write && con_full && con_dropped_q != '1) con_dropped_q <= con_dropped_q + 32'd1;
       if (tohost && !exit_q) begin
         exit_q       <= 1'b1;
         exit_value_q <= {1'b0, mmio_wdata[31:1]};
@@ -283,7 +281,7 @@ module hwt_softcore #(
   assign slot_o.regs.irq     = con_host_q && con_count_q != '0;
 
   logic unused;
-  assign unused = ^{mmio_addr[1:0], ctx, trace, bridge_busy, slot_i.regs.strb};
+  assign unused = ^{mmio_addr[1:0], ctx, trace, slot_i.regs.strb};
 
   if ((1 << ConAw) != ConBytes) begin : gen_check
     $error("hwt_softcore: the console's bytes must be a power of two");
