@@ -3,7 +3,7 @@
 BUILD ?= build
 JOBS  ?= 2
 
-.PHONY: all setup configure build demo reconf weftd-demo softcore-demo test bench api-docs clean
+.PHONY: all setup configure build demo reconf weftd-demo softcore-demo test bench timing api-docs clean
 
 all: build
 
@@ -43,6 +43,14 @@ test: build
 # `make test` runs it as the test bench.quick).
 bench: build
 	@bash bench/run.sh $(BUILD) $(if $(QUICK),--quick)
+
+# Timing: every block, thread and the static region placed and routed for a Lattice ECP5
+# by nextpnr, each one's fmax against the platform's clock in $(BUILD)/bench/timing.json
+# (docs/benchmarks.md, "Area and timing"); the next `make bench` report includes it. Its
+# own target: it takes longer than the rest of the bench together.
+timing: build
+	@cmake --build $(BUILD) --target weft-bench-timing
+	@/usr/bin/python3 bench/report.py $(BUILD)/bench
 
 # The API reference: HTML that Doxygen makes from the public headers' comments
 # (docs/Doxyfile); `make test` checks that it builds without a warning (docs.api_reference).

@@ -297,24 +297,63 @@ def section_sim(doc, before, md):
                  if doc.get("host_contended") else ".") + "\n")
 
 
-def section_area(doc, md):
-    md.append("## Area (Yosys synth_xilinx)\n")
+# Issue 33's area targets (LUTs as logic and as RAM, Yosys synth_xilinx), by module.
+AREA_TARGETS = {
+    "weft_static": 10000,
+    "weft_static_board": 10000,
+    "weft_slot_if": 1500,
+    "weft_sync": 2500,
+    "rv_os_8ctx": 3000,
+}
+
+
+def section_area(doc, timing, before, before_timing, md):
+    md.append("## Area (Yosys synth_xilinx) and timing (nextpnr-ecp5)\n")
     if doc is None:
         md.append("_area.json missing: run `cmake --build build --target weft-bench-area`._\n")
         return
+    md.append(f"{doc.get('tool', '')}. LUT: 6-input LUTs as logic plus LUTs as distributed "
+              "RAM. fmax: the block placed and routed alone (an out-of-context harness) for a "
+              "Lattice ECP5 LFE5U-85F, speed grade 8, by `make timing`"
+              + (f" ({timing.get('tool', '')})" if timing else " (not run for this report)")
+              + f"; target {timing.get('target_mhz', 100) if timing else 100:g} MHz. *Before*: "
+              "`bench/before/` (the commit before issue 33's work).\n")
+    tblocks = (timing or {}).get("blocks", {})
+    bmods = (before or {}).get("modules", {})
+    btim = (before_timing or {}).get("blocks", {})
     rows, seeds = [], []
     for name, m in doc["modules"].items():
         if "lut" not in m:
-            rows.append([name, m.get("status", "missing"), "", "", "", "", ""])
+            rows.append([name, m.get("status", m.get("error", "missing")), "", "", "", "", "",
+                         "", "", ""])
             continue
-        rows.append([name, m.get("description", ""), fmt(m["lut"]), fmt(m["lutram"]),
-                     fmt(m["ff"]), f"{m['ramb18']} / {m['ramb36']}", fmt(m["dsp"])])
+        t = tblocks.get(name, {})
+        fmax = "-" if "fmax_mhz" not in t else (
+            f"{t['fmax_mhz']:.1f}" + ("" if t.get("met") else " **(missed)**"))
+        bl = bmods.get(name, {}).get("lut_total")
+        bf = btim.get(name, {}).get("fmax_mhz")
+        target = AREA_TARGETS.get(name)
+        lut = m.get("lut_total", m["lut"] + m["lutram"])
+        rows.append([name, m.get("description", ""), fmt(lut),
+                     fmt(bl) if bl is not None else "-",
+                     (f"{target:,}" + ("" if lut <= target else " **missed**")) if target else "-",
+                     fmt(m["ff"]), f"{m['ramb18']} / {m['ramb36']}", fmt(m["dsp"]), fmax,
+                     f"{bf:.1f}" if bf is not None else "-"])
         if m.get("seed"):
             seeds.append((name, m["seed"]))
-    md.append(table(["module", "what", "LUT", "LUTRAM", "FF", "RAMB18 / RAMB36", "DSP"], rows))
+    md.append(table(["module", "what", "LUT", "LUT before", "LUT target", "FF",
+                     "RAMB18 / RAMB36", "DSP", "fmax MHz", "fmax before"], rows))
     for name, seed in seeds:
         md.append(f"\nSeed beside `{name}`: {seed['figure']:,} {seed['unit']} for "
                   f"{seed['what']} ({seed['device']}). {seed['note']}")
+    for name, t in tblocks.items():
+        cp = t.get("critical_path")
+        if cp and not t.get("met"):
+            md.append(f"\n`{name}` misses {t['target_mhz']:g} MHz by "
+                      f"{t['target_mhz'] - t['fmax_mhz']:.1f} MHz: its critical path runs from "
+                      f"`{cp['from']}` to `{cp['to']}`, {cp['levels']} logic levels, "
+                      f"{cp['logic_ns']:.1f} ns of logic and {cp['routing_ns']:.1f} ns of "
+                      "routing.")
     md.append("")
 
 
@@ -728,7 +767,8 @@ def main():
     section_reconf(load(bench_dir, "reconfiguration"), load(bench_dir, "reconf_workload"),
                    bench_dir, md)
     section_weftd(load(bench_dir, "weftd"), load(bench_dir, "weftd_rta"), bench_dir, md)
-    section_area(load(bench_dir, "area"), md)
+    section_area(load(bench_dir, "area"), load(bench_dir, "timing"), load(BEFORE_DIR, "area"),
+                 load(BEFORE_DIR, "timing"), md)
     (bench_dir / "report.md").write_text("\n".join(md) + "\n")
     print(f"report written to {bench_dir / 'report.md'}")
 

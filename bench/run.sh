@@ -89,5 +89,12 @@ done
 # The build's arguments first: a later --param overrides an earlier one.
 step "$python" "$src/tools/area_report.py" @"$build/bench/area_args.txt" "${area_args[@]}" \
   --out "$out/area" --json "$out/area.json"
+# Place and route (tools/timing_report.py) is `make timing`'s: longer than the rest of the
+# bench together. The quick run places one small thread, to prove the flow runs; the
+# full run's report shows the figures of the last `make timing` (build/bench/timing.json).
+if [[ -n "$quick" ]]; then
+  step "$python" "$src/tools/timing_report.py" @"$build/bench/area_args.txt" --only hwt_bad \
+    --out "$out/timing" --json "$out/timing.json"
+fi
 step "$python" "$src/bench/report.py" "$out"
 echo "bench: report in $out/report.md"

@@ -240,6 +240,7 @@ class Driver
         dut_->req_op_i = r.op;
         dut_->req_tid_i = static_cast<uint8_t>(r.tid);
         dut_->req_prio_i = static_cast<uint8_t>(r.prio);
+        dut_->req_head_i = 0; // an enqueue at the head takes the same steps
         dut_->eval();
         for (;;) {
             const bool ready = dut_->req_ready_o;

@@ -80,7 +80,8 @@ endif()
 install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/weft DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/tools/weftcmd DESTINATION ${WEFT_INSTALL_SHARE}/tools
   PATTERN "__pycache__" EXCLUDE)
-install(FILES ${PROJECT_SOURCE_DIR}/tools/area_report.py ${PROJECT_SOURCE_DIR}/tools/trace_plot.py
+install(FILES ${PROJECT_SOURCE_DIR}/tools/area_report.py ${PROJECT_SOURCE_DIR}/tools/synth_flow.py
+  ${PROJECT_SOURCE_DIR}/tools/trace_plot.py
   ${PROJECT_SOURCE_DIR}/tools/gen_platform.py DESTINATION ${WEFT_INSTALL_SHARE}/tools)
 install(FILES ${PROJECT_SOURCE_DIR}/platform/description.schema.json
   DESTINATION ${WEFT_INSTALL_SHARE}/platform)

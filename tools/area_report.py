@@ -28,8 +28,10 @@ import concurrent.futures
 import json
 import os
 import re
-import subprocess
+import shutil
 import sys
+
+import synth_flow
 
 FF_TYPES = {"FDRE", "FDSE", "FDCE", "FDPE", "FDRE_1", "FDSE_1", "FDCE_1", "FDPE_1", "LDCE", "LDPE"}
 LUT_TYPES = {"LUT1", "LUT2", "LUT3", "LUT4", "LUT5", "LUT6"}
@@ -41,13 +43,12 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 REPORTED = [
     ("weft_slot_if", "one slot's OS interface (OSIF + MEMIF FIFOs, link router, windows, registers)"),
-    ("weft_link_router", "the link router inside it (mailbox calls served without the CPU)"),
-    ("weft_mem_guard", "the memory windows inside it (the IOMMU-like check)"),
+    ("weft_call_router", "the calls served inside it: mailbox calls on links, semaphore, "
+                         "mutex and condition calls to the synchronisation manager"),
+    ("weft_mem_windows", "every slot's memory windows and their one checker (an IOMMU)"),
     ("weft_memif_master", "AXI4 memory master with round-robin arbiter"),
     ("weft_fri", "reconfiguration interface: bitstream reads, checks, pacing, decoupling"),
     ("weft_axil_regs", "AXI4-Lite register window (global registers, decode)"),
-    ("weft_sync_router", "a slot's router of sync calls to the synchronisation manager (inside "
-                         "weft_slot_if)"),
     ("weft_sync", "synchronisation manager: objects, waiters in priority then arrival order, "
                   "priority inheritance, timeouts"),
     ("weft_sync_sw", "the synchronisation manager's software contexts (registers, interrupt)"),
@@ -126,24 +127,22 @@ def summarise(cells):
 
 
 def synthesise(yosys, script, workdir, sources, top, params=None, includes=(), flatten=False):
-    """One Yosys run in `workdir`; returns the modules of its `stat -json`, or raises."""
-    workdir = os.path.abspath(workdir)  # Yosys runs in it and is told the log's path
-    os.makedirs(workdir, exist_ok=True)
-    incs = "".join(f" -I{os.path.abspath(d)}" for d in includes)
-    reads = f"read_verilog -sv -DSYNTHESIS{incs} " + " ".join(os.path.abspath(s) for s in sources)
-    chparam = "".join(f" -chparam {k} {v}" for k, v in (params or {}).items())
-    cmd = (f"{reads}; hierarchy -check -top {top}{chparam}; "
-           f"{'proc; flatten; ' if flatten else ''}script {os.path.abspath(script)}")
-    log = os.path.join(workdir, "yosys.log")
-    with open(log, "w") as f:
-        rc = subprocess.run([yosys, "-q", "-l", log, "-p", cmd], cwd=workdir,
-                            stdout=f, stderr=subprocess.STDOUT).returncode
-    if rc != 0:
-        with open(log) as f:
-            tail = "".join(f.readlines()[-30:])
-        raise RuntimeError(f"yosys failed on {top} (exit {rc}), see {log}\n{tail}")
-    # Yosys 0.23 writes the hierarchy listing of `stat -json` as plain text into the
-    # JSON; keep only JSON lines.
+    """One Yosys run in `workdir` (the sources copied there first: tools/synth_flow.py);
+    returns the modules of its `stat -json`, or raises."""
+    workdir = os.path.abspath(workdir)
+    names = synth_flow.stage(workdir, sources, includes)
+    shutil.copyfile(script, os.path.join(workdir, "area.ys"))
+    with open(os.path.join(workdir, "run.ys"), "w") as f:
+        f.write(f"{synth_flow.reads(names)}\n"
+                f"hierarchy -check -top {top}{synth_flow.chparams(params)}\n"
+                f"{'proc; flatten' if flatten else ''}\nscript area.ys\n")
+    cmd = synth_flow.yosys_command(yosys)
+    if not cmd:
+        raise RuntimeError("no Yosys: scripts/setup.sh installs it")
+    synth_flow.run(cmd + ["-q", "run.ys"], workdir, os.path.join(workdir, "yosys.log"),
+                   what=f"yosys failed on {top}")
+    # Yosys 0.23 wrote the hierarchy listing of `stat -json` as plain text into the JSON;
+    # keep only JSON lines (harmless with the current version).
     with open(os.path.join(workdir, "area_stat.json")) as f:
         text = "".join(l for l in f if l.strip()[:1] in ('"', "{", "}", "[", "]", ""))
     # Module names carry a leading backslash; instantiated cell types do not.
@@ -194,10 +193,7 @@ def write_static_md(report, params, out):
 
 def bench_record(static, threads, params, yosys):
     """The benchmark record: one entry per module, figures and the seed's where known."""
-    try:
-        version = subprocess.run([yosys, "-V"], capture_output=True, text=True).stdout.strip()
-    except OSError:
-        version = "yosys"
+    version = synth_flow.version(synth_flow.yosys_command(yosys) or ["yosys"])
     modules = {}
     for name, e in list(static["modules"].items()) + list(threads.items()):
         if e.get("missing") or e.get("error") or e.get("skipped"):
@@ -276,7 +272,8 @@ def main():
     # @FILE reads arguments from FILE, one a line: the build writes the ones every run
     # shares (bench/run.sh, the weft-bench-area target).
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0], fromfile_prefix_chars="@")
-    ap.add_argument("--yosys", default="yosys")
+    ap.add_argument("--yosys", default=None,
+                    help="the Yosys to run (default: yowasp's, tools/synth_flow.py)")
     ap.add_argument("--script", required=True, help="hw/synth/weft_area.ys")
     ap.add_argument("--out", required=True, help="output directory")
     ap.add_argument("--top", default="weft_static")

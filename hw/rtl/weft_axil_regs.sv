@@ -19,9 +19,9 @@
 // forwarded as strobes (slot_we_o/slot_re_o) with a shared word-aligned byte offset,
 // write data and strobes; the slot returns its read data combinationally in the cycle
 // the access completes. An access completes in its first cycle unless its slot holds
-// slot_ready_i low (an access of the ACC window, which the thread answers): then the
-// same strobe repeats every cycle until slot_ready_i is high, and no other access is
-// performed meanwhile. Reading CYCLE_LO latches the high word of the free-running cycle counter
+// slot_ready_i low (an access of the ACC window, which the thread answers), or a global
+// block ext_ready_i: then the same strobe repeats every cycle until it is high, and no
+// other access is performed meanwhile. Reading CYCLE_LO latches the high word of the free-running cycle counter
 // into CYCLE_HI.
 module weft_axil_regs #(
   /// Number of slots behind the window.
@@ -75,6 +75,9 @@ module weft_axil_regs #(
   /// interface's, the synchronisation manager's) at global_addr_o, ORed (each 0 at an
   /// offset that is none of its registers).
   input  logic [31:0]              ext_rdata_i,
+  /// A global access may complete now (low: a block holds it, weft_sync_sw's CALL
+  /// register while the manager carries the call out).
+  input  logic                     ext_ready_i,
   /// Hold edges a simulator skipped before this one (0 on a board): the CYCLE counter
   /// counts them too (docs/architecture.md, "Holding").
   input  logic [31:0]              skip_i,
@@ -135,7 +138,8 @@ module weft_axil_regs #(
     assign slot_we_o[s] = want_write && acc_slot && (32'(acc_idx) == s);
     assign slot_re_o[s] = want_read && acc_slot && (32'(acc_idx) == s);
   end
-  assign acc_waits = acc_slot && ((slot_ready_i & (slot_we_o | slot_re_o)) == '0);
+  assign acc_waits = (acc_slot && ((slot_ready_i & (slot_we_o | slot_re_o)) == '0)) ||
+                     (acc_global && !ext_ready_i);
 
   // Read data of the access.
   logic [31:0] global_rdata, slot_rdata, read_data;

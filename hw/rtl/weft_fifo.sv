@@ -11,15 +11,23 @@
 //
 // Every output (rdata_o, full_o, empty_o, count_o) is a function of registers only: no
 // combinational path runs from push_i/pop_i/wdata_i to an output. flush_i empties the
-// FIFO on the next edge and takes precedence over push and pop. The storage has no reset
-// (it maps to distributed RAM); only the pointers and the fill count are reset. still_o
-// (the next edge changes no register) is a hint for a simulator (docs/architecture.md,
+// FIFO on the next edge and takes precedence over push and pop. The storage has no reset;
+// only the pointers and the fill count are reset. A small FIFO's storage is distributed
+// RAM read as it is (the head is mem[rptr]); one of BramBits or more is block RAM, whose
+// read is registered: it reads the word that is the head after the edge (at the next
+// read pointer) at every edge, and a word written where that read looks in the same
+// cycle (into an empty FIFO, or the place a pop makes the head) is kept in a bypass
+// register for the cycle its read missed it. Both stream a word per cycle. still_o (the
+// next edge changes no register) is a hint for a simulator (docs/architecture.md,
 // "Holding"); it depends on push_i and pop_i.
 module weft_fifo #(
   /// Bits per word.
   parameter int unsigned Width = 32,
   /// Capacity in words (at least 2).
   parameter int unsigned Depth = 16,
+  /// Width * Depth from which the storage is block RAM (a board's 18 Kbit blocks; the
+  /// smaller FIFOs are distributed RAM).
+  parameter int unsigned BramBits = 2048,
   /// Width of the fill count (derived; do not override).
   parameter int unsigned CountWidth = $clog2(Depth + 1)
 ) (
@@ -94,17 +102,36 @@ module weft_fifo #(
     end
   end
 
-  // Storage: written without reset so that synthesis maps it to distributed RAM.
+  // Storage: written without reset so that synthesis maps it to RAM.
   always_ff @(posedge clk_i) begin
     if (do_push) begin
       mem_q[wptr_q] <= wdata_i;
     end
   end
 
-  assign still_o = !do_push && !do_pop &&
-                   (!flush_i || (empty_q && wptr_q == '0 && rptr_q == '0));
-
-  assign rdata_o = mem_q[rptr_q];
+  if (Width * Depth >= BramBits) begin : gen_bram
+    // The head after the edge, read at the next read pointer; the bypass holds a word
+    // written there in the same cycle (the read does not see it).
+    logic [PtrWidth-1:0] rptr_d;
+    logic [Width-1:0]    ram_q, byp_q;
+    logic                byp_v_q;
+    assign rptr_d = do_pop ? ((rptr_q == LastPtr) ? '0 : rptr_q + 1'b1) : rptr_q;
+    always_ff @(posedge clk_i) begin
+      ram_q <= mem_q[flush_i ? '0 : rptr_d];
+      if (do_push) byp_q <= wdata_i;
+    end
+    always_ff @(posedge clk_i or negedge rst_ni) begin
+      if (!rst_ni) byp_v_q <= 1'b0;
+      else byp_v_q <= do_push && wptr_q == rptr_d;
+    end
+    assign rdata_o = byp_v_q ? byp_q : ram_q;
+    assign still_o = !do_push && !do_pop && !byp_v_q &&
+                     (!flush_i || (empty_q && wptr_q == '0 && rptr_q == '0));
+  end else begin : gen_lutram
+    assign rdata_o = mem_q[rptr_q];
+    assign still_o = !do_push && !do_pop &&
+                     (!flush_i || (empty_q && wptr_q == '0 && rptr_q == '0));
+  end
   assign full_o  = full_q;
   assign empty_o = empty_q;
   assign count_o = count_q;
@@ -114,6 +141,7 @@ module weft_fifo #(
   if (Depth < 2) begin : gen_depth_check
     $error("weft_fifo: Depth must be at least 2");
   end
+
 
   NoPushWhenFull_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
       !(push_i && full_o && !flush_i));

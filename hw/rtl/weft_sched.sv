@@ -12,7 +12,9 @@
 // operation takes the same number of cycles however many threads are queued.
 //
 // One operation at a time, with a valid/ready request and a one-cycle response:
-//   OpEnqueue tid prio  append tid to priority prio's FIFO (it must not be queued)
+//   OpEnqueue tid prio  append tid to priority prio's FIFO (it must not be queued); with
+//                       req_head_i, put it at the head instead (a preempted thread, which
+//                       POSIX SCHED_FIFO keeps first among its priority)
 //   OpDequeue           take the most urgent thread: the head of the most urgent queue
 //   OpRemove  tid       take tid out of its queue wherever it stands (it must be queued)
 //   OpQuery   tid       whether tid is queued, and at which priority
@@ -69,6 +71,8 @@ module weft_sched #(
   input  logic [7:0]           req_tid_i,
   /// Priority of an enqueue (7 bits whatever NumPrios, for the same reason).
   input  logic [6:0]           req_prio_i,
+  /// An enqueue goes to the head of its priority's queue, not the tail.
+  input  logic                 req_head_i,
 
   /// High in the response cycle (one cycle, after the OpLatency-th edge from the one that
   /// took the request): the request's answer is on rsp_*.
@@ -123,10 +127,11 @@ module weft_sched #(
   // ---- the operation in progress --------------------------------------------------------
   // Every operation takes the same steps, OpLatency = 4 edges from the one that takes it
   // (into StepRead) to the one that produces the response (out of StepTop): StepRead (the
-  // thread's priority and neighbours, the tail of the request's priority are read),
-  // StepLink (the lists, the queued and not-empty bits are updated), StepEnd (an enqueued
-  // thread's next is made invalid: its own write, since StepLink wrote next of the old
-  // tail; the most urgent queue's head is read at its edge), StepTop (at its edge the
+  // thread's priority and neighbours, the tail and the head of the request's priority are
+  // read), StepLink (the lists, the queued and not-empty bits are updated), StepEnd (an
+  // enqueued thread's next, or prev at the head, is made invalid: its own write, since
+  // StepLink wrote that word of the old tail, or head; the most urgent queue's head is
+  // read at its edge), StepTop (at its edge the
   // response, the decision and the count are updated, together). A step's number is the
   // count of edges since the request was taken.
   localparam int unsigned OpLatency = 4;
@@ -139,6 +144,7 @@ module weft_sched #(
   logic [TidWidth-1:0] tid_q;  // 0 if the request's is out of range
   logic [PrioWidth-1:0] prio_q;  // 0 if the request's is out of range
   logic bad_q;  // the request named an id or priority out of range
+  logic head_q;  // an enqueue at the head
   logic linked_q;  // StepLink enqueued the thread (StepEnd ends its list there)
   logic unlinked_q;  // StepLink dequeued or removed it
 
@@ -174,7 +180,8 @@ module weft_sched #(
   assign t = (op_q == OpDequeue) ? top_tid_q : tid_q;
 
   // Synchronous reads in every cycle of an operation (none while idle); what StepRead
-  // reads is used in StepLink.
+  // reads is used in StepLink: head_rd is then the head of the request's priority (an
+  // enqueue at the head goes before it), and from StepLink on the most urgent queue's.
   logic [LinkWidth-1:0] next_rd, prev_rd;
   logic [PrioWidth-1:0] prio_rd;
   logic [TidWidth-1:0] tail_rd, head_rd;
@@ -184,7 +191,7 @@ module weft_sched #(
       prev_rd <= prev_mem[t];
       prio_rd <= prio_mem[t];
       tail_rd <= tail_mem[prio_q];
-      head_rd <= head_mem[first_prio];
+      head_rd <= head_mem[(step_q == StepRead) ? prio_q : first_prio];
     end
   end
 
@@ -207,7 +214,7 @@ module weft_sched #(
 
   // ---- the RAM writes ----------------------------------------------------------------------
   always_ff @(posedge clk_i) begin
-    if (link) begin  // t after the tail of p, or alone
+    if (link && !head_q) begin  // t after the tail of p, or alone
       prio_mem[t] <= p;
       prev_mem[t] <= {nonempty_q[p], tail_rd};
       tail_mem[p] <= t;
@@ -217,8 +224,19 @@ module weft_sched #(
         head_mem[p] <= t;
       end
     end
+    if (link && head_q) begin  // t before the head of p, or alone
+      prio_mem[t] <= p;
+      next_mem[t] <= {nonempty_q[p], head_rd};
+      head_mem[p] <= t;
+      if (nonempty_q[p]) begin
+        prev_mem[head_rd] <= {1'b1, t};
+      end else begin
+        tail_mem[p] <= t;
+      end
+    end
     if (step_q == StepEnd && linked_q) begin
-      next_mem[t] <= '0;  // t is the tail
+      if (head_q) prev_mem[t] <= '0;  // t is the head
+      else next_mem[t] <= '0;  // t is the tail
     end
     if (unlink) begin  // its neighbours meet; an end moves
       if (prev_rd[TidWidth]) begin
@@ -248,6 +266,7 @@ module weft_sched #(
       tid_q <= '0;
       prio_q <= '0;
       bad_q <= 1'b0;
+      head_q <= 1'b0;
       linked_q <= 1'b0;
       unlinked_q <= 1'b0;
       queued_q <= '0;
@@ -268,6 +287,7 @@ module weft_sched #(
           tid_q <= tid_ok ? TidWidth'(req_tid_i) : '0;
           prio_q <= prio_ok ? PrioWidth'(req_prio_i) : '0;
           bad_q <= (req_op_i != OpDequeue && !tid_ok) || (req_op_i == OpEnqueue && !prio_ok);
+          head_q <= req_head_i;
           step_q <= StepRead;
         end
         StepRead: step_q <= StepLink;

@@ -4,8 +4,9 @@
 // weft_slot_if: the static-region side of one reconfigurable slot.
 //
 // It holds the slot's registers (CONTROL, FAULT, FAULT_ADDR, FAULT_INFO, BUSY counter,
-// LINK_BIND, LINK_CALLS; the WIN_* memory windows in weft_mem_guard; the ACC window, the
-// thread's own registers, in weft_slot_acc), the OSIF FIFOs
+// LINK_CALLS; LINK_BIND, SYNC_PRIO and SYNC_BIND in weft_call_router; the ACC window, the
+// thread's own registers, in weft_slot_acc; the WIN_* memory windows are the static
+// region's weft_mem_windows, shared by the slots), the OSIF FIFOs
 // (HW2SW: thread requests read by software,
 // SW2HW: software responses to the thread), the MEMIF command, write-data and read-data
 // FIFOs, the MEMIF command checker and the interrupt line. Register layout and meaning
@@ -21,10 +22,10 @@
 //   the MEMIF state, the busy and link-call counters and CONTROL.SIGNAL are cleared.
 //   The memory windows and link bindings are kept: software writes them for a thread
 //   before it releases the reset, so the thread's first call already finds them.
-// * Mailbox calls on handles bound to hardware links are served by weft_link_router
-//   without software, semaphore, mutex and condition calls on handles bound to the
-//   synchronisation manager's objects (SYNC_BIND) by weft_sync_router through the
-//   manager (the sync_* ports); every other request goes to HW2SW.
+// * Mailbox calls on handles bound to hardware links, and semaphore, mutex and condition
+//   calls on handles bound to the synchronisation manager's objects (SYNC_BIND, through
+//   the manager: the sync_* ports) are served by weft_call_router without software;
+//   every other request goes to HW2SW.
 // * With OSIF_REQ_BUF set, weft_osif_stage writes each request from HW2SW into memory
 //   and raises the interrupt once it is there; OSIF_RSP_DMA moves a response from memory
 //   into SW2HW. Its bursts share the slot's port to weft_memif_master with the MEMIF
@@ -33,7 +34,9 @@
 // MEMIF: a command is two words (word0: op/rsvd/length, word1: bus address). It is
 // checked whole before any burst of it is requested: op READ or WRITE, reserved bits 0,
 // length a non-zero multiple of 4, address 4-byte aligned and [addr, addr+length) inside
-// one memory window that grants the direction (weft_mem_guard). A failing command
+// one memory window that grants the direction (weft_mem_windows, which answers two
+// cycles after it takes the command; it is asked while the command before still runs).
+// A failing command
 // sets FAULT.MEM, records FAULT_ADDR (word1) and FAULT_INFO (word0) and stops the MEMIF:
 // no command or write word is accepted and no burst is requested until the slot is
 // reset. A bus error answer (SLVERR/DECERR) to one of the slot's bursts does the same
@@ -62,10 +65,13 @@ module weft_slot_if #(
   parameter int unsigned WrDepth = 64,
   /// Depth of the MEMIF read-data FIFO in words.
   parameter int unsigned RdDepth = 64,
-  /// Memory windows (0..4; 0: no memory access).
+  /// Memory windows (0..4; 0: no memory access), kept and checked by weft_mem_windows.
   parameter int unsigned NumWindows = 2,
   /// Link bindings (0..8).
   parameter int unsigned NumBinds = 4,
+  /// Ranges of handles bound to the synchronisation manager's objects (0..4; 0: no
+  /// manager).
+  parameter int unsigned NumRanges = 4,
   /// Width of a link index.
   parameter int unsigned LinkW = 5,
   /// Links this slot is the source of.
@@ -149,6 +155,18 @@ module weft_slot_if #(
   /// counts them too. Only non-zero in an edge where still_o is high.
   input  logic [31:0] skip_i,
 
+  // ---- the window check of MEMIF commands (weft_mem_windows, shared by the slots) ----
+  /// A command waits for its check; its fields are held until chk_done_i.
+  output logic        chk_valid_o,
+  /// It writes memory (else it reads).
+  output logic        chk_write_o,
+  /// Its first byte and its bytes.
+  output logic [31:0] chk_addr_o,
+  output logic [weft_osif_pkg::MemifLengthMsb-weft_osif_pkg::MemifLengthLsb:0] chk_len_o,
+  /// One cycle: the check is answered, granted or not.
+  input  logic        chk_done_i,
+  input  logic        chk_grant_i,
+
   // ---- the synchronisation manager (weft_static connects client s to slot s) ----
   `include "weft_sync_client_ports.svh"
 
@@ -201,9 +219,10 @@ module weft_slot_if #(
   logic [63:0] busy_q;
   logic [31:0] busy_hi_q;
   logic        stopped_q;      // MEMIF stopped by a fault until reset
-  // Command word 0 waiting for its address word.
-  logic        w0_valid_q;
-  logic [31:0] w0_q;
+  // Command word 0 waiting for its address word; the address in the window check (cv_q)
+  // and its answer (cres_q: granted cgrant_q).
+  logic        w0_valid_q, cv_q, cres_q, cgrant_q;
+  logic [31:0] w0_q, ca_q;
   // Active (checked) command: next burst address and words still to request.
   logic        act_valid_q, act_write_q;
   logic [31:0] act_addr_q;
@@ -248,88 +267,23 @@ module weft_slot_if #(
   assign hw2sw_pop = st_staging ? st_pop : rd_hw2sw;
 
   // ---------------------------------------------------------------------------------
-  // Link bindings and the router between the thread and the OSIF FIFOs
+  // The calls served in the static region (hardware links, the synchronisation
+  // manager), between the thread and the OSIF FIFOs, with their LINK_BIND, SYNC_PRIO
+  // and SYNC_BIND registers
   // ---------------------------------------------------------------------------------
-  localparam int unsigned BindRegs = (NumBinds > 0) ? NumBinds : 1;
-  // Signed copy for loop bounds: a loop to 0 bindings would compare unsigned < 0.
-  localparam int NumBindsSigned = NumBinds;
-  localparam int unsigned BindStride = weft_osif_pkg::SlotRegLinkBindStride;
-  localparam logic [7:0] BindFirst = weft_osif_pkg::SlotRegLinkBind;
-  localparam logic [31:0] BindMask = weft_osif_pkg::LinkBindEn |
-      (weft_osif_pkg::LinkBindLinkMask << weft_osif_pkg::LinkBindLinkShift) |
-      weft_osif_pkg::LinkBindHandleMask;
-
-  logic [BindRegs*32-1:0] bind_q;
-  logic [7:0]  bind_rel;
-  logic        bind_hit;
-  logic [31:0] bind_idx;
-  assign bind_rel = reg_addr_i - BindFirst;
-  if (NumBinds > 0) begin : gen_bind_hit
-    assign bind_hit = (reg_addr_i >= BindFirst) && (32'(bind_rel) < NumBinds * BindStride) &&
-                      (32'(bind_rel) % BindStride == 0);
-  end else begin : gen_no_binds
-    assign bind_hit = 1'b0;
-  end
-  assign bind_idx = 32'(bind_rel) / BindStride;
-
-  always_ff @(posedge clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      bind_q <= '0;
-    end else if (reg_we_i && bind_hit) begin
-      for (int b = 0; b < NumBindsSigned; b++) begin
-        if (bind_idx == b) begin
-          bind_q[b*32 +: 32] <= ((bind_q[b*32 +: 32] & ~wmask) | (reg_wdata_i & wmask)) &
-                                BindMask;
-        end
-      end
-    end
-  end
-
-  logic rt_out_ready, rt_in_valid, rt_call_done, rt_quiet, rt_still;
-  // Between the link router and the FIFOs: the sync router (sy_*).
-  logic sy_ready, sy_push, sy_rsp_valid, sy_rsp_pop, sy_hit, sy_quiet, sy_still;
-  logic [31:0] sy_rsp_data, sy_rdata;
+  logic rt_call_done, rt_quiet, rt_still, rt_hit;
+  logic [31:0] rt_in_data, rt_rdata;
+  logic rt_out_ready, rt_in_valid;
   logic hw2sw_still, sw2hw_still, cmd_still, wr_still, rd_still;
-  logic [31:0] rt_in_data;
 
-  weft_link_router #(
-    .NumBinds(NumBinds),
-    .LinkW   (LinkW),
-    .TxMask  (TxMask),
-    .RxMask  (RxMask),
-    .ClockMhz(ClockMhz)
+  weft_call_router #(
+    .NumBinds (NumBinds),
+    .NumRanges(NumRanges),
+    .LinkW    (LinkW),
+    .TxMask   (TxMask),
+    .RxMask   (RxMask),
+    .ClockMhz (ClockMhz)
   ) u_router (
-    .clk_i,
-    .rst_ni,
-    .flush_i     (reset_q),
-    .signal_i    (signal_q),
-    .bind_i      (bind_q),
-    .out_data_i  (req.osif.out_data),
-    .out_valid_i (req.osif.out_valid && connected),
-    .out_ready_o (rt_out_ready),
-    .in_data_o   (rt_in_data),
-    .in_valid_o  (rt_in_valid),
-    .in_ready_i  (req.osif.in_ready && connected),
-    .sw_ready_i  (sy_ready),
-    .sw_push_o   (sy_push),
-    .sw_valid_i  (sy_rsp_valid),
-    .sw_data_i   (sy_rsp_data),
-    .sw_pop_o    (sy_rsp_pop),
-    .link_o,
-    .link_push_o,
-    .link_wdata_o,
-    .link_pop_o,
-    .link_full_i,
-    .link_empty_i,
-    .link_rdata_i,
-    .call_done_o (rt_call_done),
-    .quiet_o     (rt_quiet),
-    .still_o     (rt_still)
-  );
-
-  weft_sync_router #(
-    .NumRanges(weft_osif_pkg::SlotRegSyncBindCount)
-  ) u_sync_router (
     .clk_i,
     .rst_ni,
     .flush_i       (reset_q),
@@ -339,19 +293,26 @@ module weft_slot_if #(
     .reg_off_i     (reg_addr_i),
     .reg_wdata_i   (reg_wdata_i),
     .reg_wmask_i   (wmask),
-    .reg_rdata_o   (sy_rdata),
-    .reg_hit_o     (sy_hit),
-    .up_ready_o    (sy_ready),
-    .up_push_i     (sy_push),
-    .up_data_i     (req.osif.out_data),
-    .up_rsp_valid_o(sy_rsp_valid),
-    .up_rsp_data_o (sy_rsp_data),
-    .up_rsp_pop_i  (sy_rsp_pop),
+    .reg_rdata_o   (rt_rdata),
+    .reg_hit_o     (rt_hit),
+    .out_data_i    (req.osif.out_data),
+    .out_valid_i   (req.osif.out_valid && connected),
+    .out_ready_o   (rt_out_ready),
+    .in_data_o     (rt_in_data),
+    .in_valid_o    (rt_in_valid),
+    .in_ready_i    (req.osif.in_ready && connected),
     .dn_ready_i    (!hw2sw_full && !wr_pending),
     .dn_push_o     (hw2sw_push),
     .dn_rsp_valid_i(!sw2hw_empty),
     .dn_rsp_data_i (sw2hw_rdata),
     .dn_rsp_pop_o  (sw2hw_pop),
+    .link_o,
+    .link_push_o,
+    .link_wdata_o,
+    .link_pop_o,
+    .link_full_i,
+    .link_empty_i,
+    .link_rdata_i,
     .sync_req_valid_o,
     .sync_op_o,
     .sync_obj_o,
@@ -364,8 +325,9 @@ module weft_slot_if #(
     .sync_prio_o,
     .sync_cancel_o,
     .sync_flush_o,
-    .quiet_o       (sy_quiet),
-    .still_o       (sy_still)
+    .call_done_o   (rt_call_done),
+    .quiet_o       (rt_quiet),
+    .still_o       (rt_still)
   );
 
   weft_fifo #(
@@ -463,7 +425,7 @@ module weft_slot_if #(
   // Write fence: while this slot has MEMIF writes that have not reached memory, its next
   // OSIF request is not accepted (out_ready). A thread that writes a block and then posts
   // a semaphore can therefore never have software see the post before the data.
-  assign wr_pending = (act_valid_q && act_write_q) || w0_valid_q || !cmd_empty ||
+  assign wr_pending = (act_valid_q && act_write_q) || w0_valid_q || cv_q || !cmd_empty ||
                       !wr_empty || (wr_busy_i && !owner_st_q);
 
   assign rd_pop = connected && !rd_empty && req.mem.rd_ready;
@@ -529,16 +491,15 @@ module weft_slot_if #(
   end
 
   // ---------------------------------------------------------------------------------
-  // MEMIF command check: word0 waits in w0_q, word1 (the address) at the head of the
-  // command FIFO. The check runs only in the cycle that pops the address word.
+  // MEMIF command check: word0 waits in w0_q, word1 (the address) in ca_q while the
+  // static region's window checker (weft_mem_windows, shared by the slots) checks the
+  // command; its answer waits in cres_q until the active command has requested its last
+  // burst, then the command becomes the active one, or faults the slot.
   // ---------------------------------------------------------------------------------
   logic [OpW-1:0]   chk_op;
   logic [RsvdW-1:0] chk_rsvd;
   logic [LenW-1:0]  chk_len;
-  logic             chk_now, chk_ok, chk_granted;
-  logic [31:0]      guard_rdata;
-  logic             guard_hit;
-  logic             act_free, last_burst;
+  logic             chk_ok, act_free, last_burst, go;
 
   assign chk_op   = w0_q[weft_osif_pkg::MemifOpMsb:weft_osif_pkg::MemifOpLsb];
   assign chk_rsvd = w0_q[weft_osif_pkg::MemifRsvdMsb:weft_osif_pkg::MemifRsvdLsb];
@@ -546,35 +507,22 @@ module weft_slot_if #(
 
   // The active command has requested its last burst (or there is none).
   assign act_free = !act_valid_q || (mem_gnt && last_burst);
-  // Pop word0 into w0_q, or word1 together with the check.
-  assign cmd_pop  = !stopped_q && !cmd_empty && (!w0_valid_q || act_free);
-  assign chk_now  = cmd_pop && w0_valid_q;
+  // Pop word0 into w0_q, then word1 into ca_q, which starts the check.
+  assign cmd_pop  = !stopped_q && !cmd_empty && (!w0_valid_q || !cv_q);
+  // The checked command goes on (or faults) when the active one is done with.
+  assign go       = cres_q && act_free && !stopped_q;
 
-  weft_mem_guard #(
-    .NumWindows(NumWindows)
-  ) u_mem_guard (
-    .clk_i,
-    .rst_ni,
-    .reg_we_i   (reg_we_i),
-    .reg_re_i   (reg_re_i),
-    .reg_off_i  (reg_addr_i),
-    .reg_wdata_i(reg_wdata_i),
-    .reg_wmask_i(wmask),
-    .reg_rdata_o(guard_rdata),
-    .reg_hit_o  (guard_hit),
-    .check_i    (chk_now),
-    .write_i    (chk_op == weft_osif_pkg::MemifOpWrite),
-    .addr_i     (cmd_rdata),
-    .len_i      (32'(chk_len)),
-    .grant_o    (chk_granted)
-  );
+  assign chk_valid_o = cv_q && !cres_q && !reset_q;
+  assign chk_write_o = chk_op == weft_osif_pkg::MemifOpWrite;
+  assign chk_addr_o  = ca_q;
+  assign chk_len_o   = chk_len;
 
   assign chk_ok = ((chk_op == weft_osif_pkg::MemifOpRead) ||
                    (chk_op == weft_osif_pkg::MemifOpWrite)) &&
                   (chk_rsvd == '0) &&
                   (chk_len != '0) && (chk_len[1:0] == 2'b00) &&
-                  (cmd_rdata[1:0] == 2'b00) &&
-                  chk_granted;
+                  (ca_q[1:0] == 2'b00) &&
+                  cgrant_q;
 
   // ---------------------------------------------------------------------------------
   // Burst request of the active command (computed only while there is one)
@@ -744,6 +692,10 @@ module weft_slot_if #(
       stopped_q    <= 1'b0;
       w0_valid_q   <= 1'b0;
       w0_q         <= '0;
+      cv_q         <= 1'b0;
+      cres_q       <= 1'b0;
+      cgrant_q     <= 1'b0;
+      ca_q         <= '0;
       act_valid_q  <= 1'b0;
       act_write_q  <= 1'b0;
       act_addr_q   <= '0;
@@ -757,6 +709,8 @@ module weft_slot_if #(
       fault_info_q <= '0;
       stopped_q    <= 1'b0;
       w0_valid_q   <= 1'b0;
+      cv_q         <= 1'b0;
+      cres_q       <= 1'b0;
       act_valid_q  <= 1'b0;
     end else begin
       // The active command advances on every granted burst.
@@ -772,18 +726,28 @@ module weft_slot_if #(
           w0_q       <= cmd_rdata;
           w0_valid_q <= 1'b1;
         end else begin
-          w0_valid_q <= 1'b0;
-          if (chk_ok) begin
-            act_valid_q <= 1'b1;
-            act_write_q <= (chk_op == weft_osif_pkg::MemifOpWrite);
-            act_addr_q  <= cmd_rdata;
-            act_left_q  <= chk_len[LenW-1:2];
-          end else begin
-            fault_mem_q  <= 1'b1;
-            fault_addr_q <= cmd_rdata;
-            fault_info_q <= w0_q;
-            stopped_q    <= 1'b1;
-          end
+          ca_q <= cmd_rdata;
+          cv_q <= 1'b1;
+        end
+      end
+      if (chk_done_i) begin
+        cres_q   <= 1'b1;
+        cgrant_q <= chk_grant_i;
+      end
+      if (go) begin
+        w0_valid_q <= 1'b0;
+        cv_q       <= 1'b0;
+        cres_q     <= 1'b0;
+        if (chk_ok) begin
+          act_valid_q <= 1'b1;
+          act_write_q <= (chk_op == weft_osif_pkg::MemifOpWrite);
+          act_addr_q  <= ca_q;
+          act_left_q  <= chk_len[LenW-1:2];
+        end else begin
+          fault_mem_q  <= 1'b1;
+          fault_addr_q <= ca_q;
+          fault_info_q <= w0_q;
+          stopped_q    <= 1'b1;
         end
       end
       // A bus error on one of the slot's MEMIF bursts.
@@ -872,22 +836,14 @@ module weft_slot_if #(
         weft_osif_pkg::SlotRegFifoDepth: reg_rdata_o = {16'(OsifDepth), 16'(OsifDepth)};
         default: begin
           // Arrays, then holes: OSIF_SW2HW is write-only, unmapped offsets read 0.
-          if (guard_hit) begin
-            reg_rdata_o = guard_rdata;
-          end
-          if (sy_hit) begin
-            reg_rdata_o = sy_rdata;
+          if (rt_hit) begin
+            reg_rdata_o = rt_rdata;
           end
           if (st_hit) begin
             reg_rdata_o = st_rdata;
           end
           if (acc_hit) begin
             reg_rdata_o = acc_rdata;
-          end
-          for (int b = 0; b < NumBindsSigned; b++) begin
-            if (bind_hit && bind_idx == b) begin
-              reg_rdata_o = bind_q[b*32 +: 32];
-            end
           end
         end
       endcase
@@ -912,12 +868,12 @@ module weft_slot_if #(
   // is clocked while the fabric runs, since it may count its own cycles meanwhile; only a
   // fabric where every slot is quiet stops.
   logic memif_idle, offer_taken, nothing_here, blocked, waits_room, stopped_or_reset;
-  assign memif_idle = stopped_q || (!act_valid_q && !w0_valid_q && cmd_empty);
+  assign memif_idle = stopped_q || (!act_valid_q && !w0_valid_q && !cv_q && cmd_empty);
   assign offer_taken = (req.osif.out_valid && slot_rsp_o.osif.out_ready) ||
                        (req.mem.cmd_valid && slot_rsp_o.mem.cmd_ready) ||
                        (req.mem.wr_valid && slot_rsp_o.mem.wr_ready);
   assign nothing_here = !reset_q && !offer_taken && sw2hw_empty && memif_idle && rt_quiet &&
-                        sy_quiet && st_quiet && !acc_busy;
+                        st_quiet && !acc_busy;
   assign blocked = nothing_here && req.osif.in_ready;
   assign waits_room = nothing_here && req.osif.out_valid && !slot_rsp_o.osif.out_ready;
   assign stopped_or_reset = !run_q || (reset_q && rst_seen_q);
@@ -928,12 +884,14 @@ module weft_slot_if #(
   // Still: no FIFO or router moves, no command is taken, no register is accessed, no
   // burst event, and a slot held in reset has nothing left to clear.
   assign still_o = hw2sw_still && sw2hw_still && cmd_still && wr_still && rd_still &&
-                   rt_still && sy_still && st_still && !cmd_pop && !req_gnt_i && !bus_err_i && !reg_we_i &&
+                   rt_still && st_still && !cmd_pop && !chk_done_i && !go && !req_gnt_i &&
+                   !bus_err_i && !reg_we_i &&
                    (acc_irq == acc_irq_d) && !acc_busy && !acc_timeout &&
                    !reg_re_i && !(decouple_i && (!reset_q || run_q || signal_q)) &&
                    (rst_seen_q == (reset_q && (rst_seen_q || run_q))) &&
                    (!reset_q || (!fault_any && fault_addr_q == '0 && fault_info_q == '0 &&
-                                 !stopped_q && !w0_valid_q && !act_valid_q && busy_q == '0 &&
+                                 !stopped_q && !w0_valid_q && !cv_q && !cres_q && !act_valid_q &&
+                                 busy_q == '0 &&
                                  busy_hi_q == '0 && link_calls_q == '0));
 
 `ifndef SYNTHESIS
@@ -946,8 +904,8 @@ module weft_slot_if #(
       still_o |=> $stable({reset_q, run_q, irq_en_q, signal_q, rst_seen_q, fault_mem_q,
                            fault_ovf_q, fault_stage_q, fault_acc_q, fault_addr_q, fault_info_q,
                            link_calls_q, busy_hi_q, owner_st_q,
-                           stopped_q, w0_valid_q, w0_q, act_valid_q, act_write_q, act_addr_q,
-                           act_left_q, bind_q}));
+                           stopped_q, w0_valid_q, w0_q, cv_q, cres_q, cgrant_q, ca_q,
+                           act_valid_q, act_write_q, act_addr_q, act_left_q}));
   SkipOnlyWhenStill_A: assert property (@(posedge clk_i) disable iff (!rst_ni)
       skip_i != '0 |-> still_o);
   CmdCountInRange_A: assert property (@(posedge clk_i) disable iff (!rst_ni)

@@ -12,7 +12,7 @@
 // slot's memory traffic and the FRI's over AXI4 (one transaction at a time, round-robin
 // per burst among the slots; the FRI, one more requester, goes before them but never
 // twice in a row); one weft_sync, the synchronisation manager, whose clients are the
-// slots (client s is slot s: its weft_sync_router) and then the software contexts
+// slots (client s is slot s: its weft_call_router) and then the software contexts
 // (client NumSlots + c is context c: weft_sync_sw), with its registers in weft_sync_regs;
 // one weft_tm, the thread manager and its scheduler, with its registers (weft_tm_regs)
 // and its events (weft_tm_events: timers, and the slots' and the FRI's interrupt lines
@@ -157,8 +157,10 @@ module weft_static #(
   logic [7:0]             reg_addr;
   logic [31:0]            reg_wdata;
   logic [3:0]             reg_wstrb;
-  logic [NumSlots*32-1:0] reg_rdata;
+  logic [NumSlots*32-1:0] reg_rdata, slot_rdata;
   logic [NumSlots-1:0]    reg_ready;  // per slot: its access may complete (ACC window)
+  logic [31:0]            win_rdata;  // the accessed slot's WIN_* register
+  logic                   win_hit;
 
   // Slots (requesters 0 .. NumSlots-1) and the FRI (requester NumSlots) to the memory
   // master.
@@ -177,7 +179,7 @@ module weft_static #(
   logic [15:0]            global_addr;
   logic [31:0]            fri_rdata, sync_rdata, tm_rdata;
   logic [15:0]            cycle;
-  logic                   sync_irq, tm_irq, tm_still, tm_busy, svc_irq_q;
+  logic                   sync_irq, sync_ready, tm_irq, tm_still, tm_busy, svc_irq_q;
   logic [NumSlots-1:0]    decouple, slot_mem_active;
 
   // The synchronisation manager's clients: the slots, then the software contexts (at
@@ -228,6 +230,7 @@ module weft_static #(
     .global_we_o  (global_we),
     .global_addr_o(global_addr),
     .ext_rdata_i  (fri_rdata | sync_rdata | tm_rdata),
+    .ext_ready_i  (sync_ready),
     .still_o      (regs_still)
   );
 
@@ -267,11 +270,41 @@ module weft_static #(
   logic unused_fri_write;
   assign unused_fri_write = wr_busy[FriReq] ^ wr_pop[FriReq];
 
+  // The memory windows of every slot, and their one checker of MEMIF commands.
+  localparam int unsigned MemLenW = weft_osif_pkg::MemifLengthMsb - weft_osif_pkg::MemifLengthLsb + 1;
+  logic [NumSlots-1:0]         chk_valid, chk_write, chk_done;
+  logic [NumSlots*32-1:0]      chk_addr;
+  logic [NumSlots*MemLenW-1:0] chk_len;
+  logic                        chk_grant, win_still;
+  weft_mem_windows #(
+    .NumSlots   (NumSlots),
+    .SlotWindows(SlotWindows),
+    .LenW       (MemLenW)
+  ) u_mem_windows (
+    .clk_i,
+    .rst_ni,
+    .reg_we_i   (reg_we),
+    .reg_re_i   (reg_re),
+    .reg_addr_i (reg_addr),
+    .reg_wdata_i(reg_wdata),
+    .reg_wstrb_i(reg_wstrb),
+    .reg_rdata_o(win_rdata),
+    .reg_hit_o  (win_hit),
+    .chk_valid_i(chk_valid),
+    .chk_write_i(chk_write),
+    .chk_addr_i (chk_addr),
+    .chk_len_i  (chk_len),
+    .chk_done_o (chk_done),
+    .chk_grant_o(chk_grant),
+    .still_o    (win_still)
+  );
+
   for (genvar s = 0; s < NumSlots; s++) begin : gen_slot
     weft_slot_if #(
       .OsifDepth (32'(SlotOsifDepth[s*16 +: 16])),
       .NumWindows(32'(SlotWindows[s*4 +: 4])),
       .NumBinds  (32'(SlotBinds[s*4 +: 4])),
+      .NumRanges ((SyncObjs > 0) ? weft_osif_pkg::SlotRegSyncBindCount : 0),
       .LinkW     (LinkW),
       .TxMask    (link_mask(s, 1'b1)),
       .RxMask    (link_mask(s, 1'b0)),
@@ -284,7 +317,7 @@ module weft_static #(
       .reg_addr_i            (reg_addr),
       .reg_wdata_i           (reg_wdata),
       .reg_wstrb_i           (reg_wstrb),
-      .reg_rdata_o           (reg_rdata[s*32 +: 32]),
+      .reg_rdata_o           (slot_rdata[s*32 +: 32]),
       .reg_ready_o           (reg_ready[s]),
       .slot_rst_no           (slot_rst_no[s]),
       .decouple_i            (decouple[s]),
@@ -309,6 +342,12 @@ module weft_static #(
       .bus_err_i             (bus_err[s]),
       .bus_err_addr_i        (bus_err_addr),
       .bus_err_info_i        (bus_err_info),
+      .chk_valid_o           (chk_valid[s]),
+      .chk_write_o           (chk_write[s]),
+      .chk_addr_o            (chk_addr[s*32 +: 32]),
+      .chk_len_o             (chk_len[s*MemLenW +: MemLenW]),
+      .chk_done_i            (chk_done[s]),
+      .chk_grant_i           (chk_grant),
       .irq_o                 (irq_o[s]),
       .quiet_o               (slot_quiet[s]),
       .idle_o                (slot_idle_o[s]),
@@ -334,6 +373,10 @@ module weft_static #(
       .sync_cancel_o         (sync_cancel[s]),
       .sync_flush_o          (sync_flush[s])
     );
+
+    // The slot's registers and its WIN_* ones, which weft_mem_windows keeps.
+    assign reg_rdata[s*32 +: 32] = slot_rdata[s*32 +: 32] |
+                                   ((reg_re[s] && win_hit) ? win_rdata : '0);
 
     // Whole words per slot on the vectors: the bits above each struct are unused.
     if (RspStride > RspWidth) begin : gen_rsp_pad
@@ -378,7 +421,7 @@ module weft_static #(
     logic [31:0] rd_state;
     logic [SyncClients-1:0] rd_waiters, waiting;
     logic [SyncClients*7-1:0] eff_prio;
-    logic        regs_still_s, mgr_still;
+    logic        regs_still_s, mgr_still, settled;
 
     logic [31:0] regs_rdata, sw_rdata;
     weft_sync_regs #(
@@ -438,6 +481,7 @@ module weft_static #(
       .rsp_status_o(sync_rsp_status),
       .waiting_o   (waiting),
       .eff_prio_o  (eff_prio),
+      .settled_o   (settled),
       .still_o     (mgr_still)
     );
     logic sw_still;
@@ -458,6 +502,8 @@ module weft_static #(
         .flush_o     (sync_flush[B +: SyncSw]),
         .rsp_valid_i (sync_rsp_valid[B +: SyncSw]),
         .rsp_status_i(sync_rsp_status[B*8 +: SyncSw*8]),
+        .waiting_i   (waiting[B +: SyncSw]),
+        .ready_o     (sync_ready),
         .irq_o       (sync_irq),
         .still_o     (sw_still)
       );
@@ -467,19 +513,20 @@ module weft_static #(
     end else begin : gen_no_sw
       assign sw_rdata = '0;
       assign sync_irq = 1'b0;
+      assign sync_ready = 1'b1;
       assign sw_still = 1'b1;
     end
     assign sync_rdata = regs_rdata | sw_rdata;
     assign sync_still = regs_still_s && mgr_still && sw_still;
-    // Effective priorities and who waits are the softcore's to use; the slots need only
-    // their answers.
+    // Effective priorities are the softcore's to use; the slots need only their answers.
     logic unused_sync;
-    assign unused_sync = ^{waiting, eff_prio};
+    assign unused_sync = ^{waiting, eff_prio, settled};
   end else begin : gen_no_sync
     // No manager: no slot binds a handle to it (the runtime sees SYNC_INFO = 0), and a
     // call that reaches here anyway is never taken.
     assign sync_rdata = '0;
     assign sync_irq = 1'b0;
+    assign sync_ready = 1'b1;
     assign sync_req_ready = '0;
     assign sync_rsp_valid = '0;
     assign sync_rsp_status = '0;
@@ -680,7 +727,7 @@ module weft_static #(
   assign quiet_o = !master_busy && !fri_busy && (&slot_quiet) && sync_still && tm_still &&
                    !tm_busy && svc_still;
   assign hold_o  = regs_still && master_still && fri_still && (&slot_still) && (&link_still) &&
-                   sync_still && tm_still && svc_still;
+                   win_still && sync_still && tm_still && svc_still;
 
 `ifndef SYNTHESIS
   if (TmThreads == 1 || TmThreads > 256 || TmTimers > 8) begin : gen_tm_check

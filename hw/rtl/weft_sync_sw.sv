@@ -10,7 +10,9 @@
 // A whole-word SYNC_CTX_CALL write makes a call (op, object, a condition wait's mutex;
 // never timed: software times its waits itself and ends them with CANCEL), unless one
 // is in progress. BUSY reads 1 from that write until the answer, whose status the
-// register then holds. A context that software arms (SYNC_SW_ARM) raises irq_o once its
+// register then holds. An access of SYNC_CTX_CALL waits (ready_o low) until the manager
+// has carried the call out: answered it, or blocked it; so the read after a call finds
+// its answer whenever it did not block. A context that software arms (SYNC_SW_ARM) raises irq_o once its
 // call is answered, until software disarms it (SYNC_SW_PENDING, write 1 to clear) or it
 // makes a new call; so an answer that came before the arming still raises it, and one
 // that came in time for the read after the call raises nothing. SYNC_SW_FLUSH resets a
@@ -52,6 +54,11 @@ module weft_sync_sw #(
   input  logic [NumCtx-1:0]    rsp_valid_i,
   /// The answers' statuses, 8 bits each.
   input  logic [NumCtx*8-1:0]  rsp_status_i,
+  /// The contexts the manager holds blocked in a call.
+  input  logic [NumCtx-1:0]    waiting_i,
+  /// The access at reg_addr_i may complete now: low while it is the CALL register of a
+  /// context whose call the manager has not yet answered or blocked.
+  output logic                 ready_o,
 
   /// The OS services' interrupt line: an armed context's call is answered (a register:
   /// it goes to an asynchronous interrupt input, so it must not glitch).
@@ -164,6 +171,10 @@ module weft_sync_sw #(
   assign flush_o     = wr_flush;
   assign irq_o       = irq_q;
   assign still_o     = !reg_we_i && irq_q == (pending != '0);
+  // A read of CALL waits for the manager to carry the call out (a few cycles, more while
+  // it serves other clients first), so it finds the answer of any call that did not
+  // block, or BUSY with the call blocked.
+  assign ready_o     = (at_call & busy_q & ~waiting_i) == '0;
 
   logic unused;
   assign unused = ^reg_wdata_i[31:24];

@@ -6,9 +6,13 @@
 //
 // It keeps a record per thread id (state, priority, detached, a pending event, who joins
 // it), the ready queues (weft_sched) and the decision: the thread that should run on the
-// processor it serves (cur_tid_o), kept as a fixed-priority scheduler keeps it: after
-// every command, the most urgent ready thread runs if nothing runs or if it is strictly
-// more urgent than the running one, which goes back to the tail of its priority's queue.
+// processor it serves (cur_tid_o), kept as POSIX SCHED_FIFO keeps it: after every
+// command, the most urgent ready thread runs if nothing runs or if it is strictly more
+// urgent than the running one, which goes back to the head of its priority's queue (it
+// runs again before the others of its priority); a thread that yields goes to the tail,
+// as does one made ready (created, signalled, its joined thread exited) or given a new
+// priority while it waits in a queue, and a ready thread that yields (its YIELD was
+// overtaken by what preempted it: it still goes behind the others of its priority).
 // Thread 0 is the idle thread: it runs when no other is ready, and no command names it.
 // The consumer of the decision (a dispatcher on a CPU, a core's context switch) reads
 // cur_tid_o; decided_o pulses when it changes.
@@ -114,6 +118,7 @@ module weft_tm #(
   logic [7:0]  stid_q;   // the scheduler operation's thread and priority
   logic [6:0]  sprio_q;
   logic [1:0]  sop_q;
+  logic        shead_q;  // an enqueue goes to the head: the thread was preempted
   logic        rsp_valid_q, ev_done_q, switched_q, decided_q;
   logic [7:0]  rsp_status_q, rsp_tid_q, res_status_q, res_tid_q, dec_tid_q;
   logic [31:0] rsp_value_q, res_value_q;
@@ -141,6 +146,7 @@ module weft_tm #(
     .req_op_i    (sop_q),
     .req_tid_i   (stid_q),
     .req_prio_i  (sprio_q),
+    .req_head_i  (shead_q),
     .rsp_valid_o (q_rsp_valid),
     .rsp_status_o(q_status),
     .rsp_tid_o   (q_rsp_tid),
@@ -306,14 +312,18 @@ module weft_tm #(
       weft_osif_pkg::TmOpYield: begin
         if (bad) begin
           x_status = weft_osif_pkg::StatusBadhandle;
-        end else if (!is_cur) begin
-          x_status = weft_osif_pkg::StatusPerm;
-        end else begin
+        end else if (is_cur) begin
           st_we = 1'b1;
           st_data = weft_osif_pkg::TmStateReady;
           x_sprio = cur_prio_q;
           x_cur_idle = 1'b1;
           x_next = SEnq;
+        end else if (st == weft_osif_pkg::TmStateReady) begin
+          // A YIELD that a preemption overtook (the thread was preempted while its YIELD
+          // waited): still to the tail of its queue, as if it had come first.
+          x_next = SRemove;
+        end else begin
+          x_status = weft_osif_pkg::StatusPerm;
         end
       end
       weft_osif_pkg::TmOpWait: begin
@@ -434,6 +444,7 @@ module weft_tm #(
       stid_q <= '0;
       sprio_q <= '0;
       sop_q <= QEnq;
+      shead_q <= 1'b0;
       rsp_valid_q <= 1'b0;
       ev_done_q <= 1'b0;
       switched_q <= 1'b0;
@@ -495,8 +506,10 @@ module weft_tm #(
           if (!switch_now) begin
             state_q <= SResp;
           end else if (cur_q != '0) begin
+            // The running thread is preempted: back to the head of its queue.
             stid_q <= cur_q;
             sprio_q <= cur_prio_q;
+            shead_q <= 1'b1;
             cur_q <= '0;
             state_q <= SEnq;
           end else begin
@@ -510,6 +523,7 @@ module weft_tm #(
           if (q_valid && q_ready) issued_q <= 1'b1;
           if (q_rsp_valid) begin
             issued_q <= 1'b0;
+            shead_q <= 1'b0;
             if (sop_q == QDeq) begin
               stid_q <= 8'(q_rsp_tid);
               sprio_q <= 7'(q_rsp_prio);

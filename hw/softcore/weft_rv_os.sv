@@ -106,8 +106,6 @@ module weft_rv_os #(
   tm_for_e     tm_for_q;
   logic [1:0]  settle_q;       // cycles into SSettle
   logic [6:0]  applied_q [NumThreads];  // the priority the thread manager has for each
-  logic [1:0]  map_age_q;      // cycles since a MAP write (the sync manager's effective
-                               // priorities follow its priorities a cycle later)
   logic [TidW-1:0] sleep_tid_q;  // the thread whose SLEEP's WAIT is in flight
   logic [NumThreads-1:0] cancel_q;     // end this client's wait (its WAIT was refused)
   logic [NumThreads-1:0] pend_wake_q;  // a comparator to SIGNAL
@@ -124,7 +122,7 @@ module weft_rv_os #(
   logic        ev_valid, ev_ready;
   // Outputs this block does not follow (the decision is read whole; the scheduler's
   // order, not the sync manager's inherited priorities, runs the threads).
-  logic        tm_ev_done, tm_ev_switched, tm_decided, tm_still, s_still;
+  logic        tm_ev_done, tm_ev_switched, tm_decided, tm_still, s_still, s_settled;
   logic [15:0] tm_seq;
   logic [31:0] s_rd_state;
   logic [NumThreads-1:0]   s_rd_waiters;
@@ -245,6 +243,7 @@ module weft_rv_os #(
     .rsp_status_o(s_rsp_status),
     .waiting_o   (s_waiting),
     .eff_prio_o  (s_eff_prio),
+    .settled_o   (s_settled),
     .still_o     (s_still)
   );
 
@@ -384,7 +383,6 @@ module weft_rv_os #(
       pend_wake_q <= '0;
       ev_busy_q <= 1'b0;
       tm_for_q <= ForCore;
-      map_age_q <= '0;
       sleep_tid_q <= '0;
       armed_q <= '0;
       cancel_q <= '0;
@@ -402,9 +400,6 @@ module weft_rv_os #(
       end
       for (int c = 0; c < NumCtx; c++) owner_q[c] <= '0;
     end else begin
-      if (map_age_q != 2'd2) map_age_q <= map_age_q + 2'd1;
-      if (state_q == SIdle && req_i && we_i && !call_i && addr_i == weft_rv_pkg::OsMap)
-        map_age_q <= '0;
       // The tick.
       if (period_q != '0) begin
         if (phase_q + 32'd1 >= period_q) begin
@@ -444,7 +439,7 @@ module weft_rv_os #(
             call_q <= call_word;
             call_cl_q <= caller;
             state_q <= s_req_ready[caller[TidW-1:0]] ? SSyncCheck : SSync;
-          end else if (!req_i && pi_valid && map_age_q == 2'd2) begin
+          end else if (!req_i && pi_valid && s_settled) begin
             // A priority passed on changed outside a call (a waiter's lock timed out).
             op_q <= weft_osif_pkg::TmOpPriority;
             tid_q <= 8'(pi_tid);
@@ -537,7 +532,7 @@ module weft_rv_os #(
         end
         SSync: if (s_req_ready[call_cl_q[TidW-1:0]]) state_q <= SSyncCheck;
         SSyncCheck: begin
-          // The cycle after the call: answered, or its client waits.
+          // Once the manager has carried the call out: answered, or its client waits.
           if (call_answered) begin
             call_status_q <= s_rsp_status[call_cl_q[TidW-1:0]*8 +: 8];
             then_wait_q <= 1'b0;
@@ -553,11 +548,14 @@ module weft_rv_os #(
           end
         end
         SSettle: begin
-          // Two cycles for the sync manager's answers and priorities to come out; then
-          // each priority passed on, then the caller's WAIT (a call that blocked) or the
-          // release's SIGNALs carried out (a call that did not).
+          // Two cycles for the sync manager's answers to come out and until its
+          // effective priorities are settled; then each priority passed on, then the
+          // caller's WAIT (a call that blocked) or the release's SIGNALs carried out (a
+          // call that did not).
           if (settle_q != 2'd2) begin
             settle_q <= settle_q + 2'd1;
+          end else if (!s_settled) begin
+            // the inheritance sweep goes on
           end else if (pi_valid) begin
             op_q <= weft_osif_pkg::TmOpPriority;
             tid_q <= 8'(pi_tid);

@@ -12,8 +12,9 @@
  * scheduler choose. A program links one of them (softcore/rtk/).
  *
  * Priorities run from 0 (most urgent) to RTK_PRIOS - 2; the kernel's idle thread has the
- * last. Within a priority, threads run first come, first served; a thread that becomes
- * ready, relinquishes or is preempted goes behind those of its priority, and a more
+ * last. Within a priority, threads run first come, first served, as POSIX SCHED_FIFO
+ * orders them: a thread that becomes ready or relinquishes goes behind those of its
+ * priority, one that is preempted stays before them (it runs again first), and a more
  * urgent one preempts at once: a call that makes one ready (a put, an unlock, a send, a
  * free, a resume) returns after it has run. Counts, capacities and block counts are at
  * most 65,535 (the hardware objects' width).

@@ -86,12 +86,10 @@ static inline rtk_thread_t *most_urgent(void)
 /* Called by the trap on its way out: the thread that runs next. */
 void rtk_port_schedule(void)
 {
-    rtk_thread_t *next = most_urgent();
-    /* A thread a more urgent one preempts goes behind the others of its priority, as the
-     * hardware-context port's thread manager queues it: one policy for both ports. */
-    if (next != rtk_cur && rtk_cur && rtk_cur->state == ST_READY && rdy[rtk_cur->prio] == rtk_cur)
-        rdy[rtk_cur->prio] = rtk_cur->next;
-    rtk_cur = next;
+    /* A thread a more urgent one preempts stays at the head of its list (POSIX
+     * SCHED_FIFO; the hardware-context port's thread manager queues it so too): it runs
+     * again before the others of its priority. Only a relinquish sends it to the tail. */
+    rtk_cur = most_urgent();
 }
 
 /* After a change a thread made: gives the core up if another thread must run. */

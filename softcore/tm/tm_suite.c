@@ -5,9 +5,13 @@
  * suite's public description: eight tests, each counting the work its threads get done
  * while a reporter at the most urgent priority sleeps a fixed number of ticks. The score
  * is that count: the less the RTOS costs, the higher. TM_TEST (0-7) picks the test this
- * image runs; TM_INTERVAL_TICKS is the interval. The report is one console line,
+ * image runs; TM_INTERVAL_TICKS is the interval, TM_PERIODS how many intervals it reports
+ * (1 unless defined). The report is a console line an interval,
  *   tm <test> <port> score <n> ticks <k> cycles <c>
- * and every call's result is checked: a failure ends the program with a non-zero code. */
+ * and every call's result is checked: a failure ends the program with a non-zero code.
+ * The cooperative test also checks, at the end of every interval, what Thread-Metric's
+ * own cooperative test checks: each thread's count is within 1 of the average (five
+ * threads of one priority relinquishing in turn must get the same share). */
 #include <stdio.h>
 
 #include "tm_api.h"
@@ -18,6 +22,9 @@
 #endif
 #ifndef TM_INTERVAL_TICKS
 #define TM_INTERVAL_TICKS 3
+#endif
+#ifndef TM_PERIODS
+#define TM_PERIODS 1
 #endif
 
 static const char *const names[] = {
@@ -42,15 +49,37 @@ static uint32_t total(void)
     return n;
 }
 
+/* The cooperative test's rule: no thread's count more than 1 from the average. */
+#define COOP_THREADS 5
+static void check_fair(int period)
+{
+    uint32_t sum = 0, c[COOP_THREADS];
+    for (int i = 0; i < COOP_THREADS; i++)
+        sum += c[i] = counter[i];
+    const uint32_t avg = sum / COOP_THREADS;
+    for (int i = 0; i < COOP_THREADS; i++) {
+        if (c[i] > avg + 1 || c[i] + 1 < avg) {
+            printf("tm cooperative: interval %d: thread %d counted %lu, the average is %lu: "
+                   "more than 1 apart\n",
+                   period, i, (unsigned long)c[i], (unsigned long)avg);
+            weft_rv_exit(3);
+        }
+    }
+}
+
 /* ---- the reporter: thread 7, priority 1 ---- */
 static void reporter(void)
 {
     tm_thread_sleep_ticks(1); /* start on a tick boundary */
-    uint32_t c0 = weft_rv_cycles(), n0 = total();
-    tm_thread_sleep_ticks(TM_INTERVAL_TICKS);
-    uint32_t n1 = total(), c1 = weft_rv_cycles();
-    printf("tm %s %s score %lu ticks %u cycles %lu\n", names[TM_TEST], tm_port_name(),
-           (unsigned long)(n1 - n0), (unsigned)TM_INTERVAL_TICKS, (unsigned long)(c1 - c0));
+    for (int p = 0; p < TM_PERIODS; p++) {
+        uint32_t c0 = weft_rv_cycles(), n0 = total();
+        tm_thread_sleep_ticks(TM_INTERVAL_TICKS);
+        uint32_t n1 = total(), c1 = weft_rv_cycles();
+        printf("tm %s %s score %lu ticks %u cycles %lu\n", names[TM_TEST], tm_port_name(),
+               (unsigned long)(n1 - n0), (unsigned)TM_INTERVAL_TICKS, (unsigned long)(c1 - c0));
+        if (TM_TEST == 1)
+            check_fair(p);
+    }
     weft_rv_exit(0);
 }
 

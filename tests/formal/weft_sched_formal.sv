@@ -8,7 +8,8 @@
 //   - bounded latency: every request is answered exactly 4 cycles (weft_sched's
 //     OpLatency) after it was taken, and no other is taken meanwhile;
 //   - queue order: a dequeue takes a thread of the most urgent non-empty priority, the
-//     one that came first among them;
+//     one that came first among them, or the last one enqueued at the head (req_head_i)
+//     before them;
 //   - the decision (top_*) and the count in every cycle: those of the shadow after the
 //     last response, from that response's cycle on (in the response cycle, the shadow
 //     with the response applied), top_tid and top_prio 0 with nothing queued; and they
@@ -31,11 +32,13 @@ module weft_sched_formal (
   input logic [1:0] req_op_i,
   input logic [7:0] req_tid_i,
   input logic [6:0] req_prio_i,
+  input logic       req_head_i,
   // The second instance's requests.
   input logic       req2_valid_i,
   input logic [1:0] req2_op_i,
   input logic [7:0] req2_tid_i,
-  input logic [6:0] req2_prio_i
+  input logic [6:0] req2_prio_i,
+  input logic       req2_head_i
 );
   localparam int unsigned N = 4;
   localparam int unsigned P = 2;
@@ -51,7 +54,7 @@ module weft_sched_formal (
 
   weft_sched #(.NumThreads(N), .NumPrios(P)) dut (
     .clk_i, .rst_ni, .req_valid_i, .req_ready_o(req_ready), .req_op_i, .req_tid_i, .req_prio_i,
-    .rsp_valid_o(rsp_valid), .rsp_status_o(rsp_status), .rsp_tid_o(rsp_tid),
+    .req_head_i, .rsp_valid_o(rsp_valid), .rsp_status_o(rsp_status), .rsp_tid_o(rsp_tid),
     .rsp_prio_o(rsp_prio), .top_valid_o(top_valid), .top_tid_o(top_tid),
     .top_prio_o(top_prio), .count_o(count));
 
@@ -59,7 +62,7 @@ module weft_sched_formal (
   // range): its outputs are not looked at.
   weft_sched #(.NumThreads(3), .NumPrios(3)) dut_npot (
     .clk_i, .rst_ni, .req_valid_i(req2_valid_i), .req_ready_o(), .req_op_i(req2_op_i),
-    .req_tid_i(req2_tid_i), .req_prio_i(req2_prio_i), .rsp_valid_o(), .rsp_status_o(),
+    .req_tid_i(req2_tid_i), .req_prio_i(req2_prio_i), .req_head_i(req2_head_i), .rsp_valid_o(), .rsp_status_o(),
     .rsp_tid_o(), .rsp_prio_o(), .top_valid_o(), .top_tid_o(), .top_prio_o(), .count_o());
 
   // Reset in the first cycle and never again.
@@ -74,6 +77,7 @@ module weft_sched_formal (
   logic [1:0] op_q;
   logic [7:0] tid_q;
   logic [6:0] prio_q;
+  logic head_q;
   wire take = req_valid_i && req_ready;
 
   // ---- the shadow ------------------------------------------------------------------------
@@ -82,9 +86,9 @@ module weft_sched_formal (
   logic [N-1:0] sh_q, sh_n;    // queued
   logic sh_prio [N];           // at which priority
   logic sh_prio_n [N];
-  logic [4:0] sh_stamp [N];    // when it came (enqueue order)
-  logic [4:0] sh_stamp_n [N];
-  logic [4:0] stamp_q, stamp_n;
+  logic [4:0] sh_stamp [N];    // when it came (enqueue order): an enqueue at the tail
+  logic [4:0] sh_stamp_n [N];  // takes stamps counting up from 16, one at the head
+  logic [4:0] stamp_q, stamp_n, hstamp_q, hstamp_n;  // stamps counting down from 15
 
   wire tid_ok = tid_q < N;
   wire prio_ok = prio_q < P;
@@ -116,6 +120,7 @@ module weft_sched_formal (
   always @* begin
     sh_n = sh_q;
     stamp_n = stamp_q;
+    hstamp_n = hstamp_q;
     for (j = 0; j < N; j = j + 1) begin
       sh_prio_n[j] = sh_prio[j];
       sh_stamp_n[j] = sh_stamp[j];
@@ -125,8 +130,13 @@ module weft_sched_formal (
       if (op_q == OpEnqueue && tid_ok && prio_ok && !sh_q[t]) begin
         sh_n[t] = 1'b1;
         sh_prio_n[t] = prio_q[0];
-        sh_stamp_n[t] = stamp_q;
-        stamp_n = stamp_q + 5'd1;
+        if (head_q) begin
+          sh_stamp_n[t] = hstamp_q;
+          hstamp_n = hstamp_q - 5'd1;
+        end else begin
+          sh_stamp_n[t] = stamp_q;
+          stamp_n = stamp_q + 5'd1;
+        end
       end
       if (op_q == OpDequeue && best_valid) sh_n[best] = 1'b0;
       if (op_q == OpRemove && tid_ok) sh_n[t] = 1'b0;
@@ -156,7 +166,8 @@ module weft_sched_formal (
       busy_q <= 1'b0;
       age_q <= 3'd0;
       sh_q <= '0;
-      stamp_q <= 5'd0;
+      stamp_q <= 5'd16;
+      hstamp_q <= 5'd15;
     end else begin
       // A request may be taken in the very cycle the previous one is answered.
       if (take) begin
@@ -165,6 +176,7 @@ module weft_sched_formal (
         op_q <= req_op_i;
         tid_q <= req_tid_i;
         prio_q <= req_prio_i;
+        head_q <= req_head_i;
       end else if (rsp_valid) begin
         busy_q <= 1'b0;
       end else if (busy_q) begin
@@ -172,6 +184,7 @@ module weft_sched_formal (
       end
       sh_q <= sh_n;
       stamp_q <= stamp_n;
+      hstamp_q <= hstamp_n;
       for (j = 0; j < N; j = j + 1) begin
         sh_prio[j] <= sh_prio_n[j];
         sh_stamp[j] <= sh_stamp_n[j];
@@ -185,7 +198,7 @@ module weft_sched_formal (
   always @* assume (req2_tid_i <= 8'd3 && req2_prio_i <= 7'd3);
 
   // The stamps of a bounded run never wrap.
-  always @* assume (stamp_q != 5'd31);
+  always @* assume (stamp_q != 5'd31 && hstamp_q != 5'd0);
 
   always @(posedge clk_i) begin
     if (rst_ni && !$initstate) begin

