@@ -299,8 +299,8 @@ def section_sim(doc, before, md):
 
 # Issue 33's area targets (LUTs as logic and as RAM, Yosys synth_xilinx), by module.
 AREA_TARGETS = {
-    "weft_static": 10000,
-    "weft_static_board": 10000,
+    "static_default": 10000,
+    "static_small": 6000,
     "weft_slot_if": 1500,
     "weft_sync": 2500,
     "rv_os_8ctx": 3000,

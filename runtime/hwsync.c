@@ -85,7 +85,11 @@ static int create(weft_t *w, unsigned type, unsigned kind, bool inherit, uint32_
                   weft_hwobj_t **out)
 {
     if (w->num_hwobj == 0)
-        return -ENODEV;
+        return weft_no_service(w,
+                               type == WEFT_SYNC_TYPE_SEM     ? "weft_hwsem_create"
+                               : type == WEFT_SYNC_TYPE_MUTEX ? "weft_hwmutex_create"
+                                                              : "weft_hwcond_create",
+                               WEFT_SERVICE_SYNC);
     pthread_mutex_lock(&w->hwobj_lock);
     int rc = -ENOSPC;
     for (unsigned i = 0; i < w->num_hwobj; i++) {

@@ -146,8 +146,14 @@ void weft_swctx_fini(weft_t *w)
 static int ctx_get(weft_t *w, bool take, weft_swctx_t **out)
 {
     *out = NULL;
-    if (w->num_swctx == 0)
+    if (w->num_swctx == 0 && w->num_hwobj == 0)
+        return weft_no_service(w, "hardware object call", WEFT_SERVICE_SYNC);
+    if (w->num_swctx == 0) {
+        weft_log(w, "hardware object call: the synchronisation manager has no software contexts "
+                    "(its description's services.sync.sw_contexts is 0): only hardware threads "
+                    "call its objects");
         return -ENODEV;
+    }
     weft_swctx_t *c = pthread_getspecific(w->swctx_key);
     if (c || !take) {
         *out = c;

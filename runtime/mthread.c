@@ -409,7 +409,7 @@ int weft_mthread_create(weft_t *w, weft_mthread_t **out, const weft_mthread_attr
     if (!w || !out || !fn)
         return -EINVAL;
     if (!w->tm)
-        return -ENODEV;
+        return weft_no_service(w, "weft_mthread_create", WEFT_SERVICE_THREADS);
     const weft_mthread_attr_t dflt = {.priority = 0, .detached = false, .cpu = -1};
     if (!attr)
         attr = &dflt;
@@ -646,32 +646,56 @@ int weft_mthread_last_wake(const weft_mthread_t *t, uint64_t *ns)
     return 0;
 }
 
+/* The thread manager's events are there (else the call is refused, naming what is missing). */
+static int need_events(weft_t *w, const char *call)
+{
+    if (!w)
+        return -EINVAL;
+    if (!w->tm)
+        return weft_no_service(w, call, WEFT_SERVICE_THREADS);
+    if (w->tm->events == 0)
+        return weft_no_service(w, call, WEFT_SERVICE_EVENTS);
+    return 0;
+}
+
 int weft_tm_bind(weft_t *w, unsigned ev, weft_mthread_t *t)
 {
-    if (!w || !w->tm || ev >= w->tm->events)
+    int rc = need_events(w, "weft_tm_bind");
+    if (rc != 0)
+        return rc;
+    if (ev >= w->tm->events)
         return -EINVAL;
     return weft_reg_write(w, WEFT_REG_TM_BIND(ev), t ? WEFT_TM_BIND_EN | t->tid : 0);
 }
 
 int weft_tm_event_slot(weft_t *w, unsigned slot)
 {
-    if (!w || !w->tm || slot >= w->num_slots || w->tm->timers + slot >= w->tm->events)
+    int rc = need_events(w, "weft_tm_event_slot");
+    if (rc != 0)
+        return rc;
+    if (slot >= w->num_slots || w->tm->timers + slot >= w->tm->events)
         return -EINVAL;
     return (int)(w->tm->timers + slot);
 }
 
 int weft_tm_raise(weft_t *w, unsigned ev)
 {
-    if (!w || !w->tm || ev >= w->tm->events)
+    int rc = need_events(w, "weft_tm_raise");
+    if (rc != 0)
+        return rc;
+    if (ev >= w->tm->events)
         return -EINVAL;
     return weft_reg_write(w, WEFT_REG_TM_RAISE, 1u << ev);
 }
 
 int weft_tm_timer_start(weft_t *w, unsigned t, uint32_t period, bool periodic)
 {
-    if (!w || !w->tm || t >= w->tm->timers || period == 0)
+    int rc = need_events(w, "weft_tm_timer_start");
+    if (rc != 0)
+        return rc;
+    if (t >= w->tm->timers || period == 0)
         return -EINVAL;
-    int rc = weft_reg_write(w, WEFT_REG_TIMER_PERIOD(t), period);
+    rc = weft_reg_write(w, WEFT_REG_TIMER_PERIOD(t), period);
     if (rc == 0)
         rc = weft_reg_write(w, WEFT_REG_TIMER_CTRL(t),
                             WEFT_TIMER_CTRL_ENABLE | (periodic ? WEFT_TIMER_CTRL_PERIODIC : 0));
@@ -680,10 +704,13 @@ int weft_tm_timer_start(weft_t *w, unsigned t, uint32_t period, bool periodic)
 
 int weft_tm_timer_stop(weft_t *w, unsigned t, uint32_t *fired)
 {
-    if (!w || !w->tm || t >= w->tm->timers)
+    int rc = need_events(w, "weft_tm_timer_stop");
+    if (rc != 0)
+        return rc;
+    if (t >= w->tm->timers)
         return -EINVAL;
     uint32_t n = 0;
-    int rc = weft_reg_read(w, WEFT_REG_TIMER_FIRED(t), &n);
+    rc = weft_reg_read(w, WEFT_REG_TIMER_FIRED(t), &n);
     if (rc == 0)
         rc = weft_reg_write(w, WEFT_REG_TIMER_CTRL(t), 0);
     if (rc == 0 && fired)

@@ -447,6 +447,8 @@ int weft_reconf_open(weft_t *w, const weft_reconf_config_t *cfg, weft_reconf_t *
         return -EINVAL;
     if (!w->platform->ops->slot_program)
         return -ENOTSUP;
+    if (!(w->services & WEFT_SERVICE_FRI))
+        return weft_no_service(w, "weft_reconf_open", WEFT_SERVICE_FRI);
     weft_reconf_t *r = calloc(1, sizeof *r);
     if (!r)
         return -ENOMEM;

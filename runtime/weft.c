@@ -74,6 +74,39 @@ int weft_slot_stop(weft_platform_t *p, unsigned slot)
     return rc != 0 ? rc : -ETIMEDOUT;
 }
 
+/* What a WEFT_SERVICE_* bit names, in a sentence. */
+static const char *service_name(uint32_t service)
+{
+    switch (service) {
+    case WEFT_SERVICE_SYNC:
+        return "synchronisation manager";
+    case WEFT_SERVICE_THREADS:
+        return "thread manager";
+    case WEFT_SERVICE_EVENTS:
+        return "thread manager events (timers, interrupt lines)";
+    case WEFT_SERVICE_FRI:
+        return "reconfiguration interface";
+    case WEFT_SERVICE_LINKS:
+        return "hardware links";
+    default:
+        return "such service";
+    }
+}
+
+int weft_no_service(weft_t *w, const char *call, uint32_t service)
+{
+    weft_log(w,
+             "%s: this platform's static region has no %s (SERVICES = %#x; its description "
+             "chooses the services, docs/platform.md)",
+             call, service_name(service), (unsigned)w->services);
+    return -ENODEV;
+}
+
+uint32_t weft_services(const weft_t *w)
+{
+    return w ? w->services : 0;
+}
+
 /* Check the register window and read the slot count. */
 static int probe(weft_platform_t *p, unsigned *num_slots)
 {
@@ -120,6 +153,12 @@ int weft_init(weft_t **out, weft_platform_t *platform)
     w->platform = platform;
     w->num_slots = n;
     w->log_fn = log_stderr;
+    /* A register window that does not reach the OS services' window holds none. */
+    rc = platform->ops->mmio_read(platform, WEFT_REG_SERVICES, &w->services);
+    if (rc == -EINVAL) {
+        w->services = 0;
+        rc = 0;
+    }
     pthread_mutex_init(&w->lock, NULL);
     pthread_mutex_init(&w->cycle_lock, NULL);
     pthread_mutex_init(&w->log_lock, NULL);

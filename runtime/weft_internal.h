@@ -43,6 +43,7 @@ struct weft_link {
 struct weft {
     weft_platform_t *platform;
     unsigned num_slots;
+    uint32_t services;          /**< the OS services of the static region (SERVICES) */
     pthread_mutex_t lock;       /**< guards slots[] */
     weft_hwthread_t **slots;    /**< thread holding each slot, NULL when free */
     pthread_mutex_t cycle_lock; /**< serialises CYCLE_LO/CYCLE_HI pairs */
@@ -198,6 +199,12 @@ static inline int weft_reg_write(weft_t *w, uint32_t off, uint32_t v)
 {
     return w->platform->ops->mmio_write(w->platform, off, v);
 }
+
+/**
+ * Refuse a call on an OS service the platform's static region does not hold: log
+ * "CALL: ..." naming the service (one of WEFT_SERVICE_*) and return -ENODEV.
+ */
+int weft_no_service(weft_t *w, const char *call, uint32_t service);
 
 /** Read the synchronisation manager's size (SYNC_INFO) and set up its objects. */
 int weft_hwsync_probe(weft_t *w);

@@ -41,23 +41,9 @@ BRAM_TYPES = {"RAMB18E1": 0.5, "RAMB36E1": 1.0}
 DSP_TYPES = {"DSP48E1"}
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-REPORTED = [
-    ("weft_slot_if", "one slot's OS interface (OSIF + MEMIF FIFOs, link router, windows, registers)"),
-    ("weft_call_router", "the calls served inside it: mailbox calls on links, semaphore, "
-                         "mutex and condition calls to the synchronisation manager"),
-    ("weft_mem_windows", "every slot's memory windows and their one checker (an IOMMU)"),
-    ("weft_memif_master", "AXI4 memory master with round-robin arbiter"),
-    ("weft_fri", "reconfiguration interface: bitstream reads, checks, pacing, decoupling"),
-    ("weft_axil_regs", "AXI4-Lite register window (global registers, decode)"),
-    ("weft_sync", "synchronisation manager: objects, waiters in priority then arrival order, "
-                  "priority inheritance, timeouts"),
-    ("weft_sync_sw", "the synchronisation manager's software contexts (registers, interrupt)"),
-    ("weft_tm", "thread manager: records, ids, join, the decision, with its scheduler"),
-    ("weft_sched", "the scheduler inside it: ready queues, FIFO per priority, priority encoder"),
-    ("weft_tm_regs", "the thread manager's command registers and interrupt"),
-    ("weft_tm_events", "CBIS and timers: bindings, edges, pending events, the timers"),
-    ("weft_static", "whole static region"),
-]
+# The static region's blocks the report names (tools/synth_flow.py), then the whole.
+REPORTED = [(name, what) for name, what, _ in synth_flow.STATIC_BLOCKS] + \
+    [("weft_static", "whole static region")]
 
 # The seed papers' area figures, by the Weft module they are set against.
 SEED = {
@@ -126,19 +112,27 @@ def summarise(cells):
     }
 
 
-def synthesise(yosys, script, workdir, sources, top, params=None, includes=(), flatten=False):
+def synthesise(yosys, script, workdir, sources, top, params=None, includes=(), flatten=False,
+               board=False):
     """One Yosys run in `workdir` (the sources copied there first: tools/synth_flow.py);
-    returns the modules of its `stat -json`, or raises."""
+    returns the modules of its `stat -json`, or raises. With board, the top is built as a
+    board builds it, flattened and without its simulation hints (synth_flow.board_wrapper),
+    under the name weft_board_top."""
     workdir = os.path.abspath(workdir)
     names = synth_flow.stage(workdir, sources, includes)
     shutil.copyfile(script, os.path.join(workdir, "area.ys"))
+    cmd = synth_flow.yosys_command(yosys)
+    if not cmd:
+        raise RuntimeError("no Yosys: scripts/setup.sh installs it")
+    if board:
+        port_list = synth_flow.ports(cmd, workdir, names, top, params)
+        with open(os.path.join(workdir, "weft_board_top.sv"), "w") as f:
+            f.write(synth_flow.board_wrapper(top, params, port_list))
+        names, top, params, flatten = names + ["weft_board_top.sv"], "weft_board_top", None, True
     with open(os.path.join(workdir, "run.ys"), "w") as f:
         f.write(f"{synth_flow.reads(names)}\n"
                 f"hierarchy -check -top {top}{synth_flow.chparams(params)}\n"
                 f"{'proc; flatten' if flatten else ''}\nscript area.ys\n")
-    cmd = synth_flow.yosys_command(yosys)
-    if not cmd:
-        raise RuntimeError("no Yosys: scripts/setup.sh installs it")
     synth_flow.run(cmd + ["-q", "run.ys"], workdir, os.path.join(workdir, "yosys.log"),
                    what=f"yosys failed on {top}")
     # Yosys 0.23 wrote the hierarchy listing of `stat -json` as plain text into the JSON;
@@ -174,9 +168,8 @@ def write_static_md(report, params, out):
         "| part | LUTs (logic) | LUTs as RAM | LUTs total | FFs | BRAM36 | CARRY4 |",
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
-    for want, what in REPORTED:
-        e = report["modules"][want]
-        lines.append(f"| `{want}`: {what} | {e['luts']} | {e['lutram_luts']} | "
+    for want, e in report["modules"].items():
+        lines.append(f"| `{want}`: {e['description']} | {e['luts']} | {e['lutram_luts']} | "
                      f"{e['luts_total']} | {e['ffs']} | {e['brams']:g} | {e['carry4']} |")
     lines += [
         "",
@@ -291,10 +284,15 @@ def main():
                          "hw/lib); repeatable")
     ap.add_argument("--include", action="append", default=[], metavar="DIR",
                     help="include directory for the threads (hw/lib); repeatable")
+    ap.add_argument("--platform", action="append", default=[], metavar="NAME[:PARAM=VALUE...]",
+                    help="also build the whole static region as a board does (flattened, "
+                         "without the simulation hints), with these parameters over the "
+                         "--param ones; reported as static_NAME; repeatable")
     ap.add_argument("--json", metavar="PATH", help="write the benchmark record here")
     ap.add_argument("--jobs", type=int, default=2, help="Yosys runs at a time")
     ap.add_argument("--quick", action="store_true",
-                    help="the static region only; the threads are recorded as not synthesised")
+                    help="the static region only; the threads are recorded as not "
+                         "synthesised, the platforms' board builds are left out")
     ap.add_argument("sources", nargs="+", help="static-region sources, OSIF package first")
     args = ap.parse_args()
 
@@ -308,6 +306,13 @@ def main():
         static_incs = sorted({os.path.dirname(os.path.abspath(src)) for src in args.sources})
         runs["static"] = pool.submit(synthesise, args.yosys, args.script, args.out,
                                      args.sources, args.top, params, includes=static_incs)
+        boards = {}
+        for spec in [] if args.quick else args.platform:
+            pname, *fields = spec.split(":")
+            bparams = dict(params, **dict(f.split("=", 1) for f in fields))
+            boards[f"static_{pname}"] = (pname, pool.submit(
+                synthesise, args.yosys, args.script, os.path.join(args.out, f"board_{pname}"),
+                args.sources, args.top, bparams, includes=static_incs, board=True))
         specs = [(s, "block") for s in args.block] + [(s, "hardware thread") for s in args.thread]
         for spec, kind in specs:
             name, _, rest = spec.partition("=")
@@ -331,6 +336,11 @@ def main():
                                      tparams, includes=args.include, flatten=True)
         try:
             static = static_report(runs.pop("static").result(), params)
+            for key, (pname, fut) in boards.items():
+                entry = module_entry(fut.result(), "weft_board_top", {})
+                entry["description"] = (f"the whole static region of platform {pname}, as a "
+                                        "board builds it: flattened, simulation hints left out")
+                static["modules"][key] = entry
         except RuntimeError as e:
             sys.stderr.write(f"area_report: {e}\n")
             return 1

@@ -9,7 +9,9 @@ hardware links between them, the DMA region and the per-slot options are written
 It is checked against platform/description.schema.json (structure, types, ranges) and
 then for what a schema cannot say (links between existing, distinct slots; unique link
 names; the DMA region inside the 32-bit bus; partitions of existing slots, each slot in
-at most one, none empty; tasks of existing partitions; with --area, the area report of
+at most one, none empty; tasks of existing partitions; the OS services: events only with
+the thread manager, partitions only with the reconfiguration port, the synchronisation
+manager's clients at most 32; with --area, the area report of
 tools/area_report.py, every task's image within its partition's slot shape). Every
 problem is reported as `FILE:LINE: field.path: what is wrong`.
 
@@ -38,6 +40,18 @@ LINK_DEFAULT_DEPTH = 64
 # The reconfiguration port's rate unless a description sets one: FRED's measured PCAP,
 # 338 KB in 2.755 ms at 100 MHz.
 FRI_DEFAULT_BYTES_PER_CYCLE = 1.2
+# The OS services and their sizes unless a description says (docs/platform.md,
+# "Services"): a description without a services section gets every one.
+SERVICE_DEFAULTS = {
+    "sync": {"objects": 32, "sw_contexts": 4},
+    "threads": {"threads": 256, "priorities": 128},
+    "events": {"timers": 4},
+    "reconfiguration": {"bytes_per_cycle": FRI_DEFAULT_BYTES_PER_CYCLE},
+}
+# The synchronisation manager's clients: the slots, then the software contexts.
+SYNC_MAX_CLIENTS = 32
+# SERVICES register bits (protocol/osif.yaml, WEFT_SERVICE_*).
+SERVICE_BITS = {"sync": 0x1, "threads": 0x2, "events": 0x4, "reconfiguration": 0x8, "links": 0x10}
 
 
 class DescriptionError(Exception):
@@ -84,6 +98,10 @@ def load(path):
     def report(where, message):
         problems.append((_line_of(root, where), f"{path}:{_line_of(root, where)}: {_path_text(where)}: {message}"))
 
+    if isinstance(data, dict) and "reconfiguration" in data:  # where it was before services
+        report(["reconfiguration"], "the reconfiguration port is one of the services now: "
+                                    "write it as services: {reconfiguration: {...}}")
+        data = {k: v for k, v in data.items() if k != "reconfiguration"}
     schema = json.loads(SCHEMA.read_text(encoding="utf-8"))
     validator = jsonschema.Draft202012Validator(schema)
     for err in validator.iter_errors(data):
@@ -107,16 +125,46 @@ def load(path):
     partitions = data.get("partitions", [])
     tasks = data.get("tasks", [])
     _check_partitions(partitions, tasks, nslots, report)
+    services = _services(data, nslots, report)
     for part in partitions:
         part["mask"] = sum(1 << s for s in part["slots"])  # the slots, bit i: slot i
     if problems:
         raise DescriptionError("\n".join(m for _, m in sorted(problems)))
     # The port's rate as FRI_RATE holds it: bytes a cycle in 8.8 fixed point.
-    rate = data.get("reconfiguration", {}).get("bytes_per_cycle", FRI_DEFAULT_BYTES_PER_CYCLE)
+    rate = services.get("reconfiguration", SERVICE_DEFAULTS["reconfiguration"])["bytes_per_cycle"]
     fri_rate = max(1, round(rate * 256))
     return {"name": data["name"], "clock_mhz": data["clock_mhz"], "dma": dma, "slots": slots, "links": links,
-            "fri_rate": fri_rate,
+            "fri_rate": fri_rate, "services": services,
             "partitions": partitions, "tasks": tasks, "root": root, "path": str(path)}
+
+
+def _services(data, nslots, report):
+    """The services the static region holds, each with every size filled in; checks what
+    a schema cannot say (events need threads, partitions the reconfiguration port, the
+    manager's clients fit in 32)."""
+    if "services" not in data:
+        return {name: dict(size) for name, size in SERVICE_DEFAULTS.items()}
+    services = {name: dict(SERVICE_DEFAULTS[name], **(size or {}))
+                for name, size in data["services"].items()}
+    if "events" in services and "threads" not in services:
+        report(["services", "events"], "events signal managed threads: the platform needs services.threads too")
+    if "reconfiguration" not in services:
+        for section in ("partitions", "tasks"):
+            if data.get(section):
+                report([section], f"{section} are loaded through the reconfiguration port: the platform needs "
+                                  "services.reconfiguration")
+    sync = services.get("sync")
+    if sync and nslots + sync["sw_contexts"] > SYNC_MAX_CLIENTS:
+        report(["services", "sync", "sw_contexts"],
+               f"the manager has {SYNC_MAX_CLIENTS} clients: {nslots} slots leave room for "
+               f"{max(0, SYNC_MAX_CLIENTS - nslots)} software contexts, not {sync['sw_contexts']}")
+    return services
+
+
+def services_mask(desc):
+    """What the SERVICES register of the platform's static region reads."""
+    mask = sum(SERVICE_BITS[name] for name in desc["services"])
+    return mask | (SERVICE_BITS["links"] if desc["links"] else 0)
 
 
 def _check_unique_names(items, section, report):
@@ -214,7 +262,7 @@ def _packed(values, width, count=None):
 
 def rtl_params(desc):
     """weft_static's parameters for this platform, in declaration order."""
-    slots, links = desc["slots"], desc["links"]
+    slots, links, svc = desc["slots"], desc["links"], desc["services"]
     return [
         ("NumSlots", str(len(slots))),
         ("NumLinks", str(len(links))),
@@ -226,6 +274,13 @@ def rtl_params(desc):
         ("LinkDst", _packed([l["to"] for l in links], 8, MAX_LINKS)),
         ("LinkDepth", _packed([l["depth"] for l in links], 16, MAX_LINKS)),
         ("FriRate", f"16'd{desc['fri_rate']}"),
+        ("SyncObjs", str(svc.get("sync", {}).get("objects", 0))),
+        ("SyncSwCtx", str(svc.get("sync", {}).get("sw_contexts", 0))),
+        ("TmThreads", str(svc.get("threads", {}).get("threads", 0))),
+        ("TmPrios", str(svc.get("threads", SERVICE_DEFAULTS["threads"])["priorities"])),
+        ("TmEvents", str(int("events" in svc))),
+        ("TmTimers", str(svc.get("events", {}).get("timers", 0))),
+        ("Fri", str(int("reconfiguration" in svc))),
     ]
 
 
@@ -278,6 +333,10 @@ def c_header_text(desc, src):
     w(f"/** FRI_RATE after reset: {desc['fri_rate'] / 256:.3f} bytes a cycle, 8.8 fixed point: how fast the")
     w(" *  reconfiguration port takes a bitstream (WEFT_REG_FRI_RATE). */")
     w(f"#define WEFT_PLATFORM_FRI_RATE {desc['fri_rate']}u")
+    names = ", ".join(sorted(desc["services"])) or "none"
+    w(f"/** The OS services of the static region ({names}): what WEFT_REG_SERVICES reads,")
+    w(" *  WEFT_SERVICE_* bits (docs/platform.md, \"Services\"). */")
+    w(f"#define WEFT_PLATFORM_SERVICES {services_mask(desc):#x}u")
     w("")
     w("/* Hardware links by name: the number weft_link_get() takes. */")
     for i, l in enumerate(desc["links"]):

@@ -8,18 +8,7 @@
 // does not evaluate a stopped slot either). The parameters are weft_static's, so the
 // platform description's -G flags apply unchanged.
 module weft_flat_top #(
-  parameter int unsigned NumSlots = 4,
-  parameter int unsigned NumLinks = 0,
-  parameter int unsigned ClockMhz = 100,
-  parameter logic [NumSlots*16-1:0] SlotOsifDepth = {NumSlots{16'd16}},
-  parameter logic [NumSlots*4-1:0] SlotWindows = {NumSlots{4'd2}},
-  parameter logic [NumSlots*4-1:0] SlotBinds = {NumSlots{4'd4}},
-  parameter logic [24*8-1:0] LinkSrc = '0,
-  parameter logic [24*8-1:0] LinkDst = '0,
-  parameter logic [24*16-1:0] LinkDepth = {24{16'd64}},
-  parameter logic [15:0] FriRate = 16'd307,
-  parameter int unsigned SyncObjs = 32,
-  parameter int unsigned SyncSwCtx = 4,
+  `include "weft_static_params.svh",
   /// Slots that hold a hwt_sort (bit s); the others are empty.
   parameter logic [NumSlots-1:0] SortSlots = '1
 ) (
@@ -43,18 +32,7 @@ module weft_flat_top #(
   logic [7:0] fri_load_slot;
 
   weft_static #(
-    .NumSlots     (NumSlots),
-    .NumLinks     (NumLinks),
-    .ClockMhz     (ClockMhz),
-    .SlotOsifDepth(SlotOsifDepth),
-    .SlotWindows  (SlotWindows),
-    .SlotBinds    (SlotBinds),
-    .LinkSrc      (LinkSrc),
-    .LinkDst      (LinkDst),
-    .LinkDepth    (LinkDepth),
-    .FriRate      (FriRate),
-    .SyncObjs     (SyncObjs),
-    .SyncSwCtx    (SyncSwCtx)
+    `include "weft_static_param_conn.svh"
   ) u_static (
     .*,  // clock, reset, both AXI ports, irq_o
     .slot_run_o (slot_run),

@@ -35,7 +35,9 @@ module weft_axil_regs #(
   /// Per link: destination slot, 8 bits each.
   parameter logic [24*8-1:0] LinkDst = '0,
   /// Per link: depth in words, 16 bits each.
-  parameter logic [24*16-1:0] LinkDepth = '0
+  parameter logic [24*16-1:0] LinkDepth = '0,
+  /// The OS services built (SERVICES: weft_osif_pkg::Service* bits).
+  parameter logic [31:0] Services = '0
 ) (
   /// Fabric clock.
   input  logic                     clk_i,
@@ -158,6 +160,7 @@ module weft_axil_regs #(
       weft_osif_pkg::RegIrqPending: global_rdata = 32'({svc_irq_i, irq_i});
       weft_osif_pkg::RegNumLinks:   global_rdata = 32'(NumLinks);
       weft_osif_pkg::RegClockMhz:   global_rdata = 32'(ClockMhz);
+      weft_osif_pkg::RegServices:   global_rdata = Services;
       default: begin
         global_rdata = ext_rdata_i;  // 0 at any offset that is none of those blocks'
         for (int l = 0; l < NumLinksSigned; l++) begin

@@ -20,7 +20,10 @@
 //
 // The parameters describe one platform; tools/gen_platform.py derives them from the
 // platform description (platform/default.yaml). Per-slot and per-link values are packed
-// vectors, element 0 in the lowest bits.
+// vectors, element 0 in the lowest bits. The OS services (the synchronisation manager,
+// the thread manager, its events, the FRI, the links) are built only when the platform
+// asks for them (docs/platform.md, "Services"): a service left out has no logic here,
+// its registers read 0, and SERVICES says which are present.
 //
 // Slot boundary: slot s uses bits [s*W +: W] of every slot_* vector (for slot_req_i and
 // slot_rsp_o, W is the struct's stride in whole words, weft_osif_pkg). Every output
@@ -34,39 +37,7 @@
 // that it is stopped, or blocked in a call with no read data or burst of its own
 // pending, so a simulator may leave that thread unevaluated while others run.
 module weft_static #(
-  /// Number of reconfigurable slots.
-  parameter int unsigned NumSlots = 4,
-  /// Number of hardware links between slots (at most the LINK_INFO entries, 24).
-  parameter int unsigned NumLinks = 0,
-  /// Nominal fabric clock in MHz: timed link calls count microseconds at this rate.
-  parameter int unsigned ClockMhz = 100,
-  /// Per slot: OSIF FIFO depth in words, 16 bits each.
-  parameter logic [NumSlots*16-1:0] SlotOsifDepth = {NumSlots{16'd16}},
-  /// Per slot: memory windows (0..4), 4 bits each.
-  parameter logic [NumSlots*4-1:0]  SlotWindows = {NumSlots{4'd2}},
-  /// Per slot: link bindings (0..8), 4 bits each.
-  parameter logic [NumSlots*4-1:0]  SlotBinds = {NumSlots{4'd4}},
-  /// Per link: source slot, 8 bits each (24 entries).
-  parameter logic [24*8-1:0]        LinkSrc = '0,
-  /// Per link: destination slot, 8 bits each.
-  parameter logic [24*8-1:0]        LinkDst = '0,
-  /// Per link: depth in words (at least 2), 16 bits each.
-  parameter logic [24*16-1:0]       LinkDepth = {24{16'd64}},
-  /// FRI_RATE after reset: bytes per cycle of the configuration port, 8.8 fixed point
-  /// (307: 1.2 bytes a cycle, FRED's measured PCAP rate at 100 MHz).
-  parameter logic [15:0]            FriRate = 16'd307,
-  /// Objects of the synchronisation manager (mutexes, semaphores, condition variables),
-  /// 0 to 255; 0: no manager, and every sync call goes to software.
-  parameter int unsigned            SyncObjs = 32,
-  /// Software contexts of the synchronisation manager (pthreads calling its objects at
-  /// once); at most 32 - NumSlots are built (the manager's 32 clients; none at 32 slots,
-  /// where IRQ_PENDING has no bit left for their interrupt); none without a manager.
-  parameter int unsigned            SyncSwCtx = 4,
-  /// Thread ids of the thread manager and its scheduler (thread 0 is the idle thread),
-  /// 0 or 2 to 256; 0: no thread manager.
-  parameter int unsigned            TmThreads = 256,
-  /// Timers of the thread manager's events, 0 to 8.
-  parameter int unsigned            TmTimers = 4
+  `include "weft_static_params.svh"
 ) (
   /// Fabric clock.
   input  logic                   clk_i,
@@ -162,9 +133,9 @@ module weft_static #(
   logic [31:0]            win_rdata;  // the accessed slot's WIN_* register
   logic                   win_hit;
 
-  // Slots (requesters 0 .. NumSlots-1) and the FRI (requester NumSlots) to the memory
-  // master.
-  localparam int unsigned NumReq = NumSlots + 1;
+  // Slots (requesters 0 .. NumSlots-1) and the FRI (requester NumSlots, if built) to the
+  // memory master.
+  localparam int unsigned NumReq = NumSlots + ((Fri != 0) ? 1 : 0);
   localparam int unsigned FriReq = NumSlots;
   logic [NumReq-1:0]      req_valid, req_write, req_gnt, abort, wr_busy, burst_busy;
   logic [NumReq*32-1:0]   req_addr, wr_data;
@@ -188,6 +159,16 @@ module weft_static #(
   localparam int unsigned SyncSw = (SyncObjs == 0) ? 0 :
                                    (SyncSwCtx < SyncSwRoom) ? SyncSwCtx : SyncSwRoom;
   localparam int unsigned SyncUsed = NumSlots + SyncSw;
+  // The thread manager's events and timers (none without the manager).
+  localparam int unsigned TmEv = (TmThreads > 0 && TmEvents != 0) ? 1 : 0;
+  localparam int unsigned TmTim = (TmEv != 0) ? TmTimers : 0;
+  // What SERVICES reads.
+  localparam logic [31:0] Services =
+      ((SyncObjs > 0) ? weft_osif_pkg::ServiceSync : '0) |
+      ((TmThreads > 0) ? weft_osif_pkg::ServiceThreads : '0) |
+      ((TmEv != 0) ? weft_osif_pkg::ServiceEvents : '0) |
+      ((Fri != 0) ? weft_osif_pkg::ServiceFri : '0) |
+      ((NumLinks > 0) ? weft_osif_pkg::ServiceLinks : '0);
   localparam int unsigned SyncClients = (SyncUsed > 1) ? SyncUsed : 2;
   logic [SyncClients-1:0]    sync_req_valid, sync_req_ready, sync_rsp_valid, sync_timed,
                              sync_cancel, sync_flush;
@@ -212,7 +193,8 @@ module weft_static #(
     .ClockMhz (ClockMhz),
     .LinkSrc  (LinkSrc),
     .LinkDst  (LinkDst),
-    .LinkDepth(LinkDepth)
+    .LinkDepth(LinkDepth),
+    .Services (Services)
   ) u_axil_regs (
     .*,  // clk_i, rst_ni, skip_i and the AXI4-Lite slave port
     .irq_i        (irq_o),
@@ -234,41 +216,55 @@ module weft_static #(
     .still_o      (regs_still)
   );
 
-  weft_fri #(
-    .NumSlots (NumSlots),
-    .ResetRate(FriRate)
-  ) u_fri (
-    .clk_i,
-    .rst_ni,
-    `include "weft_global_reg_conn.svh"
-    .reg_rdata_o       (fri_rdata),
-    .req_valid_o       (req_valid[FriReq]),
-    .req_addr_o        (req_addr[FriReq*32 +: 32]),
-    .req_len_o         (req_len[FriReq*8 +: 8]),
-    .req_gnt_i         (req_gnt[FriReq]),
-    .rd_full_o         (rd_full[FriReq]),
-    .rd_push_i         (rd_push[FriReq]),
-    .rd_data_i         (rd_data),
-    .bus_err_i         (bus_err[FriReq]),
-    .burst_busy_i      (burst_busy[FriReq]),
-    .decouple_o        (decouple),
-    .slot_mem_active_i (slot_mem_active),
-    .load_o            (fri_load_o),
-    .load_blank_o      (fri_load_blank_o),
-    .load_slot_o       (fri_load_slot_o),
-    .load_done_i       (fri_load_done_i),
-    .load_ok_i         (fri_load_ok_i),
-    .irq_o             (fri_irq_o),
-    .busy_o            (fri_busy),
-    .still_o           (fri_still)
-  );
-  // The FRI only reads; its error address and info are in FRI_STATUS's error code.
-  assign req_write[FriReq]          = 1'b0;
-  assign abort[FriReq]              = 1'b0;
-  assign wr_data[FriReq*32 +: 32]   = '0;
-  assign wr_valid[FriReq]           = 1'b0;
-  logic unused_fri_write;
-  assign unused_fri_write = wr_busy[FriReq] ^ wr_pop[FriReq];
+  if (Fri != 0) begin : gen_fri
+    weft_fri #(
+      .NumSlots (NumSlots),
+      .ResetRate(FriRate)
+    ) u_fri (
+      .clk_i,
+      .rst_ni,
+      `include "weft_global_reg_conn.svh"
+      .reg_rdata_o       (fri_rdata),
+      .req_valid_o       (req_valid[FriReq]),
+      .req_addr_o        (req_addr[FriReq*32 +: 32]),
+      .req_len_o         (req_len[FriReq*8 +: 8]),
+      .req_gnt_i         (req_gnt[FriReq]),
+      .rd_full_o         (rd_full[FriReq]),
+      .rd_push_i         (rd_push[FriReq]),
+      .rd_data_i         (rd_data),
+      .bus_err_i         (bus_err[FriReq]),
+      .burst_busy_i      (burst_busy[FriReq]),
+      .decouple_o        (decouple),
+      .slot_mem_active_i (slot_mem_active),
+      .load_o            (fri_load_o),
+      .load_blank_o      (fri_load_blank_o),
+      .load_slot_o       (fri_load_slot_o),
+      .load_done_i       (fri_load_done_i),
+      .load_ok_i         (fri_load_ok_i),
+      .irq_o             (fri_irq_o),
+      .busy_o            (fri_busy),
+      .still_o           (fri_still)
+    );
+    // The FRI only reads; its error address and info are in FRI_STATUS's error code.
+    assign req_write[FriReq]          = 1'b0;
+    assign abort[FriReq]              = 1'b0;
+    assign wr_data[FriReq*32 +: 32]   = '0;
+    assign wr_valid[FriReq]           = 1'b0;
+    logic unused_fri_write;
+    assign unused_fri_write = wr_busy[FriReq] ^ wr_pop[FriReq];
+  end else begin : gen_no_fri
+    assign fri_rdata        = '0;
+    assign decouple         = '0;
+    assign fri_load_o       = 1'b0;
+    assign fri_load_blank_o = 1'b0;
+    assign fri_load_slot_o  = '0;
+    assign fri_irq_o        = 1'b0;
+    assign fri_busy         = 1'b0;
+    assign fri_still        = 1'b1;
+    logic unused_fri;
+    // (With no other service, nothing takes the global register writes either.)
+    assign unused_fri = ^{fri_load_done_i, fri_load_ok_i, slot_mem_active, global_we, global_addr};
+  end
 
   // The memory windows of every slot, and their one checker of MEMIF commands.
   localparam int unsigned MemLenW = weft_osif_pkg::MemifLengthMsb - weft_osif_pkg::MemifLengthLsb + 1;
@@ -538,11 +534,12 @@ module weft_static #(
 
   // ---------------------------------------------------------------------------------
   // The thread manager and its scheduler (docs/hw-services.md), its registers, and its
-  // events: the timers, then each slot's interrupt line, then the FRI's (as many as fit
-  // in 32 events).
+  // events (if the platform asks for them): the timers, then each slot's interrupt line,
+  // then the FRI's, if built (as many as fit in 32 events).
   // ---------------------------------------------------------------------------------
-  localparam int unsigned TmLineRoom = 32 - TmTimers;
-  localparam int unsigned TmLines = (NumSlots + 1 < TmLineRoom) ? NumSlots + 1 : TmLineRoom;
+  localparam int unsigned TmLineRoom = 32 - TmTim;
+  localparam int unsigned TmLineAll = NumSlots + ((Fri != 0) ? 1 : 0);
+  localparam int unsigned TmLines = (TmLineAll < TmLineRoom) ? TmLineAll : TmLineRoom;
   if (TmThreads > 0) begin : gen_tm
     logic        cmd_valid, cmd_ready, cmd_flag, rsp_valid, rsp_blocked, decided;
     logic        ev_valid, ev_ready, ev_done, ev_switched, regs_still_t, ev_still, core_still;
@@ -553,12 +550,12 @@ module weft_static #(
     logic [6:0]  cur_prio;
     logic [15:0] seq;
     logic [NumSlots:0] lines;
-    assign lines = {fri_irq_o, irq_o};
+    assign lines = {fri_irq_o, irq_o};  // the FRI's is 0 without one, and never bound
     // TM_CTRL.RESET resets the manager and its events (clear is a register).
     assign tm_rst_n = rst_ni && !clear;
     weft_tm #(
       .NumThreads(TmThreads),
-      .NumPrios  (128)
+      .NumPrios  (TmPrios)
     ) u_tm (
       .clk_i,
       .rst_ni       (tm_rst_n),
@@ -587,8 +584,9 @@ module weft_static #(
     );
     weft_tm_regs #(
       .NumThreads(TmThreads),
-      .NumEvents (TmTimers + TmLines),
-      .NumTimers (TmTimers)
+      .NumPrios  (TmPrios),
+      .NumEvents ((TmEv != 0) ? TmTim + TmLines : 0),
+      .NumTimers (TmTim)
     ) u_tm_regs (
       .clk_i,
       .rst_ni,
@@ -614,24 +612,34 @@ module weft_static #(
       .irq_o        (tm_irq),
       .still_o      (regs_still_t)
     );
-    weft_tm_events #(
-      .NumTimers(TmTimers),
-      .NumLines (TmLines)
-    ) u_tm_events (
-      .clk_i,
-      .rst_ni       (tm_rst_n),
-      `include "weft_global_reg_conn.svh"
-      .reg_rdata_o  (ev_rdata),
-      .cycle_i      (cycle),
-      .line_i       (lines[TmLines-1:0]),
-      .ev_valid_o   (ev_valid),
-      .ev_tid_o     (ev_tid),
-      .ev_ready_i   (ev_ready),
-      .ev_done_i    (ev_done),
-      .ev_switched_i(ev_switched),
-      .busy_o       (tm_busy),
-      .still_o      (ev_still)
-    );
+    if (TmEv != 0) begin : gen_events
+      weft_tm_events #(
+        .NumTimers(TmTim),
+        .NumLines (TmLines)
+      ) u_tm_events (
+        .clk_i,
+        .rst_ni       (tm_rst_n),
+        `include "weft_global_reg_conn.svh"
+        .reg_rdata_o  (ev_rdata),
+        .cycle_i      (cycle),
+        .line_i       (lines[TmLines-1:0]),
+        .ev_valid_o   (ev_valid),
+        .ev_tid_o     (ev_tid),
+        .ev_ready_i   (ev_ready),
+        .ev_done_i    (ev_done),
+        .ev_switched_i(ev_switched),
+        .busy_o       (tm_busy),
+        .still_o      (ev_still)
+      );
+    end else begin : gen_no_events
+      assign ev_rdata = '0;
+      assign ev_valid = 1'b0;
+      assign ev_tid   = '0;
+      assign tm_busy  = 1'b0;
+      assign ev_still = 1'b1;
+      logic unused_ev;
+      assign unused_ev = ^{ev_ready, ev_done, ev_switched, cycle};
+    end
     assign tm_rdata = regs_rdata_t | ev_rdata;
     assign tm_still = core_still && regs_still_t && ev_still;
     logic unused_tm;
@@ -695,7 +703,7 @@ module weft_static #(
 
   weft_memif_master #(
     .NumSlots  (NumReq),
-    .UrgentLast(1'b1)
+    .UrgentLast(Fri != 0)
   ) u_memif_master (
     .*,  // clk_i, rst_ni and the AXI4 master port
     .req_valid_i (req_valid),

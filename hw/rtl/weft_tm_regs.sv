@@ -13,6 +13,8 @@
 module weft_tm_regs #(
   /// Thread ids of the manager (weft_static builds none without them).
   parameter int unsigned NumThreads = 256,
+  /// Priorities of its scheduler (TM_INFO), 2 to 128.
+  parameter int unsigned NumPrios = 128,
   /// Events (TM_BIND entries).
   parameter int unsigned NumEvents = 0,
   /// Timers.
@@ -101,7 +103,8 @@ module weft_tm_regs #(
   always_comb begin
     unique case (reg_addr_i)
       weft_osif_pkg::RegTmInfo:
-        reg_rdata_o = 32'(NumThreads) | (32'(NumEvents) << weft_osif_pkg::TmInfoEventsShift) |
+        reg_rdata_o = 32'(NumThreads) | (32'(NumPrios - 1) << weft_osif_pkg::TmInfoPriosShift) |
+                      (32'(NumEvents) << weft_osif_pkg::TmInfoEventsShift) |
                       (32'(NumTimers) << weft_osif_pkg::TmInfoTimersShift);
       weft_osif_pkg::RegTmCmd:
         reg_rdata_o = 32'(status_q) | (busy_q ? weft_osif_pkg::TmCmdBusy : '0) |

@@ -76,7 +76,8 @@ int weft_tm_info(weft_t *w, unsigned *threads, unsigned *events, unsigned *timer
  * @param attr priority and the rest; NULL: priority 0, joinable, any core
  * @param fn its function; its return value is weft_mthread_join()'s
  * @param arg fn's argument
- * @return 0, -ENODEV (no thread manager), -EAGAIN (no id free, or no pthread),
+ * @return 0, -ENODEV (the platform has no thread manager; the log names it), -EAGAIN (no id
+ *         free, or no pthread),
  *         -EINVAL (priority), -ENOMEM
  */
 int weft_mthread_create(weft_t *w, weft_mthread_t **out, const weft_mthread_attr_t *attr,
@@ -141,20 +142,22 @@ int weft_mthread_setprio(weft_mthread_t *t, unsigned priority);
 /**
  * @brief Bind event ev to a managed thread (NULL: unbind it). Events are numbered: the
  *        timers from 0, then slot s's interrupt line (weft_tm_event_slot()), then the FRI's.
- * @return 0, -EINVAL (no such event)
+ * @return 0, -EINVAL (no such event), -ENODEV (the platform has no thread manager or no
+ *         events: services.events in its description; the log names what is missing). The
+ *         other event and timer calls below refuse the same way.
  */
 int weft_tm_bind(weft_t *w, unsigned ev, weft_mthread_t *t);
 
-/** @brief The event of slot s's interrupt line (rising edge), or -EINVAL. */
+/** @brief The event of slot s's interrupt line (rising edge), or -EINVAL, -ENODEV. */
 int weft_tm_event_slot(weft_t *w, unsigned slot);
 
-/** @brief Fire event ev now (a software interrupt): 0 or -EINVAL. */
+/** @brief Fire event ev now (a software interrupt): 0, -EINVAL or -ENODEV. */
 int weft_tm_raise(weft_t *w, unsigned ev);
 
 /**
  * @brief Start timer t: its event fires period fabric cycles from now, then every period
  *        cycles if periodic. A running timer keeps the fabric clocked.
- * @return 0, -EINVAL (no such timer, period 0)
+ * @return 0, -EINVAL (no such timer, period 0), -ENODEV (no events on this platform)
  */
 int weft_tm_timer_start(weft_t *w, unsigned t, uint32_t period, bool periodic);
 

@@ -136,7 +136,9 @@ typedef struct weft_reconf_stats {
  * @retval -EINVAL a bad configuration (overlapping or empty partitions, slots past the
  *         platform's, a task of no partition, a bitstream for another partition or for
  *         slots outside its partition, or a damaged one; the log says which)
- * @retval -ENOTSUP the platform has no reconfiguration port
+ * @retval -ENOTSUP the platform backend cannot program slots
+ * @retval -ENODEV the static region has no reconfiguration interface (its description
+ *         leaves services.reconfiguration out; the log says so)
  * @retval -ENOMEM, -errno reading a file
  */
 int weft_reconf_open(weft_t *w, const weft_reconf_config_t *cfg, weft_reconf_t **out);

@@ -191,6 +191,14 @@ int weft_init(weft_t **out, weft_platform_t *platform);
  */
 void weft_shutdown(weft_t *w);
 
+/**
+ * @brief The OS services of the fabric's static region: WEFT_SERVICE_* bits
+ *        (weft/osif_protocol.h), as the platform description chose them (docs/platform.md,
+ *        "Services"). A call on a service that is not there fails with -ENODEV and a
+ *        log line naming it. 0 for NULL.
+ */
+uint32_t weft_services(const weft_t *w);
+
 /** What a hardware link is. */
 typedef struct weft_link_info {
     unsigned index; /**< its number (WEFT_LINK_<NAME> in weft/platform_config.h) */

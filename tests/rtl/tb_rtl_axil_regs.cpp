@@ -322,6 +322,9 @@ class Checker
         case WEFT_REG_CLOCK_MHZ:
             expect("CLOCK_MHZ", got, WEFT_PLATFORM_CLOCK_MHZ);
             break;
+        case WEFT_REG_SERVICES:
+            expect("SERVICES", got, WEFT_PLATFORM_SERVICES);
+            break;
         case WEFT_REG_LINK_INFO(0):
             // platform/default.yaml: ring01, slot 0 -> slot 1, 128 words.
             expect("LINK_INFO(0)", got,
@@ -433,6 +436,7 @@ int main(int argc, char **argv)
                                            WEFT_REG_LINK_FLUSH,
                                            WEFT_REG_NUM_LINKS,
                                            WEFT_REG_CLOCK_MHZ,
+                                           WEFT_REG_SERVICES,
                                            WEFT_REG_LINK_INFO(0),
                                            WEFT_REG_LINK_LEVEL(0),
                                            WEFT_REG_LINK_INFO(5), // no such link

@@ -118,16 +118,57 @@ class GenPlatform(unittest.TestCase):
                           "past the 32-bit bus")
 
     def test_the_reconfiguration_port_rate_is_fixed_point(self):
-        res, cm, h = run(GOOD + "reconfiguration: {bytes_per_cycle: 4}\n")
+        res, cm, h = run(GOOD + "services: {reconfiguration: {bytes_per_cycle: 4}}\n")
         self.assertEqual(res.returncode, 0, res.stderr)
         self.assertIn("\"-GFriRate=16'd1024\"", cm)
         self.assertIn("\"FriRate=16'd1024\"", cm)
         self.assertIn("#define WEFT_PLATFORM_FRI_RATE 1024u", h)
         line = GOOD.count("\n") + 1
-        self.expect_error(GOOD + "reconfiguration: {bytes_per_cycle: 5}\n", line,
-                          r"reconfiguration\.bytes_per_cycle", "maximum")
-        self.expect_error(GOOD + "reconfiguration: {bytes_per_cycle: 0}\n", line,
-                          r"reconfiguration\.bytes_per_cycle", "minimum")
+        self.expect_error(GOOD + "services: {reconfiguration: {bytes_per_cycle: 5}}\n", line,
+                          r"services\.reconfiguration\.bytes_per_cycle", "maximum")
+        self.expect_error(GOOD + "services: {reconfiguration: {bytes_per_cycle: 0}}\n", line,
+                          r"services\.reconfiguration\.bytes_per_cycle", "minimum")
+
+    def test_services_become_parameters_and_the_services_mask(self):
+        # No services section: every service at its default size.
+        res, cm, h = run(GOOD)
+        self.assertEqual(res.returncode, 0, res.stderr)
+        for param in ("SyncObjs=32", "SyncSwCtx=4", "TmThreads=256", "TmPrios=128", "TmEvents=1",
+                      "TmTimers=4", "Fri=1"):
+            self.assertIn(f'"-G{param}"', cm)
+        self.assertIn("#define WEFT_PLATFORM_SERVICES 0x1fu", h)
+        # Only what is listed, with its sizes; an empty entry takes the defaults.
+        res, cm, h = run(GOOD + "services:\n  sync: {objects: 8}\n  threads: {priorities: 16}\n")
+        self.assertEqual(res.returncode, 0, res.stderr)
+        for param in ("SyncObjs=8", "SyncSwCtx=4", "TmThreads=256", "TmPrios=16", "TmEvents=0",
+                      "TmTimers=0", "Fri=0"):
+            self.assertIn(f'"-G{param}"', cm)
+        self.assertIn("#define WEFT_PLATFORM_SERVICES 0x13u", h)  # sync, threads, links
+        res, cm, h = run(GOOD.split("links:")[0] + "services: {}\n")
+        self.assertEqual(res.returncode, 0, res.stderr)
+        for param in ("SyncObjs=0", "TmThreads=0", "TmEvents=0", "Fri=0", "NumLinks=0"):
+            self.assertIn(f'"-G{param}"', cm)
+        self.assertIn("#define WEFT_PLATFORM_SERVICES 0x0u", h)
+
+    def test_service_rules_name_line_and_field(self):
+        line = GOOD.count("\n") + 2
+        self.expect_error(GOOD + "services:\n  events: {timers: 2}\n", line, r"services\.events",
+                          "needs services.threads")
+        self.expect_error(GOOD + "services:\n  sync: {sw_contexts: 31}\n", line + 0,
+                          r"services\.sync\.sw_contexts", "room for 30 software contexts, not 31")
+        self.expect_error(GOOD + "services:\n  threads: {threads: 1}\n", line, r"services\.threads\.threads",
+                          "minimum")
+        self.expect_error(PARTS + "services: {sync: {}}\n", 7, r"partitions",
+                          "needs services.reconfiguration")
+        # The section that was top level before the services says where it went.
+        self.expect_error(GOOD + "reconfiguration: {bytes_per_cycle: 1}\n", line - 1, r"reconfiguration",
+                          "services: {reconfiguration")
+
+    def test_the_small_platform_has_no_service(self):
+        res, cm, h = run((SRC / "platform" / "small.yaml").read_text())
+        self.assertEqual(res.returncode, 0, res.stderr)
+        self.assertIn("#define WEFT_PLATFORM_SERVICES 0x0u", h)
+        self.assertIn('"-GNumLinks=0"', cm)
 
     def test_partitions_and_tasks_reach_the_outputs(self):
         res, cm, h = run(PARTS)

@@ -28,6 +28,13 @@ class Info(unittest.TestCase):
         self.assertRegex(out, r"ring01\s+0\s+1\s+128")
         self.assertRegex(out, r"big\s+0,1\s+lut=8000")
         self.assertRegex(out, r"vecsum\s+hwt_hls_vecsum\s+big\s+accelerator")
+        self.assertRegex(out, r"threads\s+threads=256 priorities=128")
+
+    def test_the_small_platform_lists_no_service(self):
+        rc, out, err = weft("info", str(SRC / "platform" / "small.yaml"))
+        self.assertEqual(rc, 0, err)
+        for service in ("sync", "threads", "events", "reconfiguration"):
+            self.assertRegex(out, rf"{service}\s+not built")
 
     def test_json_is_the_checked_description(self):
         rc, out, err = weft("info", "--json")

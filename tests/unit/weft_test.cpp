@@ -1,9 +1,11 @@
-// The runtime object: weft_init's checks, the fabric cycle counter, logging and the
-// weft_mem_* calls.
+// The runtime object: weft_init's checks, the fabric cycle counter, logging, the
+// weft_mem_* calls and the refusal of calls on OS services the platform lacks.
 #include <cerrno>
 #include <cstring>
 
 #include "runtime_fixture.h"
+#include "weft/hwsync.h"
+#include "weft/mthread.h"
 
 namespace
 {
@@ -88,6 +90,37 @@ TEST_F(Runtime, WeftSetLogNullRestoresDefault)
     std::string err = testing::internal::GetCapturedStderr();
     EXPECT_NE(err.find("talker"), std::string::npos) << err;
     EXPECT_TRUE(Log().empty());
+}
+
+// The fake's register window holds no OS service (it ends before the services' window):
+// every call on one fails with -ENODEV and one log line that names what is missing.
+TEST_F(Runtime, CallsOnMissingServicesAreRefusedByName)
+{
+    EXPECT_EQ(weft_services(w_), 0u);
+    EXPECT_EQ(weft_services(nullptr), 0u);
+    weft_hwsem_t *sem = nullptr;
+    EXPECT_EQ(weft_hwsem_create(w_, 0, 1, &sem), -ENODEV);
+    weft_hwcond_t *cond = nullptr;
+    EXPECT_EQ(weft_hwcond_create(w_, &cond), -ENODEV);
+    weft_mthread_t *t = nullptr;
+    EXPECT_EQ(weft_mthread_create(
+                  w_, &t, nullptr, [](void *) -> void * { return nullptr; }, nullptr),
+              -ENODEV);
+    EXPECT_EQ(weft_tm_timer_start(w_, 0, 100, true), -ENODEV);
+    EXPECT_EQ(weft_tm_raise(w_, 0), -ENODEV);
+    const char *expected[] = {
+        "weft_hwsem_create: this platform's static region has no synchronisation manager",
+        "weft_hwcond_create: this platform's static region has no synchronisation manager",
+        "weft_mthread_create: this platform's static region has no thread manager",
+        "weft_tm_timer_start: this platform's static region has no thread manager",
+        "weft_tm_raise: this platform's static region has no thread manager",
+    };
+    auto log = Log();
+    ASSERT_EQ(log.size(), std::size(expected));
+    for (size_t i = 0; i < log.size(); i++) {
+        EXPECT_EQ(log[i].rfind(expected[i], 0), 0u) << log[i];
+        EXPECT_NE(log[i].find("SERVICES = 0"), std::string::npos) << log[i];
+    }
 }
 
 TEST_F(Runtime, WeftMemAllocGivesAddressesInTheDmaRegion)

@@ -1,6 +1,7 @@
 """weft info: what a platform description says, as tables (or JSON): the fabric's clock
-and DMA region, each slot with its OSIF depth, memory windows, link binds and partition,
-the hardware links, the partitions and the hardware tasks."""
+and DMA region, the OS services of its static region, each slot with its OSIF depth,
+memory windows, link binds and partition, the hardware links, the partitions and the
+hardware tasks."""
 import json
 import pathlib
 
@@ -49,7 +50,13 @@ def run(args, root):
     out = [f"platform {desc['name']} ({desc['path']}): {len(desc['slots'])} slots at "
            f"{desc['clock_mhz']} MHz",
            f"DMA region: {dma['size']:#x} bytes at bus address {dma['bus_base']:#x}",
-           "", "slots:"]
+           "", "OS services of the static region:"]
+    services = desc["services"]
+    out += table([("service", "size")] +
+                 [(name, " ".join(f"{k}={v}" for k, v in services[name].items()) if name in services
+                   else "not built")
+                  for name in gen_platform.SERVICE_DEFAULTS])
+    out += ["", "slots:"]
     out += table([("slot", "osif_depth", "mem_windows", "link_binds", "partition")] +
                  [(i, s["osif_depth"], s["mem_windows"], s["link_binds"], part_of.get(i, "-"))
                   for i, s in enumerate(desc["slots"])])
